@@ -1,0 +1,33 @@
+// Errors of the primitives library: every failure is a prim::Error naming the call and the cause.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace prim {
+
+// Thrown for bad arguments (naming the function and the argument) and for failed CUDA calls
+// (naming the call, the file and the line).
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Throws prim::Error when `status` is not cudaSuccess; `expr` is the failing call's text.
+void check_cuda(cudaError_t status, const char* expr, const char* file, int line);
+
+// Throws prim::Error "<function>: <message>" when `condition` is false.
+inline void require(bool condition, const char* function, const std::string& message) {
+  if (!condition) throw Error(std::string(function) + ": " + message);
+}
+
+}  // namespace prim
+
+// Checks a CUDA runtime call: PRIM_CUDA_CHECK(cudaMemcpyAsync(...));
+#define PRIM_CUDA_CHECK(call) ::prim::check_cuda((call), #call, __FILE__, __LINE__)
+// Checks the launch just made (configuration errors); asynchronous faults surface at the next
+// synchronizing call, which is itself checked.
+#define PRIM_LAUNCH_CHECK(kernel_name) \
+  ::prim::check_cuda(cudaGetLastError(), "launch of " kernel_name, __FILE__, __LINE__)

@@ -1,0 +1,40 @@
+#include <mutex>
+#include <vector>
+
+#include "primitives/device_info.h"
+#include "primitives/error.h"
+
+namespace prim {
+
+const DeviceInfo& device_info() {
+  static std::mutex mutex;
+  static std::vector<DeviceInfo> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  int device = 0;
+  PRIM_CUDA_CHECK(cudaGetDevice(&device));
+  if (cache.size() <= static_cast<std::size_t>(device)) cache.resize(device + 1);
+  DeviceInfo& info = cache[device];
+  if (info.device < 0) {
+    cudaDeviceProp prop{};
+    PRIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    info.device = device;
+    info.sm_count = prop.multiProcessorCount;
+    info.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+    info.shared_bytes_per_block = prop.sharedMemPerBlock;
+    info.shared_bytes_per_block_optin = prop.sharedMemPerBlockOptin;
+  }
+  return info;
+}
+
+bool cuda_device_available() {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return count > 0;
+}
+
+}  // namespace prim
