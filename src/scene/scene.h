@@ -1,0 +1,53 @@
+// The scene as loaded from a JSON file: host-side, plain data, validated by the loader.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include <string>
+#include <vector>
+
+namespace raystream {
+
+enum class MaterialType { diffuse, emitting, specular, refractive };
+
+struct Material {
+  std::string name;
+  MaterialType type = MaterialType::diffuse;
+  glm::vec3 color{1.0f};   // RGB: albedo (diffuse, specular, refractive tint) or emitted colour
+  float emittance = 0.0f;  // EMITTANCE: radiance = color * emittance for emitting materials
+  float ior = 1.5f;        // IOR: index of refraction of refractive materials
+  float roughness = 0.0f;  // ROUGHNESS: reserved for glossy materials (0 = perfect)
+};
+
+enum class ShapeType { sphere, cube };
+
+struct Object {
+  ShapeType shape = ShapeType::sphere;  // unit sphere (radius 0.5) or unit cube ([-0.5, 0.5]^3)
+  int material = 0;                     // index into Scene::materials
+  glm::vec3 translation{0.0f};          // TRANS
+  glm::vec3 rotation_degrees{0.0f};     // ROTAT: Euler angles in degrees, applied X, then Y, then Z
+  glm::vec3 scale{1.0f};                // SCALE
+};
+
+struct Camera {
+  int width = 800;  // RES
+  int height = 800;
+  float fovy_degrees = 45.0f;  // FOVY: vertical field of view
+  glm::vec3 eye{0.0f, 5.0f, 10.5f};
+  glm::vec3 lookat{0.0f, 5.0f, 0.0f};
+  glm::vec3 up{0.0f, 1.0f, 0.0f};
+  float lens_radius = 0.0f;     // LENS_RADIUS: 0 = pinhole
+  float focal_distance = 0.0f;  // FOCAL_DISTANCE: 0 = distance from EYE to LOOKAT
+};
+
+struct Scene {
+  std::string path;  // the file it came from, for messages
+  std::vector<Material> materials;
+  std::vector<Object> objects;
+  Camera camera;
+  int iterations = 1;          // ITERATIONS: samples per pixel
+  int depth = 8;               // DEPTH: maximum path length in bounces
+  std::string output_name = "render";  // FILE: output base name (renders/<FILE>.png)
+};
+
+}  // namespace raystream
