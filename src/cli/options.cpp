@@ -1,0 +1,138 @@
+#include "cli/options.h"
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <stdexcept>
+
+#include "scene/scene_loader.h"
+
+namespace raystream {
+namespace {
+
+bool on_off(const std::string& value) {
+  return value == "on";
+}
+
+const char* kDescription =
+    "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
+    "format: Materials, Camera, Objects) one sample per pixel per frame, removing dead paths\n"
+    "every bounce with the project's parallel primitives, writes the image and prints a\n"
+    "per-bounce report (paths in/out, ms per stage) on stdout.\n"
+    "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene.";
+
+}  // namespace
+
+std::pair<int, int> parse_resolution(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  const auto all_digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 9 &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  };
+  if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1))) {
+    throw std::invalid_argument("expected WIDTHxHEIGHT such as 1920x1080, got '" + text + "'");
+  }
+  const long long w = std::stoll(text.substr(0, x));
+  const long long h = std::stoll(text.substr(x + 1));
+  if (w <= 0 || h <= 0) throw std::invalid_argument("width and height must be positive");
+  if (w > kMaxImageSide || h > kMaxImageSide || w * h > kMaxImagePixels) {
+    throw std::invalid_argument(text + " is too large (at most " + std::to_string(kMaxImageSide) +
+                                " per side and " + std::to_string(kMaxImagePixels) + " pixels)");
+  }
+  return {static_cast<int>(w), static_cast<int>(h)};
+}
+
+std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
+                                 Options& options, std::ostream& out, std::ostream& err) {
+  CLI::App app(kDescription, "raystream");
+  app.set_version_flag("--version", version, "Print the version and the primitives backend");
+
+  app.add_option("scene", options.scene, "Scene file (JSON)")->required();
+  int spp = 0, depth = 0;
+  std::string resolution, output, sort, compact, device = "auto", stats;
+  auto* spp_opt = app.add_option("--spp", spp,
+                                 "Samples per pixel (frames); default: the scene's ITERATIONS, or "
+                                 "on the CPU a count that takes about a minute")
+                      ->check(CLI::Range(1, kMaxIterations));
+  auto* depth_opt =
+      app.add_option("--depth", depth, "Maximum bounces per path; default: the scene's DEPTH")
+          ->check(CLI::Range(1, kMaxDepth));
+  auto* res_opt =
+      app.add_option("--resolution", resolution,
+                     "Image size WIDTHxHEIGHT, e.g. 1920x1080; default: the scene's RES");
+  auto* output_opt = app.add_option("--output,-o", output,
+                                    "Image file, .png (tone mapped sRGB) or .hdr (linear "
+                                    "Radiance); default: renders/<Camera.FILE>.png");
+  auto* sort_opt = app.add_option("--sort-by-material", sort,
+                                  "Sort live paths by material before shading (default: off)")
+                       ->check(CLI::IsMember({"on", "off"}));
+  auto* compact_opt =
+      app.add_option("--compact", compact, "Remove dead paths after every bounce (default: on)")
+          ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--seed", options.seed, "Random seed (default: 0); same seed, same image");
+  app.add_option("--device", device,
+                 "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
+                 "(default): the GPU if present, else the CPU with a notice")
+      ->check(CLI::IsMember({"gpu", "cpu", "auto"}));
+  auto* stats_opt =
+      app.add_option("--stats", stats, "Also write the report's numbers as JSON to this file");
+  app.add_flag("--quiet,-q", options.quiet,
+               "No progress bar and no notices on stderr (the report still goes to stdout)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      app.exit(e, out, err);  // --help or --version
+      return kExitOk;
+    }
+    err << "raystream: error: " << e.what() << "\nRun 'raystream --help' for the options.\n";
+    return kExitUsageError;
+  }
+
+  if (*spp_opt) options.spp = spp;
+  if (*depth_opt) options.depth = depth;
+  if (*res_opt) {
+    try {
+      options.resolution = parse_resolution(resolution);
+    } catch (const std::invalid_argument& e) {
+      err << "raystream: error: --resolution: " << e.what() << "\n";
+      return kExitUsageError;
+    }
+  }
+  if (*output_opt) options.output = output;
+  if (*sort_opt) options.sort_by_material = on_off(sort);
+  if (*compact_opt) options.compact = on_off(compact);
+  options.device = device == "gpu"   ? DeviceChoice::gpu
+                   : device == "cpu" ? DeviceChoice::cpu
+                                     : DeviceChoice::automatic;
+  if (*stats_opt) options.stats = stats;
+  return std::nullopt;
+}
+
+RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor) {
+  RenderSettings s;
+  s.spp = options.spp.value_or(scene.iterations);
+  s.depth = options.depth.value_or(scene.depth);
+  s.width = options.resolution ? options.resolution->first : scene.camera.width;
+  s.height = options.resolution ? options.resolution->second : scene.camera.height;
+  s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
+  s.compact = options.compact.value_or(s.compact);
+  s.seed = options.seed;
+  s.executor = executor;
+  return s;
+}
+
+std::string output_path_for(const Scene& scene, const Options& options) {
+  if (options.output) return *options.output;
+  // Camera.FILE is a name, not a path: keep its last component only.
+  std::string name = scene.output_name.substr(scene.output_name.find_last_of('/') + 1);
+  if (name.empty() || name == "." || name == "..") name = "render";
+  const auto ends_with = [&](const char* suffix) {
+    const std::string s(suffix);
+    return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  if (!ends_with(".png") && !ends_with(".hdr")) name += ".png";
+  return "renders/" + name;
+}
+
+}  // namespace raystream

@@ -1,0 +1,13 @@
+// Picks a sample count for CPU renders whose spp came from the scene file: the scene's
+// ITERATIONS are meant for a GPU, so the CPU renders as many frames as fit in a time budget.
+#pragma once
+
+namespace raystream {
+
+// Seconds the CPU render aims for when the spp came from the scene file.
+inline constexpr double kCpuBudgetSeconds = 60.0;
+
+// Frames that fit in `budget_s` when one frame takes `frame_s`: at least 1, at most `scene_spp`.
+int frames_within_budget(double frame_s, double budget_s, int scene_spp);
+
+}  // namespace raystream

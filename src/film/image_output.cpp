@@ -1,0 +1,98 @@
+#include "film/image_output.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+#include "film/atomic_file.h"
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+namespace raystream {
+namespace {
+
+void check_image(const Image& image) {
+  if (image.width <= 0 || image.height <= 0 ||
+      image.rgb.size() != static_cast<std::size_t>(image.width) * image.height * 3) {
+    throw std::invalid_argument("write_image: image is " + std::to_string(image.width) + " x " +
+                                std::to_string(image.height) + " but holds " +
+                                std::to_string(image.rgb.size()) + " floats");
+  }
+}
+
+void append_bytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::vector<unsigned char>*>(context);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  out->insert(out->end(), bytes, bytes + size);
+}
+
+bool ends_with(const std::string& path, const char* suffix) {
+  const std::string s(suffix);
+  if (path.size() < s.size()) return false;
+  return std::equal(s.begin(), s.end(), path.end() - static_cast<std::ptrdiff_t>(s.size()),
+                    [](char a, char b) {
+                      return std::tolower(static_cast<unsigned char>(a)) ==
+                             std::tolower(static_cast<unsigned char>(b));
+                    });
+}
+
+}  // namespace
+
+std::uint8_t tone_map_srgb8(float linear) {
+  if (!(linear > 0.0f)) return 0;  // also NaN
+  if (linear >= 1.0f) return 255;
+  const float srgb =
+      linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+  return static_cast<std::uint8_t>(std::lround(std::clamp(srgb, 0.0f, 1.0f) * 255.0f));
+}
+
+std::vector<std::uint8_t> tone_map_srgb8(const Image& image) {
+  std::vector<std::uint8_t> out(image.rgb.size());
+  std::transform(image.rgb.begin(), image.rgb.end(), out.begin(),
+                 [](float v) { return tone_map_srgb8(v); });
+  return out;
+}
+
+std::vector<unsigned char> encode_png(const Image& image) {
+  check_image(image);
+  const std::vector<std::uint8_t> pixels = tone_map_srgb8(image);
+  std::vector<unsigned char> bytes;
+  if (!stbi_write_png_to_func(append_bytes, &bytes, image.width, image.height, 3, pixels.data(),
+                              image.width * 3)) {
+    throw std::runtime_error("encode_png: PNG encoding failed");
+  }
+  return bytes;
+}
+
+std::vector<unsigned char> encode_hdr(const Image& image) {
+  check_image(image);
+  // RGBE cannot hold negative, NaN or infinite values: write 0 for the first two and the
+  // value 1e30 for the last (RGBE exponents stop at 2^127).
+  std::vector<float> linear(image.rgb.size());
+  std::transform(image.rgb.begin(), image.rgb.end(), linear.begin(), [](float v) {
+    if (!(v > 0.0f)) return 0.0f;
+    return std::min(v, 1e30f);
+  });
+  std::vector<unsigned char> bytes;
+  if (!stbi_write_hdr_to_func(append_bytes, &bytes, image.width, image.height, 3, linear.data())) {
+    throw std::runtime_error("encode_hdr: HDR encoding failed");
+  }
+  return bytes;
+}
+
+bool is_hdr_path(const std::string& path) {
+  return ends_with(path, ".hdr");
+}
+
+bool is_supported_image_path(const std::string& path) {
+  return ends_with(path, ".png") || ends_with(path, ".hdr");
+}
+
+void write_image(const Image& image, const std::string& path) {
+  write_file_atomically(path, is_hdr_path(path) ? encode_hdr(image) : encode_png(image));
+}
+
+}  // namespace raystream

@@ -1,0 +1,33 @@
+// The film's output: tone mapping to 8-bit sRGB, PNG and Radiance HDR files written atomically.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "integrator/render.h"
+
+namespace raystream {
+
+// Linear radiance -> 8-bit sRGB: each channel is clamped to [0, 1] (values above 1 clip to
+// white, NaN becomes 0), encoded with the sRGB transfer curve and rounded to 0..255.
+std::uint8_t tone_map_srgb8(float linear);
+
+// The whole image through tone_map_srgb8, RGB interleaved, rows from the top.
+std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
+
+// Encodes the image as PNG (tone mapped) or as Radiance HDR (linear) in memory.
+std::vector<unsigned char> encode_png(const Image& image);
+std::vector<unsigned char> encode_hdr(const Image& image);
+
+// True when `path` ends in ".hdr" (any case): such outputs get the linear Radiance HDR image.
+bool is_hdr_path(const std::string& path);
+// True when `path` ends in ".png" or ".hdr" (any case).
+bool is_supported_image_path(const std::string& path);
+
+// Writes the image to `path` atomically: Radiance HDR when the path ends in .hdr, PNG otherwise.
+// Throws OutputError naming the file when it cannot be written (no partial file is left) and
+// std::invalid_argument when the image's size and data disagree.
+void write_image(const Image& image, const std::string& path);
+
+}  // namespace raystream

@@ -1,0 +1,131 @@
+// raystream: renders a JSON scene with the wavefront path tracer, writes the image and prints the
+// per-bounce report. Run with --help for the options; the README documents them.
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/sample_budget.h"
+#include "film/atomic_file.h"
+#include "film/image_output.h"
+#include "integrator/render.h"
+#include "scene/scene_loader.h"
+#include "stats/report.h"
+
+#ifndef RAYSTREAM_VERSION
+#error "RAYSTREAM_VERSION must be defined by the build"
+#endif
+
+namespace {
+
+using namespace raystream;
+
+int fail(int code, const std::string& message) {
+  std::cerr << "raystream: error: " << message << "\n";
+  return code;
+}
+
+// Checks the output paths before rendering so a long render does not end in a failed write.
+// Creates renders/ for the default output path only.
+void prepare_outputs(const std::string& image_path, const Options& options) {
+  if (!options.output) {
+    std::error_code ec;
+    std::filesystem::create_directories("renders", ec);
+    if (ec) throw OutputError("renders: cannot create the output folder: " + ec.message());
+  }
+  check_writable(image_path);
+  if (options.stats) check_writable(*options.stats);
+}
+
+// On the CPU, with the spp taken from the scene file: times one frame and returns the number of
+// frames that fit in about a minute, at most the scene's count.
+int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quiet) {
+  settings.spp = 1;
+  settings.on_frame = nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  render(scene, settings);
+  const double frame_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int frames = frames_within_budget(frame_s, kCpuBudgetSeconds - frame_s, scene.iterations);
+  if (!quiet) {
+    std::cerr << "raystream: on the CPU one frame takes " << frame_s << " s; rendering " << frames
+              << " samples per pixel (the scene asks for " << scene.iterations
+              << ") to finish in about a minute; --spp N overrides\n";
+  }
+  return frames;
+}
+
+int run(const Options& options) {
+  Scene scene;
+  try {
+    scene = load_scene(options.scene);
+  } catch (const SceneError& e) {
+    return fail(kExitUsageError, e.what());
+  }
+
+  const std::string output = output_path_for(scene, options);
+  if (!is_supported_image_path(output)) {
+    return fail(kExitUsageError,
+                output + ": unsupported image type (the output must end in .png or .hdr)");
+  }
+
+  ExecutorKind executor = ExecutorKind::gpu;
+  if (options.device == DeviceChoice::cpu) {
+    executor = ExecutorKind::cpu;
+  } else if (!gpu_available()) {
+    if (options.device == DeviceChoice::gpu) {
+      return fail(kExitRuntimeError,
+                  "--device gpu: no usable CUDA device found (use --device cpu or auto)");
+    }
+    executor = ExecutorKind::cpu;
+    if (!options.quiet) std::cerr << "raystream: no CUDA device found; rendering on the CPU\n";
+  }
+
+  try {
+    prepare_outputs(output, options);
+    RenderSettings settings = settings_for(scene, options, executor);
+    if (executor == ExecutorKind::cpu && !options.spp) {
+      settings.spp = cpu_frames_for_budget(scene, settings, options.quiet);
+    }
+
+    ProgressBar progress(progress_wanted(options.quiet),
+                         static_cast<double>(settings.width) * settings.height);
+    settings.on_frame = [&progress](int done, int total) { progress.update(done, total); };
+    RenderResult result = render(scene, settings);
+    progress.finish();
+
+    write_image(result.image, output);
+    RunInfo info;
+    info.version = RAYSTREAM_VERSION;
+    info.scene = options.scene;
+    info.output = output;
+    info.seed = settings.seed;
+    info.sort_by_material = settings.sort_by_material;
+    info.compact = settings.compact;
+    if (options.stats) write_stats_json(*options.stats, result.stats, info);
+    print_report(std::cout, result.stats, info);
+    std::cout.flush();
+    if (!std::cout) return fail(kExitRuntimeError, "cannot write the report to stdout");
+  } catch (const std::bad_alloc&) {
+    return fail(kExitRuntimeError, options.scene + ": out of host memory");
+  } catch (const std::exception& e) {
+    return fail(kExitRuntimeError, e.what());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
+                              " (primitives backend: " + primitives_backend_name() + ")";
+  Options options;
+  if (const auto code = parse_options(argc, argv, version, options, std::cout, std::cerr)) {
+    return *code;
+  }
+  return run(options);
+}

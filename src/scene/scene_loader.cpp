@@ -1,0 +1,358 @@
+#include "scene/scene_loader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cfloat>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+
+namespace raystream {
+namespace {
+
+using Json = nlohmann::ordered_json;  // keeps the file's order: material ids follow it
+
+// Line and column (1-based) of the 1-based byte position `byte` that nlohmann reports.
+std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
+  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.
+std::string parse_error_reason(const std::string& what) {
+  const std::size_t col = what.find("column ");
+  if (col != std::string::npos) {
+    const std::size_t colon = what.find(": ", col);
+    if (colon != std::string::npos) return what.substr(colon + 2);
+  }
+  const std::size_t bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+std::string type_name(const Json& j) {
+  if (j.is_number_integer()) return "an integer";
+  if (j.is_number()) return "a number";
+  if (j.is_string()) return "a string";
+  if (j.is_boolean()) return "a boolean";
+  if (j.is_array()) return "an array";
+  if (j.is_object()) return "an object";
+  return "null";
+}
+
+// Walks the document, building key paths for messages.
+class Reader {
+ public:
+  Reader(std::string path, std::vector<std::string>& warnings)
+      : path_(std::move(path)), warnings_(warnings) {}
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    throw SceneError(path_ + ": " + (key.empty() ? "" : key + ": ") + message);
+  }
+  void warn(const std::string& key, const std::string& message) {
+    warnings_.push_back(path_ + ": " + (key.empty() ? "" : key + ": ") + message);
+  }
+
+  const Json& require(const Json& parent, const std::string& parent_key, const char* key) const {
+    const auto it = parent.find(key);
+    if (it == parent.end()) {
+      fail(join(parent_key, key), "missing required key");
+    }
+    return *it;
+  }
+
+  // Warns about keys not in `known`; keys in `ignored` are accepted silently.
+  void check_keys(const Json& object, const std::string& key,
+                  std::initializer_list<const char*> known,
+                  std::initializer_list<const char*> ignored = {}) {
+    for (const auto& item : object.items()) {
+      const auto matches = [&](const char* k) { return item.key() == k; };
+      if (std::any_of(known.begin(), known.end(), matches)) continue;
+      if (std::any_of(ignored.begin(), ignored.end(), matches)) continue;
+      warn(join(key, item.key()), "unknown key, ignored");
+    }
+  }
+
+  const Json& object(const Json& j, const std::string& key) const {
+    if (!j.is_object()) fail(key, "expected an object, got " + type_name(j));
+    return j;
+  }
+
+  double number(const Json& j, const std::string& key) const {
+    if (!j.is_number()) fail(key, "expected a number, got " + type_name(j));
+    const double v = j.get<double>();
+    if (!std::isfinite(v)) fail(key, "expected a finite number, got " + j.dump());
+    if (std::fabs(v) > static_cast<double>(FLT_MAX)) {
+      fail(key, "value " + j.dump() + " is too large (it overflows a float)");
+    }
+    return v;
+  }
+
+  float real(const Json& j, const std::string& key) const {
+    return static_cast<float>(number(j, key));
+  }
+
+  // A positive integer no larger than `max`.
+  int positive_int(const Json& j, const std::string& key, long long max) const {
+    const double v = number(j, key);
+    if (v != std::floor(v)) fail(key, "expected an integer, got " + j.dump());
+    if (v <= 0) fail(key, "expected a positive integer, got " + j.dump());
+    if (v > static_cast<double>(max)) {
+      fail(key, "value " + j.dump() + " is too large (at most " + std::to_string(max) + ")");
+    }
+    return static_cast<int>(v);
+  }
+
+  std::string string(const Json& j, const std::string& key) const {
+    if (!j.is_string()) fail(key, "expected a string, got " + type_name(j));
+    return j.get<std::string>();
+  }
+
+  glm::vec3 vec3(const Json& j, const std::string& key) const {
+    if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
+    glm::vec3 v;
+    for (int i = 0; i < 3; ++i) v[i] = real(j[i], key + "[" + std::to_string(i) + "]");
+    return v;
+  }
+
+  static std::string join(const std::string& parent, const std::string& key) {
+    return parent.empty() ? key : parent + "." + key;
+  }
+
+ private:
+  std::string path_;
+  std::vector<std::string>& warnings_;
+};
+
+Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key) {
+  r.object(j, key);
+  r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS"}, {"SPECRGB", "SPECEX"});
+  Material m;
+  m.name = name;
+  const std::string type_key = key + ".TYPE";
+  const std::string type = lower(r.string(r.require(j, key, "TYPE"), type_key));
+  if (type == "diffuse") {
+    m.type = MaterialType::diffuse;
+  } else if (type == "emitting") {
+    m.type = MaterialType::emitting;
+  } else if (type == "specular") {
+    m.type = MaterialType::specular;
+  } else if (type == "refractive" || type == "dielectric") {
+    m.type = MaterialType::refractive;
+  } else {
+    r.fail(type_key, "unknown material TYPE \"" + j["TYPE"].get<std::string>() +
+                         "\" (expected Diffuse, Emitting, Specular, Refractive or Dielectric)");
+  }
+  // Refractive materials default to clear glass; the others need their colour.
+  if (m.type == MaterialType::refractive && !j.contains("RGB")) {
+    m.color = glm::vec3(1.0f);
+  } else {
+    m.color = r.vec3(r.require(j, key, "RGB"), key + ".RGB");
+  }
+  if (m.color.x < 0 || m.color.y < 0 || m.color.z < 0) {
+    r.fail(key + ".RGB", "expected non-negative components");
+  }
+  if (m.type == MaterialType::emitting) {
+    m.emittance = r.real(r.require(j, key, "EMITTANCE"), key + ".EMITTANCE");
+  } else if (j.contains("EMITTANCE")) {
+    m.emittance = r.real(j["EMITTANCE"], key + ".EMITTANCE");
+  }
+  if (m.emittance < 0) r.fail(key + ".EMITTANCE", "expected a non-negative number");
+  if (j.contains("IOR")) {
+    m.ior = r.real(j["IOR"], key + ".IOR");
+    if (m.ior <= 0) r.fail(key + ".IOR", "expected a positive index of refraction");
+  }
+  if (j.contains("ROUGHNESS")) {
+    m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
+    if (m.roughness < 0 || m.roughness > 1)
+      r.fail(key + ".ROUGHNESS", "expected a value in [0, 1]");
+  }
+  return m;
+}
+
+void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path) {
+  const std::string key = "Camera";
+  r.object(j, key);
+  r.check_keys(j, key,
+               {"RES", "FOVY", "ITERATIONS", "DEPTH", "FILE", "EYE", "LOOKAT", "UP", "LENS_RADIUS",
+                "FOCAL_DISTANCE"});
+  Camera& c = scene.camera;
+
+  const Json& res = r.require(j, key, "RES");
+  if (!res.is_array() || res.size() != 2) r.fail("Camera.RES", "expected [width, height]");
+  c.width = r.positive_int(res[0], "Camera.RES[0]", kMaxImageSide);
+  c.height = r.positive_int(res[1], "Camera.RES[1]", kMaxImageSide);
+  if (static_cast<long long>(c.width) * c.height > kMaxImagePixels) {
+    r.fail("Camera.RES", std::to_string(c.width) + " x " + std::to_string(c.height) +
+                             " is too large (at most " + std::to_string(kMaxImagePixels) +
+                             " pixels)");
+  }
+
+  c.fovy_degrees = r.real(r.require(j, key, "FOVY"), "Camera.FOVY");
+  if (!(c.fovy_degrees > 0 && c.fovy_degrees < 180)) {
+    r.fail("Camera.FOVY", "expected a vertical field of view in degrees, in (0, 180)");
+  }
+  scene.iterations =
+      r.positive_int(r.require(j, key, "ITERATIONS"), "Camera.ITERATIONS", kMaxIterations);
+  scene.depth = r.positive_int(r.require(j, key, "DEPTH"), "Camera.DEPTH", kMaxDepth);
+
+  if (j.contains("FILE")) {
+    scene.output_name = r.string(j["FILE"], "Camera.FILE");
+    if (scene.output_name.empty()) r.fail("Camera.FILE", "expected a non-empty name");
+  } else {
+    // The scene file's name without folder and extension.
+    std::string stem = path.substr(path.find_last_of('/') + 1);
+    const std::size_t dot = stem.find_last_of('.');
+    if (dot != std::string::npos && dot > 0) stem.resize(dot);
+    scene.output_name = stem.empty() ? "render" : stem;
+  }
+
+  c.eye = r.vec3(r.require(j, key, "EYE"), "Camera.EYE");
+  c.lookat = r.vec3(r.require(j, key, "LOOKAT"), "Camera.LOOKAT");
+  c.up = r.vec3(r.require(j, key, "UP"), "Camera.UP");
+  const glm::vec3 view = c.lookat - c.eye;
+  if (glm::length(view) <= 0.0f) r.fail("Camera.LOOKAT", "must differ from Camera.EYE");
+  if (glm::length(c.up) <= 0.0f) r.fail("Camera.UP", "must not be the zero vector");
+  if (glm::length(glm::cross(glm::normalize(view), glm::normalize(c.up))) < 1e-6f) {
+    r.fail("Camera.UP", "must not be parallel to the viewing direction (LOOKAT - EYE)");
+  }
+
+  if (j.contains("LENS_RADIUS")) {
+    c.lens_radius = r.real(j["LENS_RADIUS"], "Camera.LENS_RADIUS");
+    if (c.lens_radius < 0) r.fail("Camera.LENS_RADIUS", "expected a non-negative number");
+  }
+  if (j.contains("FOCAL_DISTANCE")) {
+    c.focal_distance = r.real(j["FOCAL_DISTANCE"], "Camera.FOCAL_DISTANCE");
+    if (c.focal_distance < 0) r.fail("Camera.FOCAL_DISTANCE", "expected a non-negative number");
+  }
+}
+
+Object read_object(Reader& r, const Json& j, const std::string& key,
+                   const std::unordered_map<std::string, int>& material_ids,
+                   const std::vector<Material>& materials) {
+  r.object(j, key);
+  r.check_keys(j, key, {"TYPE", "MATERIAL", "TRANS", "ROTAT", "SCALE"});
+  Object o;
+  const std::string type = lower(r.string(r.require(j, key, "TYPE"), key + ".TYPE"));
+  if (type == "sphere") {
+    o.shape = ShapeType::sphere;
+  } else if (type == "cube") {
+    o.shape = ShapeType::cube;
+  } else {
+    r.fail(key + ".TYPE", "unknown object TYPE \"" + j["TYPE"].get<std::string>() +
+                              "\" (expected sphere or cube)");
+  }
+  const std::string name = r.string(r.require(j, key, "MATERIAL"), key + ".MATERIAL");
+  const auto it = material_ids.find(name);
+  if (it == material_ids.end()) {
+    std::string known;
+    for (const Material& m : materials) known += (known.empty() ? "" : ", ") + m.name;
+    r.fail(key + ".MATERIAL", "unknown material \"" + name + "\" (defined: " + known + ")");
+  }
+  o.material = it->second;
+  if (j.contains("TRANS")) o.translation = r.vec3(j["TRANS"], key + ".TRANS");
+  if (j.contains("ROTAT")) o.rotation_degrees = r.vec3(j["ROTAT"], key + ".ROTAT");
+  if (j.contains("SCALE")) {
+    o.scale = r.vec3(j["SCALE"], key + ".SCALE");
+    if (o.scale.x == 0 || o.scale.y == 0 || o.scale.z == 0) {
+      r.fail(key + ".SCALE", "expected non-zero components");
+    }
+  }
+  return o;
+}
+
+bool emits(const Material& m) {
+  return m.type == MaterialType::emitting && m.emittance > 0 &&
+         (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& path,
+                  std::vector<std::string>& warnings) {
+  Json doc;
+  try {
+    doc = Json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const Json::parse_error& e) {
+    const auto [line, column] = line_and_column(text, e.byte);
+    throw SceneError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                     ": malformed JSON: " + parse_error_reason(e.what()));
+  }
+
+  Reader r(path, warnings);
+  r.object(doc, "the top level");
+  r.check_keys(doc, "", {"Materials", "Camera", "Objects"});
+
+  Scene scene;
+  scene.path = path;
+
+  const Json& materials = r.object(r.require(doc, "", "Materials"), "Materials");
+  if (materials.empty()) r.fail("Materials", "expected at least one material");
+  std::unordered_map<std::string, int> material_ids;
+  for (const auto& item : materials.items()) {
+    material_ids[item.key()] = static_cast<int>(scene.materials.size());
+    scene.materials.push_back(
+        read_material(r, item.key(), item.value(), "Materials." + item.key()));
+  }
+
+  read_camera(r, r.require(doc, "", "Camera"), scene, path);
+
+  const Json& objects = r.require(doc, "", "Objects");
+  if (!objects.is_array()) r.fail("Objects", "expected an array, got " + type_name(objects));
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    scene.objects.push_back(read_object(r, objects[i], "Objects[" + std::to_string(i) + "]",
+                                        material_ids, scene.materials));
+  }
+
+  const bool lit = std::any_of(scene.objects.begin(), scene.objects.end(), [&](const Object& o) {
+    return emits(scene.materials[static_cast<std::size_t>(o.material)]);
+  });
+  if (scene.objects.empty()) {
+    r.warn("Objects", "the scene has no objects; the image will be black");
+  } else if (!lit) {
+    r.warn("",
+           "no emitter: no object has an Emitting material with EMITTANCE > 0 and a "
+           "non-zero RGB; the image will be black");
+  }
+  return scene;
+}
+
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw SceneError(path + ": is a directory, expected a scene file (.json)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open the scene file (missing or unreadable)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(path + ": error while reading the scene file");
+  return parse_scene(text.str(), path, warnings);
+}
+
+Scene load_scene(const std::string& path) {
+  std::vector<std::string> warnings;
+  Scene scene = load_scene(path, warnings);
+  for (const std::string& w : warnings) std::cerr << "warning: " << w << '\n';
+  return scene;
+}
+
+}  // namespace raystream

@@ -1,0 +1,37 @@
+// Loads a scene in the JSON format of the common CUDA path tracer course (Materials by name,
+// Camera, Objects) into a validated raystream::Scene. The README documents the format.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace raystream {
+
+// Every problem with a scene file: the message names the file, the key path (for example
+// "Objects[2].MATERIAL") and what was expected.
+class SceneError : public std::runtime_error {
+ public:
+  explicit SceneError(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Reads and validates the scene at `path`. Warnings (unknown keys, no emitter) are appended to
+// `warnings`, each a full line naming the file. Throws SceneError.
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings);
+
+// As above, with each warning printed to stderr as "warning: <message>".
+Scene load_scene(const std::string& path);
+
+// Parses scene text that came from `path` (used for messages only). Throws SceneError.
+Scene parse_scene(const std::string& text, const std::string& path,
+                  std::vector<std::string>& warnings);
+
+// Largest accepted values; larger ones are rejected as absurd rather than tried.
+inline constexpr int kMaxImageSide = 16384;
+inline constexpr long long kMaxImagePixels = 8192LL * 8192LL;
+inline constexpr int kMaxIterations = 1000000;
+inline constexpr int kMaxDepth = 1024;
+
+}  // namespace raystream

@@ -1,0 +1,43 @@
+// The end-of-run report: the per-bounce table and summary on stdout, and the same numbers as JSON
+// for scripts (--stats FILE.json). The README documents every field.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "integrator/render.h"
+
+namespace raystream {
+
+// What was run, for the report's header and the JSON.
+struct RunInfo {
+  std::string version;  // raystream's version
+  std::string scene;    // scene file
+  std::string output;   // image file written
+  std::uint64_t seed = 0;
+  bool sort_by_material = false;
+  bool compact = true;
+};
+
+// Numbers derived from RenderStats; zero where undefined (no frames, no time).
+struct RenderSummary {
+  double frame_ms_mean = 0, frame_ms_median = 0, frame_ms_min = 0, frame_ms_max = 0;
+  double seconds = 0;                   // total_ms / 1000
+  double samples_per_second = 0;        // frames * width * height / seconds
+  double path_segments_per_second = 0;  // path_segments / seconds
+  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, compact_ms = 0;  // over all bounces
+};
+
+RenderSummary summarize(const RenderStats& stats);
+
+// The per-bounce table (per-frame averages and totals) and the summary lines.
+void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& info);
+
+// The same numbers as a JSON document (pretty-printed, ends with a newline).
+std::string stats_json(const RenderStats& stats, const RunInfo& info);
+
+// Writes stats_json() to `path` atomically; throws OutputError naming the file on failure.
+void write_stats_json(const std::string& path, const RenderStats& stats, const RunInfo& info);
+
+}  // namespace raystream
