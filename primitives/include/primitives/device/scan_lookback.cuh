@@ -1,23 +1,183 @@
-// Scan variant 'lookback' (see primitives/variants.h). Not implemented yet.
+// Scan variant 'lookback' (see primitives/variants.h): single pass with decoupled look-back
+// (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
+//
+// Each block takes a tile index from an atomic ticket (tiles start in order, so the look-back
+// only ever waits on tiles that are already running), loads its tile with 16-byte loads in the
+// warp-striped arrangement (block/block_load.cuh), scans it in registers and shuffles, publishes
+// its aggregate, finds its exclusive prefix by a warp-parallel look-back over 32 predecessors at
+// a time (block/tile_lookback.cuh), and stores the result. Each element is read once and written
+// once: 2 * n * sizeof(T) bytes of traffic, plus 8 bytes of status per tile.
+//
+// Status reset: the ticket counter and the tile flags must be zero when the kernel starts. The
+// workspace is shared with every other primitive, so its old contents are arbitrary; an epoch
+// stamped into the flags cannot tell a stale flag of this scan from a stray bit pattern left by
+// another primitive, and a kernel that cleans up after itself breaks as soon as a different call
+// uses the same bytes in between. So each call zeroes the counter and the flags with one
+// cudaMemsetAsync of 256 + 8 * tiles bytes (2 KiB at 2^20 int32, 512 KiB at 2^28): no extra pass
+// over the data, and correct whatever ran before.
+//
+// 64-bit offsets throughout: n up to (2^31 - 1) tiles of 4096 items.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
+#include "primitives/block/block_load.cuh"
+#include "primitives/block/block_scan.cuh"
+#include "primitives/block/block_store.cuh"
+#include "primitives/block/tile_lookback.cuh"
+#include "primitives/block/tile_shape.cuh"
+#include "primitives/block/tile_status.cuh"
 #include "primitives/error.h"
+#include "primitives/tuning.h"
 #include "primitives/variants.h"
+#include "primitives/warp/warp_striped_scan.cuh"
+#include "primitives/workspace.h"
 
 namespace prim::detail::lookback {
 
+// Block size and items per thread of a call, checked against what the kernels support.
+struct TileShape {
+  int threads = 0;
+  int items = 0;
+  std::size_t tiles = 0;
+};
+
 template <class T>
-std::size_t workspace_bytes(std::size_t, const ScanConfig&) {
-  return 0;
+TileShape tile_shape(std::size_t n, const ScanConfig& config, const char* function) {
+  TileShape shape;
+  shape.threads = config.block_threads ? config.block_threads : tuning::kLookbackThreads;
+  shape.items =
+      config.items_per_thread ? config.items_per_thread : block::default_items_per_thread<T>();
+  require(
+      shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function,
+      "block_threads " + std::to_string(shape.threads) + " must be a multiple of 32 in [32, 1024]");
+  require(shape.items == 1 || shape.items == block::default_items_per_thread<T>(), function,
+          "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
+              std::to_string(block::default_items_per_thread<T>()));
+  const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
+  shape.tiles = (n + tile_items - 1) / tile_items;
+  require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
+          "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles");
+  return shape;
 }
 
+// Workspace: [ticket counter | tile status]; the first `reset` bytes are zeroed per call.
+template <class T>
+struct Layout {
+  unsigned* counter = nullptr;
+  block::TileStatusFor<T> status;
+  std::size_t reset = 0;
+  std::size_t bytes = 0;
+
+  Layout(void* workspace, std::size_t tiles) {
+    WorkspaceCarver carver(workspace);
+    counter = carver.take<unsigned>(1);
+    status = block::TileStatusFor<T>::carve(carver, tiles);
+    bytes = carver.used();
+    reset = 256 + block::TileStatusFor<T>::reset_bytes(tiles);  // the counter and the flags
+  }
+};
+
+template <class T>
+std::size_t workspace_bytes(std::size_t n, const ScanConfig& config) {
+  return Layout<T>(nullptr, tile_shape<T>(n, config, "prim::own scan (lookback)").tiles).bytes;
+}
+
+template <bool Inclusive, int ITEMS, int VEC, class T, class Op, class Status>
+__global__ void scan_kernel(const T* in, T* out, std::size_t n, T identity, Op op, Status status,
+                            unsigned* ticket_counter, bool aligned) {
+  using Scan = block::BlockScan<T>;
+  __shared__ typename Scan::TempStorage storage;
+  __shared__ unsigned ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+  __syncthreads();
+  const long long tile = ticket;
+
+  constexpr int kSegmentItems = warp::kWarpThreads * ITEMS;
+  const int lane = warp::lane_id();
+  const std::size_t segment_start = static_cast<std::size_t>(tile) * blockDim.x * ITEMS +
+                                    (threadIdx.x / warp::kWarpThreads) * std::size_t(kSegmentItems);
+  const long long valid =
+      segment_start >= n ? 0
+                         : static_cast<long long>(n - segment_start < std::size_t(kSegmentItems)
+                                                      ? n - segment_start
+                                                      : std::size_t(kSegmentItems));
+  bool vectorized = false;
+  if constexpr (block::vectorizable<T, VEC>()) vectorized = aligned && valid == kSegmentItems;
+
+  T items[ITEMS];
+  if constexpr (block::vectorizable<T, VEC>()) {
+    if (vectorized) block::load_striped_vector<ITEMS, VEC>(in + segment_start, items, lane);
+  }
+  if (!vectorized)
+    block::load_striped_guarded<ITEMS, VEC>(in + segment_start, items, lane, valid, identity);
+
+  T prefix[ITEMS / VEC];
+  const T warp_aggregate = warp::striped_scan<ITEMS, VEC>(items, prefix, identity, op);
+
+  auto tile_prefix_of = [&](const T& tile_aggregate) -> T {
+    if (tile == 0) {
+      if (lane == 0) status.publish(0, block::kTileInclusive, tile_aggregate);
+      return identity;
+    }
+    if (lane == 0) status.publish(tile, block::kTileAggregate, tile_aggregate);
+    const T exclusive = block::tile_lookback(status, tile, identity, op);
+    if (lane == 0) status.publish(tile, block::kTileInclusive, op(exclusive, tile_aggregate));
+    return exclusive;
+  };
+  const T base = Scan::warp_base(storage, warp_aggregate, identity, op, tile_prefix_of);
+
+#pragma unroll
+  for (int r = 0; r < ITEMS / VEC; ++r) {
+    const T row_prefix = op(base, prefix[r]);
+    if constexpr (Inclusive) {
+#pragma unroll
+      for (int v = 0; v < VEC; ++v) items[r * VEC + v] = op(row_prefix, items[r * VEC + v]);
+    } else {
+#pragma unroll
+      for (int v = VEC - 1; v > 0; --v) items[r * VEC + v] = op(row_prefix, items[r * VEC + v - 1]);
+      items[r * VEC] = row_prefix;
+    }
+  }
+
+  if constexpr (block::vectorizable<T, VEC>()) {
+    if (vectorized) block::store_striped_vector<ITEMS, VEC>(out + segment_start, items, lane);
+  }
+  if (!vectorized)
+    block::store_striped_guarded<ITEMS, VEC>(out + segment_start, items, lane, valid);
+}
+
+template <bool Inclusive, int ITEMS, class T, class Op>
+void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspace,
+            cudaStream_t stream, const TileShape& shape) {
+  constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
+  const Layout<T> layout(workspace, shape.tiles);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+                       reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.reset, stream));
+  scan_kernel<Inclusive, ITEMS, kVec>
+      <<<static_cast<unsigned>(shape.tiles), shape.threads, 0, stream>>>(
+          in, out, n, identity, op, layout.status, layout.counter, aligned);
+  PRIM_LAUNCH_CHECK("lookback::scan_kernel");
+}
+
+// d_out may equal d_in: every tile reads its items before it writes them, and no tile reads
+// another tile's items.
 template <bool Inclusive, class T, class Op>
-void scan(const T*, T*, std::size_t, T, Op, void*, cudaStream_t, const ScanConfig&) {
-  throw Error("scan algorithm 'lookback' is not implemented yet");
+void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* workspace,
+          cudaStream_t stream, const ScanConfig& config) {
+  const TileShape shape = tile_shape<T>(n, config, "prim::own scan (lookback)");
+  if (shape.items == 1) {
+    launch<Inclusive, 1>(d_in, d_out, n, identity, op, workspace, stream, shape);
+  } else {
+    launch<Inclusive, block::default_items_per_thread<T>()>(d_in, d_out, n, identity, op, workspace,
+                                                            stream, shape);
+  }
 }
 
 }  // namespace prim::detail::lookback

@@ -1,0 +1,47 @@
+// Decoupled look-back (Merrill & Garland 2016), warp-parallel over windows of 32 predecessors.
+//
+// One warp of tile `tile` (>= 1) calls tile_lookback; it waits until each of the 32 predecessor
+// tiles [tile - 32, tile) has published something, folds the window from the nearest inclusive
+// prefix (flag P) forward, and if no tile in the window has P yet, folds the aggregates of the
+// whole window and moves to the 32 tiles before it. Returns the tile's exclusive prefix in every
+// lane. Tiles take their index from an atomic ticket in the order they start, so every
+// predecessor is already running and the wait ends (no deadlock).
+//
+//   predecessors  ... [P:10] [A:3] [A:4]   (nearest first on the right)
+//   exclusive prefix = 10 + 3 + 4 = 17   (op applied left to right)
+#pragma once
+
+#include "primitives/block/tile_status.cuh"
+#include "primitives/warp/warp_reduce.cuh"
+
+namespace prim::block {
+
+template <class Status, class T, class Op>
+__device__ __forceinline__ T tile_lookback(const Status& status, long long tile, const T& identity,
+                                           Op op) {
+  const int lane = warp::lane_id();
+  T exclusive = identity;
+  long long window_end = tile;  // the window is [window_end - 32, window_end)
+  while (true) {
+    const long long index = window_end - warp::kWarpThreads + lane;
+    unsigned flag;
+    T value = identity;
+    do {
+      if (index >= 0) {
+        status.load(index, flag, value);
+      } else {  // before tile 0: nothing to add
+        flag = kTileInclusive;
+        value = identity;
+      }
+    } while (__any_sync(warp::kFullMask, flag == kTileInvalid));
+    const unsigned inclusive_lanes = __ballot_sync(warp::kFullMask, flag == kTileInclusive);
+    // The nearest inclusive prefix is the highest lane with P; lanes before it are not needed.
+    const int first = inclusive_lanes ? 31 - __clz(inclusive_lanes) : 0;
+    if (lane < first) value = identity;
+    exclusive = op(warp::reduce(value, op), exclusive);
+    if (inclusive_lanes) return exclusive;
+    window_end -= warp::kWarpThreads;
+  }
+}
+
+}  // namespace prim::block
