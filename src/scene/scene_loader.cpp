@@ -295,6 +295,22 @@ Scene parse_scene(const std::string& text, const std::string& path,
     const auto [line, column] = line_and_column(text, e.byte);
     throw SceneError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
                      ": malformed JSON: " + parse_error_reason(e.what()));
+  } catch (const Json::out_of_range& e) {
+    // A number too large even for a double (e.g. 1e400); nlohmann names it but not its place.
+    const std::string what = e.what();
+    const std::size_t open = what.find('\'');
+    const std::size_t close = what.rfind('\'');
+    std::string where = path;
+    if (open != std::string::npos && close > open + 1) {
+      const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) {
+        const auto [line, column] = line_and_column(text, at + 1);
+        where += ":" + std::to_string(line) + ":" + std::to_string(column);
+      }
+    }
+    throw SceneError(where + ": number out of range: " + parse_error_reason(what));
+  } catch (const Json::exception& e) {
+    throw SceneError(path + ": malformed JSON: " + parse_error_reason(e.what()));
   }
 
   Reader r(path, warnings);

@@ -1,0 +1,202 @@
+// The command line: option parsing, defaults from the scene, output path, progress bar text and
+// the CPU sample budget.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/sample_budget.h"
+
+namespace raystream {
+namespace {
+
+struct Parsed {
+  std::optional<int> code;
+  Options options;
+  std::string out, err;
+};
+
+Parsed parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "raystream");
+  Parsed p;
+  std::ostringstream out, err;
+  p.code = parse_options(static_cast<int>(args.size()), args.data(), "raystream 9.9 (own)",
+                         p.options, out, err);
+  p.out = out.str();
+  p.err = err.str();
+  return p;
+}
+
+Scene test_scene() {
+  Scene s;
+  s.camera.width = 320;
+  s.camera.height = 200;
+  s.iterations = 64;
+  s.depth = 5;
+  s.output_name = "box";
+  return s;
+}
+
+TEST(Options, SceneAloneTakesEveryDefault) {
+  const Parsed p = parse({"scenes/cornell.json"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.scene, "scenes/cornell.json");
+  EXPECT_FALSE(p.options.spp);
+  EXPECT_FALSE(p.options.depth);
+  EXPECT_FALSE(p.options.resolution);
+  EXPECT_FALSE(p.options.output);
+  EXPECT_FALSE(p.options.sort_by_material);
+  EXPECT_FALSE(p.options.compact);
+  EXPECT_FALSE(p.options.stats);
+  EXPECT_EQ(p.options.seed, 0u);
+  EXPECT_EQ(p.options.device, DeviceChoice::automatic);
+  EXPECT_FALSE(p.options.quiet);
+
+  const RenderSettings s = settings_for(test_scene(), p.options, ExecutorKind::gpu);
+  EXPECT_EQ(s.spp, 64);
+  EXPECT_EQ(s.depth, 5);
+  EXPECT_EQ(s.width, 320);
+  EXPECT_EQ(s.height, 200);
+  EXPECT_EQ(s.seed, 0u);
+  EXPECT_EQ(s.sort_by_material, RenderSettings{}.sort_by_material);
+  EXPECT_EQ(s.compact, RenderSettings{}.compact);
+  EXPECT_EQ(s.executor, ExecutorKind::gpu);
+  EXPECT_EQ(output_path_for(test_scene(), p.options), "renders/box.png");
+}
+
+TEST(Options, EveryOptionOverrides) {
+  const Parsed p = parse({"s.json",       "--spp",     "12",       "--depth", "3",
+                          "--resolution", "64x32",     "--output", "x/y.hdr", "--sort-by-material",
+                          "on",           "--compact", "off",      "--seed",  "77",
+                          "--device",     "cpu",       "--stats",  "s.json",  "--quiet"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.spp, 12);
+  EXPECT_EQ(p.options.depth, 3);
+  EXPECT_EQ(p.options.resolution, std::make_pair(64, 32));
+  EXPECT_EQ(p.options.output, "x/y.hdr");
+  EXPECT_EQ(p.options.sort_by_material, true);
+  EXPECT_EQ(p.options.compact, false);
+  EXPECT_EQ(p.options.seed, 77u);
+  EXPECT_EQ(p.options.device, DeviceChoice::cpu);
+  EXPECT_EQ(p.options.stats, "s.json");
+  EXPECT_TRUE(p.options.quiet);
+
+  const RenderSettings s = settings_for(test_scene(), p.options, ExecutorKind::cpu);
+  EXPECT_EQ(s.spp, 12);
+  EXPECT_EQ(s.depth, 3);
+  EXPECT_EQ(s.width, 64);
+  EXPECT_EQ(s.height, 32);
+  EXPECT_TRUE(s.sort_by_material);
+  EXPECT_FALSE(s.compact);
+  EXPECT_EQ(s.seed, 77u);
+  EXPECT_EQ(s.executor, ExecutorKind::cpu);
+  EXPECT_EQ(output_path_for(test_scene(), p.options), "x/y.hdr");
+}
+
+TEST(Options, OppositeSwitchesAndDevices) {
+  Parsed p = parse({"s.json", "--sort-by-material", "off", "--compact", "on", "--device", "gpu"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.sort_by_material, false);
+  EXPECT_EQ(p.options.compact, true);
+  EXPECT_EQ(p.options.device, DeviceChoice::gpu);
+  p = parse({"--device", "auto", "s.json", "-q"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.device, DeviceChoice::automatic);
+  EXPECT_TRUE(p.options.quiet);
+}
+
+TEST(Options, HelpAndVersionExitZero) {
+  Parsed p = parse({"--help"});
+  EXPECT_EQ(p.code, 0);
+  for (const char* option :
+       {"--spp", "--depth", "--resolution", "--output", "--sort-by-material", "--compact", "--seed",
+        "--device", "--stats", "--quiet", "--version", "Exit codes"}) {
+    EXPECT_NE(p.out.find(option), std::string::npos) << option << " not in help:\n" << p.out;
+  }
+  p = parse({"--version"});
+  EXPECT_EQ(p.code, 0);
+  EXPECT_NE(p.out.find("raystream 9.9 (own)"), std::string::npos) << p.out;
+}
+
+TEST(Options, BadCommandLinesAreUsageErrors) {
+  const std::vector<std::vector<const char*>> bad = {
+      {},                        // no scene
+      {"s.json", "--spp", "0"},  // non-positive spp
+      {"s.json", "--spp", "-4"},
+      {"s.json", "--spp", "many"},
+      {"s.json", "--depth", "0"},
+      {"s.json", "--resolution", "0x10"},
+      {"s.json", "--resolution", "640"},
+      {"s.json", "--resolution", "-640x480"},
+      {"s.json", "--resolution", "100000x100000"},
+      {"s.json", "--compact", "maybe"},
+      {"s.json", "--sort-by-material", "yes"},
+      {"s.json", "--device", "tpu"},
+      {"s.json", "--seed", "x"},
+      {"s.json", "--frobnicate"},
+      {"s.json", "t.json"},  // two scenes
+  };
+  for (const auto& args : bad) {
+    const Parsed p = parse(args);
+    std::string line;
+    for (const char* a : args) line += std::string(a) + " ";
+    EXPECT_EQ(p.code, kExitUsageError) << line;
+    EXPECT_NE(p.err.find("raystream: error:"), std::string::npos) << line << ": " << p.err;
+  }
+}
+
+TEST(Options, ResolutionParsing) {
+  EXPECT_EQ(parse_resolution("1920x1080"), std::make_pair(1920, 1080));
+  EXPECT_EQ(parse_resolution("1X1"), std::make_pair(1, 1));
+  EXPECT_EQ(parse_resolution("8192x8192"), std::make_pair(8192, 8192));
+  for (const char* bad : {"", "x", "10x", "x10", "10x10x10", "0x10", "10x0", "1.5x2", "a1x2",
+                          "16385x1", "16384x16384", "99999999999x1"}) {
+    EXPECT_THROW(parse_resolution(bad), std::invalid_argument) << bad;
+  }
+}
+
+TEST(Options, OutputNameFromCameraFile) {
+  Scene s = test_scene();
+  Options o;
+  s.output_name = "../elsewhere/shot";
+  EXPECT_EQ(output_path_for(s, o), "renders/shot.png");
+  s.output_name = "shot.hdr";
+  EXPECT_EQ(output_path_for(s, o), "renders/shot.hdr");
+  s.output_name = "shot.v2";
+  EXPECT_EQ(output_path_for(s, o), "renders/shot.v2.png");
+  s.output_name = "dir/";
+  EXPECT_EQ(output_path_for(s, o), "renders/render.png");
+}
+
+TEST(Progress, ClockText) {
+  EXPECT_EQ(clock_text(0), "0:00");
+  EXPECT_EQ(clock_text(61.4), "1:01");
+  EXPECT_EQ(clock_text(3725), "1:02:05");
+  EXPECT_EQ(clock_text(-1), "--:--");
+  EXPECT_EQ(clock_text(1.0 / 0.0), "--:--");
+}
+
+TEST(Progress, LineShowsSamplesElapsedEtaAndRate) {
+  // 25 of 100 frames of 1e6 samples each in 10 s: 2.5 Msamples/s, 30 s to go.
+  const std::string line = progress_line(25, 100, 10.0, 1e6, 20);
+  EXPECT_EQ(line, "[#####...............] 25/100 spp  elapsed 0:10  ETA 0:30  2.50 Msamples/s");
+  EXPECT_EQ(progress_line(0, 8, 0.0, 1e6, 4),
+            "[....] 0/8 spp  elapsed 0:00  ETA --:--  0.00 Msamples/s");
+  EXPECT_EQ(progress_line(8, 8, 4.0, 1e6, 4),
+            "[####] 8/8 spp  elapsed 0:04  ETA 0:00  2.00 Msamples/s");
+}
+
+TEST(SampleBudget, FramesWithinBudget) {
+  EXPECT_EQ(frames_within_budget(0.5, 60.0, 5000), 120);
+  EXPECT_EQ(frames_within_budget(0.7, 60.0, 5000), 85);   // floor(85.7)
+  EXPECT_EQ(frames_within_budget(0.01, 60.0, 100), 100);  // never more than the scene asks
+  EXPECT_EQ(frames_within_budget(120.0, 60.0, 100), 1);   // at least one
+  EXPECT_EQ(frames_within_budget(2.0, -5.0, 100), 1);
+  EXPECT_EQ(frames_within_budget(0.0, 60.0, 100), 100);  // unmeasurably fast
+}
+
+}  // namespace
+}  // namespace raystream

@@ -1,0 +1,439 @@
+// The scene loader: every key of the course format, every error with its file, key and line.
+#include "scene/scene_loader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace raystream {
+namespace {
+
+const char* kData = "tests/render/data/";
+
+// A valid scene; tests replace parts of it to make one thing wrong at a time.
+std::string scene_text(const std::string& materials, const std::string& camera,
+                       const std::string& objects) {
+  return "{\n\"Materials\": {" + materials + "},\n\"Camera\": {" + camera + "},\n\"Objects\": [" +
+         objects + "]\n}\n";
+}
+
+const std::string kMaterials =
+    R"("light": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 5},
+       "white": {"TYPE": "Diffuse", "RGB": [0.5, 0.5, 0.5]})";
+const std::string kCamera =
+    R"("RES": [64, 48], "FOVY": 45, "ITERATIONS": 10, "DEPTH": 5, "FILE": "t",
+       "EYE": [0, 5, 10], "LOOKAT": [0, 5, 0], "UP": [0, 1, 0])";
+const std::string kObjects =
+    R"({"TYPE": "cube", "MATERIAL": "light", "TRANS": [0, 10, 0], "SCALE": [3, 0.3, 3]},
+       {"TYPE": "sphere", "MATERIAL": "white"})";
+
+Scene parse(const std::string& text, std::vector<std::string>* warnings_out = nullptr) {
+  std::vector<std::string> warnings;
+  Scene s = parse_scene(text, "scene.json", warnings);
+  if (warnings_out) *warnings_out = warnings;
+  return s;
+}
+
+// The SceneError message of parsing `text`; fails the test when parsing succeeds.
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no SceneError for:\n" << text;
+  return "";
+}
+
+#define EXPECT_CONTAINS(haystack, needle)                          \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
+      << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
+
+TEST(SceneLoader, ReadsEveryKey) {
+  std::vector<std::string> warnings;
+  const Scene s = load_scene(std::string(kData) + "every_key.json", warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  EXPECT_EQ(s.path, std::string(kData) + "every_key.json");
+
+  ASSERT_EQ(s.materials.size(), 6u);
+  // Materials keep the file's order (ids follow it), whatever their names.
+  EXPECT_EQ(s.materials[0].name, "lamp");
+  EXPECT_EQ(s.materials[0].type, MaterialType::emitting);
+  EXPECT_EQ(s.materials[0].color, glm::vec3(1.0f, 0.9f, 0.8f));
+  EXPECT_FLOAT_EQ(s.materials[0].emittance, 7.5f);
+  EXPECT_EQ(s.materials[1].name, "chalk");
+  EXPECT_EQ(s.materials[1].type, MaterialType::diffuse);
+  EXPECT_EQ(s.materials[1].color, glm::vec3(0.25f, 0.5f, 0.75f));
+  EXPECT_FLOAT_EQ(s.materials[1].emittance, 0.0f);
+  EXPECT_EQ(s.materials[2].type, MaterialType::specular);
+  EXPECT_FLOAT_EQ(s.materials[2].roughness, 0.25f);
+  EXPECT_EQ(s.materials[3].type, MaterialType::refractive);
+  EXPECT_FLOAT_EQ(s.materials[3].ior, 1.33f);
+  EXPECT_EQ(s.materials[3].color, glm::vec3(0.9f, 1.0f, 0.9f));
+  // "Dielectric" is accepted for Refractive; RGB defaults to white there; IOR to 1.5.
+  EXPECT_EQ(s.materials[4].name, "a_glass");
+  EXPECT_EQ(s.materials[4].type, MaterialType::refractive);
+  EXPECT_EQ(s.materials[4].color, glm::vec3(1.0f));
+  EXPECT_FLOAT_EQ(s.materials[4].ior, 1.5f);
+  // TYPE is case-insensitive.
+  EXPECT_EQ(s.materials[5].type, MaterialType::diffuse);
+
+  const Camera& c = s.camera;
+  EXPECT_EQ(c.width, 40);
+  EXPECT_EQ(c.height, 30);
+  EXPECT_FLOAT_EQ(c.fovy_degrees, 50.0f);
+  EXPECT_EQ(s.iterations, 7);
+  EXPECT_EQ(s.depth, 6);
+  EXPECT_EQ(s.output_name, "every");
+  EXPECT_EQ(c.eye, glm::vec3(1.0f, 2.0f, 3.0f));
+  EXPECT_EQ(c.lookat, glm::vec3(1.0f, 2.0f, -3.0f));
+  EXPECT_EQ(c.up, glm::vec3(0.0f, 1.0f, 0.0f));
+  EXPECT_FLOAT_EQ(c.lens_radius, 0.125f);
+  EXPECT_FLOAT_EQ(c.focal_distance, 6.0f);
+
+  ASSERT_EQ(s.objects.size(), 3u);
+  EXPECT_EQ(s.objects[0].shape, ShapeType::cube);
+  EXPECT_EQ(s.objects[0].material, 0);
+  EXPECT_EQ(s.objects[0].translation, glm::vec3(0.0f, 10.0f, -1.0f));
+  EXPECT_EQ(s.objects[0].rotation_degrees, glm::vec3(10.0f, 20.0f, 30.0f));
+  EXPECT_EQ(s.objects[0].scale, glm::vec3(3.0f, 0.5f, 2.0f));
+  EXPECT_EQ(s.objects[1].shape, ShapeType::sphere);
+  EXPECT_EQ(s.objects[1].material, 3);
+  // TRANS, ROTAT and SCALE default to the identity transform.
+  EXPECT_EQ(s.objects[2].material, 4);
+  EXPECT_EQ(s.objects[2].translation, glm::vec3(0.0f));
+  EXPECT_EQ(s.objects[2].rotation_degrees, glm::vec3(0.0f));
+  EXPECT_EQ(s.objects[2].scale, glm::vec3(1.0f));
+}
+
+TEST(SceneLoader, ShippedScenesLoadWithoutWarnings) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("scenes")) {
+    if (entry.path().extension() != ".json") continue;
+    ++count;
+    std::vector<std::string> warnings;
+    const Scene s = load_scene(entry.path().string(), warnings);
+    EXPECT_TRUE(warnings.empty()) << entry.path() << ": " << warnings.front();
+    EXPECT_FALSE(s.objects.empty()) << entry.path();
+    EXPECT_EQ(s.output_name, entry.path().stem().string()) << entry.path();
+  }
+  EXPECT_GE(count, 4);
+}
+
+TEST(SceneLoader, CornellIsTheCourseScene) {
+  const Scene s = load_scene("scenes/cornell.json");
+  EXPECT_EQ(s.camera.width, 800);
+  EXPECT_EQ(s.camera.height, 800);
+  EXPECT_EQ(s.depth, 8);
+  EXPECT_EQ(s.output_name, "cornell");
+}
+
+TEST(SceneLoader, FileDefaultsToTheSceneFileName) {
+  std::string camera = kCamera;
+  camera.replace(camera.find(R"("FILE": "t",)"), 12, "");
+  std::vector<std::string> warnings;
+  const Scene s =
+      parse_scene(scene_text(kMaterials, camera, kObjects), "dir/my.scene.json", warnings);
+  EXPECT_EQ(s.output_name, "my.scene");
+}
+
+TEST(SceneLoader, CommentsAreAllowed) {
+  const Scene s = parse("// a comment\n" + scene_text(kMaterials, kCamera, kObjects));
+  EXPECT_EQ(s.objects.size(), 2u);
+}
+
+TEST(SceneLoader, MissingFileNamesTheFile) {
+  std::vector<std::string> warnings;
+  try {
+    load_scene("tests/render/data/there_is_no_such_scene.json", warnings);
+    FAIL() << "no error for a missing file";
+  } catch (const SceneError& e) {
+    EXPECT_CONTAINS(e.what(), "tests/render/data/there_is_no_such_scene.json");
+    EXPECT_CONTAINS(e.what(), "cannot open");
+  }
+}
+
+TEST(SceneLoader, FolderIsNotAScene) {
+  std::vector<std::string> warnings;
+  EXPECT_THROW(load_scene("tests/render/data", warnings), SceneError);
+}
+
+TEST(SceneLoader, MalformedJsonReportsLineAndColumn) {
+  // The second comma of line 2 is column 19: two spaces, "Camera" in quotes (8), ':' and a
+  // space, then '[1, 2,' ends at 18.
+  const std::string text = "{\n  \"Camera\": [1, 2,, 3]\n}\n";
+  const std::string e = error_of(text);
+  EXPECT_CONTAINS(e, "scene.json:2:19: malformed JSON");
+}
+
+TEST(SceneLoader, MalformedJsonFileReportsLineAndColumn) {
+  // tests/render/data/malformed.json lacks the comma after "FOVY": 45, so the string
+  // "ITERATIONS" on line 9 is unexpected; nlohmann reports the position where that token ends,
+  // its closing quote in column 16 (4 spaces, the quote, 10 letters, the quote).
+  std::vector<std::string> warnings;
+  try {
+    load_scene(std::string(kData) + "malformed.json", warnings);
+    FAIL() << "no error for malformed JSON";
+  } catch (const SceneError& e) {
+    EXPECT_CONTAINS(e.what(), "tests/render/data/malformed.json:9:16: malformed JSON");
+  }
+}
+
+TEST(SceneLoader, MalformedJsonOnFirstLineAndAtEnd) {
+  EXPECT_CONTAINS(error_of("{\"Materials\" {}}"), "scene.json:1:14: malformed JSON");
+  EXPECT_CONTAINS(error_of(""), "scene.json:1:");
+  EXPECT_CONTAINS(error_of("{\n\"Materials\": {\n"), "scene.json:3:");
+}
+
+TEST(SceneLoader, NanAndInfinityLiteralsAreMalformed) {
+  // JSON has no NaN or Infinity: such files fail as malformed, naming the position.
+  std::string camera = kCamera;
+  camera.replace(camera.find("45"), 2, "NaN");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, camera, kObjects)), "malformed JSON");
+  camera = kCamera;
+  camera.replace(camera.find("45"), 2, "Infinity");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, camera, kObjects)), "malformed JSON");
+}
+
+TEST(SceneLoader, NumbersThatOverflowFloatAreRejected) {
+  std::string camera = kCamera;
+  camera.replace(camera.find("45"), 2, "1e39");
+  std::string e = error_of(scene_text(kMaterials, camera, kObjects));
+  EXPECT_CONTAINS(e, "scene.json: Camera.FOVY:");
+  EXPECT_CONTAINS(e, "too large");
+  // 1e400 overflows even a double: the message gives its line and column. The text's lines are
+  // "{", then the two lines of kMaterials, then the two of kCamera: EYE is on line 5.
+  camera = kCamera;
+  camera.replace(camera.find("[0, 5, 10]"), 10, "[0, 5, 1e400]");
+  const std::string text = scene_text(kMaterials, camera, kObjects);
+  e = error_of(text);
+  const std::size_t at = text.find("1e400");
+  const std::size_t line_start = text.rfind('\n', at) + 1;
+  const std::string expected =
+      "scene.json:5:" + std::to_string(at - line_start + 1) + ": number out of range";
+  EXPECT_CONTAINS(e, expected);
+  EXPECT_CONTAINS(e, "1e400");
+  EXPECT_EQ(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'), 4);
+  std::string objects = kObjects;
+  objects.replace(objects.find("[3, 0.3, 3]"), 11, "[3, -1e39, 3]");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, objects)), "Objects[0].SCALE[1]");
+}
+
+TEST(SceneLoader, UnknownMaterialNamesObjectAndMaterial) {
+  const std::string objects = kObjects + R"(, {"TYPE": "sphere", "MATERIAL": "gold"})";
+  const std::string e = error_of(scene_text(kMaterials, kCamera, objects));
+  EXPECT_CONTAINS(e, "scene.json: Objects[2].MATERIAL: unknown material \"gold\"");
+  EXPECT_CONTAINS(e, "light, white");
+}
+
+TEST(SceneLoader, MissingRequiredKeys) {
+  const auto without = [](std::string text, const std::string& part) {
+    const std::size_t at = text.find(part);
+    EXPECT_NE(at, std::string::npos) << part;
+    return text.replace(at, part.size(), "");
+  };
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, without(kCamera, R"("RES": [64, 48],)"), kObjects)),
+      "scene.json: Camera.RES: missing required key");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, without(kCamera, R"("FOVY": 45,)"), kObjects)),
+                  "Camera.FOVY: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, without(kCamera, R"("ITERATIONS": 10,)"), kObjects)),
+      "Camera.ITERATIONS: missing required key");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, without(kCamera, R"("DEPTH": 5,)"), kObjects)),
+                  "Camera.DEPTH: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, without(kCamera, R"("EYE": [0, 5, 10],)"), kObjects)),
+      "Camera.EYE: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, without(kCamera, R"("LOOKAT": [0, 5, 0],)"), kObjects)),
+      "Camera.LOOKAT: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, without(kCamera, R"(, "UP": [0, 1, 0])"), kObjects)),
+      "Camera.UP: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(without(kMaterials, R"("TYPE": "Diffuse", )"), kCamera, kObjects)),
+      "Materials.white.TYPE: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(without(kMaterials, R"(, "RGB": [0.5, 0.5, 0.5])"), kCamera, kObjects)),
+      "Materials.white.RGB: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(without(kMaterials, R"(, "EMITTANCE": 5)"), kCamera, kObjects)),
+      "Materials.light.EMITTANCE: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, kCamera, without(kObjects, R"(, "MATERIAL": "white")"))),
+      "Objects[1].MATERIAL: missing required key");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, kCamera, without(kObjects, R"("TYPE": "sphere", )"))),
+      "Objects[1].TYPE: missing required key");
+  EXPECT_CONTAINS(error_of(R"({"Materials": {}, "Camera": {}})"), "Materials:");
+  EXPECT_CONTAINS(error_of("{\"Materials\": {" + kMaterials + "}, \"Objects\": []}"),
+                  "scene.json: Camera: missing required key");
+  EXPECT_CONTAINS(error_of("{\"Materials\": {" + kMaterials + "}, \"Camera\": {" + kCamera + "}}"),
+                  "scene.json: Objects: missing required key");
+  EXPECT_CONTAINS(error_of("{\"Camera\": {" + kCamera + "}, \"Objects\": []}"),
+                  "scene.json: Materials: missing required key");
+}
+
+TEST(SceneLoader, WrongTypes) {
+  const auto with = [](std::string text, const std::string& part, const std::string& by) {
+    const std::size_t at = text.find(part);
+    EXPECT_NE(at, std::string::npos) << part;
+    return text.replace(at, part.size(), by);
+  };
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, with(kCamera, "[64, 48]", R"("64x48")"), kObjects)),
+      "Camera.RES: expected [width, height]");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, with(kCamera, "[64, 48]", "[64, 48, 1]"), kObjects)),
+      "Camera.RES: expected [width, height]");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, with(kCamera, "45", R"("45")"), kObjects)),
+                  "Camera.FOVY: expected a number, got a string");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, with(kCamera, R"("t")", "3"), kObjects)),
+                  "Camera.FILE: expected a string, got an integer");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, with(kCamera, "[0, 1, 0]", "[0, 1]"), kObjects)),
+                  "Camera.UP: expected an array of 3 numbers");
+  EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, "[0.5, 0.5, 0.5]", R"([0.5, "red", 0.5])"),
+                                      kCamera, kObjects)),
+                  "Materials.white.RGB[1]: expected a number, got a string");
+  EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, R"("Diffuse")", "true"), kCamera, kObjects)),
+                  "Materials.white.TYPE: expected a string, got a boolean");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, with(kObjects, "[0, 10, 0]", "null"))),
+                  "Objects[0].TRANS: expected an array of 3 numbers");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, kObjects + ", 7")),
+                  "Objects[2]: expected an object, got an integer");
+  EXPECT_CONTAINS(error_of(R"({"Materials": [], "Camera": {}, "Objects": []})"),
+                  "scene.json: Materials: expected an object, got an array");
+  EXPECT_CONTAINS(error_of("{\"Materials\": {" + kMaterials + "}, \"Camera\": {" + kCamera +
+                           "}, \"Objects\": {}}"),
+                  "scene.json: Objects: expected an array, got an object");
+  EXPECT_CONTAINS(error_of("[1, 2]"), "expected an object, got an array");
+  EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, "Diffuse", "Velvet"), kCamera, kObjects)),
+                  "Materials.white.TYPE: unknown material TYPE \"Velvet\"");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, with(kObjects, "sphere", "mesh"))),
+                  "Objects[1].TYPE: unknown object TYPE \"mesh\"");
+}
+
+TEST(SceneLoader, NonPositiveAndAbsurdSizes) {
+  const auto camera_with = [](const std::string& part, const std::string& by) {
+    std::string c = kCamera;
+    c.replace(c.find(part), part.size(), by);
+    return scene_text(kMaterials, c, kObjects);
+  };
+  EXPECT_CONTAINS(error_of(camera_with("[64, 48]", "[-64, 48]")),
+                  "Camera.RES[0]: expected a positive integer, got -64");
+  EXPECT_CONTAINS(error_of(camera_with("[64, 48]", "[64, 0]")),
+                  "Camera.RES[1]: expected a positive integer, got 0");
+  EXPECT_CONTAINS(error_of(camera_with("[64, 48]", "[64.5, 48]")),
+                  "Camera.RES[0]: expected an integer, got 64.5");
+  EXPECT_CONTAINS(error_of(camera_with("[64, 48]", "[100000, 100000]")),
+                  "Camera.RES[0]: value 100000 is too large");
+  EXPECT_CONTAINS(error_of(camera_with("[64, 48]", "[16384, 16384]")),
+                  "Camera.RES: 16384 x 16384 is too large");
+  EXPECT_CONTAINS(error_of(camera_with("\"ITERATIONS\": 10", "\"ITERATIONS\": 0")),
+                  "Camera.ITERATIONS: expected a positive integer, got 0");
+  EXPECT_CONTAINS(error_of(camera_with("\"ITERATIONS\": 10", "\"ITERATIONS\": 1e12")),
+                  "Camera.ITERATIONS: value 1");
+  EXPECT_CONTAINS(error_of(camera_with("\"ITERATIONS\": 10", "\"ITERATIONS\": 1e12")),
+                  "is too large (at most 1000000)");
+  EXPECT_CONTAINS(error_of(camera_with("\"DEPTH\": 5", "\"DEPTH\": -3")),
+                  "Camera.DEPTH: expected a positive integer, got -3");
+  EXPECT_CONTAINS(error_of(camera_with("\"FOVY\": 45", "\"FOVY\": 0")), "Camera.FOVY:");
+  EXPECT_CONTAINS(error_of(camera_with("\"FOVY\": 45", "\"FOVY\": 180")), "Camera.FOVY:");
+  // The largest accepted sizes load.
+  const Scene s = parse(camera_with("[64, 48]", "[8192, 8192]"));
+  EXPECT_EQ(s.camera.width, 8192);
+}
+
+TEST(SceneLoader, InvalidValues) {
+  const auto with = [](std::string text, const std::string& part, const std::string& by) {
+    return text.replace(text.find(part), part.size(), by);
+  };
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, with(kCamera, "[0, 5, 0]", "[0, 5, 10]"), kObjects)),
+      "Camera.LOOKAT: must differ from Camera.EYE");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, with(kCamera, "[0, 1, 0]", "[0, 0, -2]"), kObjects)),
+      "Camera.UP: must not be parallel");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera + R"(, "LENS_RADIUS": -1)", kObjects)),
+                  "Camera.LENS_RADIUS: expected a non-negative number");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera + R"(, "FOCAL_DISTANCE": -1)", kObjects)),
+                  "Camera.FOCAL_DISTANCE: expected a non-negative number");
+  EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, "[0.5, 0.5, 0.5]", "[0.5, -0.5, 0.5]"),
+                                      kCamera, kObjects)),
+                  "Materials.white.RGB: expected non-negative components");
+  EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, "\"EMITTANCE\": 5", "\"EMITTANCE\": -5"),
+                                      kCamera, kObjects)),
+                  "Materials.light.EMITTANCE: expected a non-negative number");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials + R"(, "g": {"TYPE": "Refractive", "IOR": 0})",
+                                      kCamera, kObjects)),
+                  "Materials.g.IOR: expected a positive index of refraction");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials + R"(, "m": {"TYPE": "Specular", "RGB": [1, 1, 1],
+                                                   "ROUGHNESS": 2})",
+                                      kCamera, kObjects)),
+                  "Materials.m.ROUGHNESS: expected a value in [0, 1]");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, kCamera, with(kObjects, "[3, 0.3, 3]", "[3, 0, 3]"))),
+      "Objects[0].SCALE: expected non-zero components");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, with(kCamera, R"("t")", R"("")"), kObjects)),
+                  "Camera.FILE: expected a non-empty name");
+}
+
+TEST(SceneLoader, UnknownKeysAreWarnedAboutWithFileAndKey) {
+  std::vector<std::string> warnings;
+  const Scene s =
+      parse(scene_text(kMaterials + R"(, "odd": {"TYPE": "Diffuse", "RGB": [1, 1, 1],
+                                                  "SHINE": 3, "SPECRGB": [1, 1, 1], "SPECEX": 0})",
+                       kCamera + R"(, "APERTURE": 2)",
+                       kObjects + R"(, {"TYPE": "cube", "MATERIAL": "odd", "COLOR": 1})"),
+            &warnings);
+  EXPECT_EQ(s.objects.size(), 3u);
+  ASSERT_EQ(warnings.size(), 3u);
+  EXPECT_EQ(warnings[0], "scene.json: Materials.odd.SHINE: unknown key, ignored");
+  EXPECT_EQ(warnings[1], "scene.json: Camera.APERTURE: unknown key, ignored");
+  EXPECT_EQ(warnings[2], "scene.json: Objects[2].COLOR: unknown key, ignored");
+
+  // At the top level too.
+  parse("{\"Extra\": 1," + scene_text(kMaterials, kCamera, kObjects).substr(1), &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "scene.json: Extra: unknown key, ignored");
+}
+
+TEST(SceneLoader, ValidSceneHasNoWarnings) {
+  std::vector<std::string> warnings;
+  parse(scene_text(kMaterials, kCamera, kObjects), &warnings);
+  EXPECT_TRUE(warnings.empty());
+}
+
+TEST(SceneLoader, NoEmitterIsAWarning) {
+  std::vector<std::string> warnings;
+  // The emitting material exists but no object uses it.
+  parse(scene_text(kMaterials, kCamera, R"({"TYPE": "sphere", "MATERIAL": "white"})"), &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_CONTAINS(warnings[0], "scene.json: no emitter");
+
+  // An emitter of zero emittance does not light the scene either.
+  std::string materials = kMaterials;
+  materials.replace(materials.find("\"EMITTANCE\": 5"), 14, "\"EMITTANCE\": 0");
+  parse(scene_text(materials, kCamera, kObjects), &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_CONTAINS(warnings[0], "no emitter");
+
+  // From a file, the warning names the file.
+  warnings.clear();
+  load_scene(std::string(kData) + "no_emitter.json", warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_CONTAINS(warnings[0], "tests/render/data/no_emitter.json: no emitter");
+
+  parse(scene_text(kMaterials, kCamera, ""), &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_CONTAINS(warnings[0], "Objects: the scene has no objects");
+}
+
+}  // namespace
+}  // namespace raystream
