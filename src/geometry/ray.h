@@ -1,0 +1,28 @@
+// A ray and the record of its closest hit.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "geometry/host_device.h"
+
+namespace raystream {
+
+struct Ray {
+  glm::vec3 origin{0.0f};
+  glm::vec3 direction{0.0f, 0.0f, -1.0f};  // not necessarily unit length
+};
+
+// No hit: t stays kNoHit and material -1.
+inline constexpr float kNoHit = 3.0e38f;
+
+struct Hit {
+  float t = kNoHit;        // ray parameter of the hit: origin + t * direction
+  glm::vec3 normal{0.0f};  // unit geometric normal in world space, pointing out of the shape
+  int material = -1;
+};
+
+RAYSTREAM_HD inline glm::vec3 point_at(const Ray& ray, float t) {
+  return ray.origin + t * ray.direction;
+}
+
+}  // namespace raystream

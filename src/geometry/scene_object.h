@@ -1,0 +1,57 @@
+// An object ready for intersection: its world-to-object transform, the matrix that carries
+// object-space normals to world space, its shape and material. Built once per render on the host.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+
+#include "geometry/host_device.h"
+#include "geometry/ray.h"
+#include "geometry/shapes.h"
+#include "scene/scene.h"
+
+namespace raystream {
+
+struct SceneObject {
+  glm::mat4 world_to_object{1.0f};  // inverse of translate * rotateX * rotateY * rotateZ * scale
+  glm::mat3 normal_to_world{1.0f};  // inverse transpose of the linear part of object-to-world
+  std::int32_t shape = 0;           // ShapeType
+  std::int32_t material = 0;
+};
+
+// Object-to-world transform in the course convention: translate * rotateX * rotateY * rotateZ *
+// scale, angles in degrees.
+glm::mat4 object_to_world(const Object& object);
+
+// Precomputes the inverse and the normal matrix.
+SceneObject make_scene_object(const Object& object);
+
+// Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit.
+RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& ray, float t_min) {
+  const glm::vec3 o = glm::vec3(object.world_to_object * glm::vec4(ray.origin, 1.0f));
+  const glm::vec3 d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
+  glm::vec3 n_object(0.0f);
+  const float t = object.shape == static_cast<std::int32_t>(ShapeType::cube)
+                      ? intersect_unit_cube(o, d, t_min, n_object)
+                      : intersect_unit_sphere(o, d, t_min, n_object);
+  Hit hit;
+  if (t < kNoHit) {
+    hit.t = t;
+    hit.normal = glm::normalize(object.normal_to_world * n_object);
+    hit.material = object.material;
+  }
+  return hit;
+}
+
+// Closest hit over all objects, brute force (a BVH replaces this later).
+RAYSTREAM_HD inline Hit closest_hit(const SceneObject* objects, int count, const Ray& ray,
+                                    float t_min = kMinHitDistance) {
+  Hit best;
+  for (int k = 0; k < count; ++k) {
+    const Hit hit = intersect_object(objects[k], ray, t_min);
+    if (hit.t < best.t) best = hit;
+  }
+  return best;
+}
+
+}  // namespace raystream

@@ -1,0 +1,38 @@
+#include <cstddef>
+#include <cstdint>
+
+#include "integrator/path_primitives.h"
+#include "integrator/path_state.h"
+#include "primitives/cpu/reference.h"
+
+namespace raystream {
+
+namespace {
+
+struct IsLive {
+  bool operator()(std::uint32_t id) const { return id != kDeadPath; }
+};
+
+class CpuPathPrimitives final : public PathPrimitives {
+ public:
+  const char* name() const override { return "cpu"; }
+  std::size_t workspace_bytes(std::size_t, int) const override { return 0; }
+  void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                    std::size_t* count, prim::Workspace&, cudaStream_t) const override {
+    *count = prim::cpu::compact_if_parallel(ids_in, ids_out, n, IsLive{});
+  }
+  void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
+                        const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                        int key_bits, prim::Workspace&, cudaStream_t) const override {
+    prim::cpu::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
+  }
+};
+
+}  // namespace
+
+const PathPrimitives& cpu_path_primitives() {
+  static const CpuPathPrimitives primitives;
+  return primitives;
+}
+
+}  // namespace raystream

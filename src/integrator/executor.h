@@ -1,0 +1,25 @@
+// Where the stages run: CUDA kernels on a stream, or OpenMP loops on the host.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "integrator/render.h"
+
+namespace raystream {
+
+struct Executor {
+  ExecutorKind kind = ExecutorKind::cpu;
+  cudaStream_t stream = nullptr;  // GPU only
+  bool gpu() const { return kind == ExecutorKind::gpu; }
+};
+
+// Sets `bytes` bytes at `ptr` to `value` (a cudaMemsetAsync on the stream, or memset).
+void fill_bytes(const Executor& ex, void* ptr, int value, std::size_t bytes);
+
+// Copies `bytes` bytes from executor memory to the host, waiting for the stream on the GPU.
+void copy_to_host(const Executor& ex, void* host, const void* src, std::size_t bytes);
+
+// Copies `bytes` bytes from the host into executor memory.
+void copy_from_host(const Executor& ex, void* dst, const void* host, std::size_t bytes);
+
+}  // namespace raystream

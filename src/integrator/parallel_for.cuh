@@ -1,0 +1,38 @@
+// parallel_for: runs body(i) for i in [0, n) as a CUDA kernel on the executor's stream or as an
+// OpenMP loop on the host. The body is a functor with a __host__ __device__ operator().
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "integrator/executor.h"
+#include "primitives/error.h"
+
+namespace raystream {
+
+inline constexpr int kStageThreads = 256;
+
+template <class Body>
+__global__ void __launch_bounds__(kStageThreads) parallel_for_kernel(std::size_t n, Body body) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) body(i);
+}
+
+// `name` names the stage in the error a failed launch throws.
+template <class Body>
+void parallel_for(const Executor& ex, const char* name, std::size_t n, const Body& body) {
+  if (n == 0) return;
+  if (ex.gpu()) {
+    const std::size_t blocks = (n + kStageThreads - 1) / kStageThreads;
+    parallel_for_kernel<<<static_cast<unsigned>(blocks), kStageThreads, 0, ex.stream>>>(n, body);
+    // PRIM_LAUNCH_CHECK with the stage's name given at run time.
+    ::prim::check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+  } else {
+    const long long count = static_cast<long long>(n);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < count; ++i) body(static_cast<std::size_t>(i));
+  }
+}
+
+}  // namespace raystream

@@ -1,0 +1,42 @@
+// The backend-dependent steps of the loop: removing dead paths and sorting paths by material.
+// The GPU versions call prim::selected and are compiled once per primitives backend
+// (path_primitives_backend.cu); the CPU version calls prim::cpu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "primitives/workspace.h"
+
+namespace raystream {
+
+class PathPrimitives {
+ public:
+  virtual ~PathPrimitives() = default;
+
+  // "own", "thrust" or "cpu".
+  virtual const char* name() const = 0;
+
+  // Workspace bytes for compaction and a sort of n slots over key_bits bits.
+  virtual std::size_t workspace_bytes(std::size_t n, int key_bits) const = 0;
+
+  // Keeps the slots of ids_in[0, n) that are not kDeadPath, in order, in ids_out; writes how many
+  // to *count (executor memory: the count stays where the kernels read it).
+  virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                            std::size_t* count, prim::Workspace& ws, cudaStream_t stream) const = 0;
+
+  // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits).
+  virtual void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
+                                const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                                int key_bits, prim::Workspace& ws, cudaStream_t stream) const = 0;
+
+  // Device memory the backend holds beyond the workspace (Thrust's cached temporaries).
+  virtual std::size_t extra_device_bytes(prim::Workspace&) const { return 0; }
+};
+
+// The CPU executor's primitives (prim::cpu, OpenMP).
+const PathPrimitives& cpu_path_primitives();
+
+}  // namespace raystream

@@ -1,0 +1,68 @@
+// The part of the renderer compiled once per primitives backend (PRIM_BACKEND, set by
+// primitives_select_backend in CMake): compaction and material sort through prim::selected, and
+// the render() entry point that hands them to the wavefront loop. Kept small: it is built twice.
+#include <cstddef>
+#include <cstdint>
+
+#include "integrator/path_primitives.h"
+#include "integrator/path_state.h"
+#include "integrator/render.h"
+#include "integrator/wavefront.h"
+#include "primitives/backend.h"
+
+#if PRIM_BACKEND == PRIM_BACKEND_THRUST
+#include "primitives/caching_allocator.h"
+#endif
+
+namespace raystream {
+
+namespace {
+
+struct IsLive {
+  __host__ __device__ bool operator()(std::uint32_t id) const { return id != kDeadPath; }
+};
+
+class BackendPathPrimitives final : public PathPrimitives {
+ public:
+  const char* name() const override { return prim::kBackendName; }
+
+  std::size_t workspace_bytes(std::size_t n, int key_bits) const override {
+    const std::size_t compact = prim::selected::compact_workspace_bytes<std::uint32_t>(n);
+    const std::size_t sort =
+        prim::selected::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(n, 0, key_bits);
+    return compact > sort ? compact : sort;
+  }
+
+  void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                    std::size_t* count, prim::Workspace& ws, cudaStream_t stream) const override {
+    prim::selected::compact_if(ids_in, ids_out, n, IsLive{}, count, ws, stream);
+  }
+
+  void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
+                        const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                        int key_bits, prim::Workspace& ws, cudaStream_t stream) const override {
+    prim::selected::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits, ws, stream);
+  }
+
+  std::size_t extra_device_bytes(prim::Workspace& ws) const override {
+#if PRIM_BACKEND == PRIM_BACKEND_THRUST
+    return ws.caching_allocator().bytes_held();
+#else
+    (void)ws;
+    return 0;
+#endif
+  }
+};
+
+}  // namespace
+
+const char* primitives_backend_name() {
+  return prim::kBackendName;
+}
+
+RenderResult render(const Scene& scene, const RenderSettings& settings) {
+  static const BackendPathPrimitives gpu_primitives;
+  return render_wavefront(scene, settings, gpu_primitives);
+}
+
+}  // namespace raystream

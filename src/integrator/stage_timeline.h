@@ -1,0 +1,43 @@
+// Named timestamps around each stage of each bounce: CUDA event pairs on the GPU, a steady clock
+// on the CPU (where stages run synchronously). Read once per frame, after the frame's work.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <vector>
+
+#include "integrator/executor.h"
+#include "integrator/render.h"
+
+namespace raystream {
+
+enum class Stage { intersect = 0, sort = 1, shade = 2, compact = 3 };
+inline constexpr int kStageCount = 4;
+
+class StageTimeline {
+ public:
+  StageTimeline(const Executor& ex, int depth);
+  ~StageTimeline();
+  StageTimeline(const StageTimeline&) = delete;
+  StageTimeline& operator=(const StageTimeline&) = delete;
+
+  void begin(int bounce, Stage stage) { mark(slot(bounce, stage)); }
+  void end(int bounce, Stage stage) { mark(slot(bounce, stage) + 1); }
+
+  // Adds the milliseconds of every pair recorded this frame to `bounces` and forgets them. The
+  // frame's work must be complete (the GPU stream synchronized).
+  void collect(std::vector<BounceStats>& bounces);
+
+ private:
+  int slot(int bounce, Stage stage) const { return 2 * (bounce * kStageCount + int(stage)); }
+  void mark(int slot);
+
+  Executor ex_;
+  int depth_;
+  std::vector<cudaEvent_t> events_;
+  std::vector<std::chrono::steady_clock::time_point> times_;
+  std::vector<char> recorded_;
+};
+
+}  // namespace raystream

@@ -1,0 +1,279 @@
+// The wavefront loop: per frame, generate camera paths, then per bounce intersect -> (sort by
+// material) -> shade -> compact, then accumulate into the film.
+//
+// Dead paths are tracked in the path-id array: a stage that ends a path writes kDeadPath into its
+// slot. With compaction on, the live ids are compacted into the other id buffer and the count
+// stays on the device, where the next bounce's kernels read their bound. Kernels are launched
+// over all n slots and return early past the bound, so no count ever travels to the host within
+// a frame. Counts and stage timings are read back once per frame.
+//
+// What is compacted is the id array (4 bytes per path), not the path state; the state is reached
+// through the id. Compacting the state itself (about 70 bytes per path) would make the later
+// stages' reads contiguous at the price of moving all of it every bounce: a measurement to make
+// on the device (issue 6).
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "geometry/camera.h"
+#include "geometry/scene_object.h"
+#include "integrator/buffer.h"
+#include "integrator/executor.h"
+#include "integrator/path_state.h"
+#include "integrator/stage_timeline.h"
+#include "integrator/stages.h"
+#include "integrator/wavefront.h"
+#include "materials/bsdf.h"
+#include "primitives/device_info.h"
+#include "primitives/error.h"
+
+namespace raystream {
+
+bool gpu_available() {
+  return prim::cuda_device_available();
+}
+
+int material_key_bits(int material_count) {
+  int bits = 1;
+  while ((1 << bits) <= material_count) ++bits;
+  return bits;
+}
+
+namespace {
+
+void validate(const Scene& scene, const RenderSettings& s, int width, int height) {
+  auto fail = [&](const std::string& what) {
+    throw std::runtime_error("render: " + what +
+                             (scene.path.empty() ? "" : " (" + scene.path + ")"));
+  };
+  if (width <= 0 || height <= 0)
+    fail("the resolution must be positive, got " + std::to_string(width) + "x" +
+         std::to_string(height));
+  if (s.spp <= 0) fail("samples per pixel must be positive, got " + std::to_string(s.spp));
+  if (s.depth <= 0) fail("the depth must be positive, got " + std::to_string(s.depth));
+  if (scene.materials.empty()) fail("the scene has no materials");
+  if (scene.materials.size() >= 0xFFFFu)
+    fail("too many materials (" + std::to_string(scene.materials.size()) + ", at most 65534)");
+  for (std::size_t k = 0; k < scene.objects.size(); ++k) {
+    const int m = scene.objects[k].material;
+    if (m < 0 || m >= static_cast<int>(scene.materials.size()))
+      fail("object " + std::to_string(k) + " names material index " + std::to_string(m) +
+           ", out of range");
+  }
+  const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
+  if (pixels >= kDeadPath) fail("the image has too many pixels (" + std::to_string(pixels) + ")");
+}
+
+// The CUDA stream of a GPU render, destroyed with it.
+class Stream {
+ public:
+  explicit Stream(bool gpu) {
+    if (gpu) PRIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  ~Stream() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+std::string device_name(const Executor& ex) {
+  if (!ex.gpu()) return "CPU (" + std::to_string(omp_get_max_threads()) + " threads)";
+  int device = 0;
+  PRIM_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  PRIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
+}  // namespace
+
+RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings,
+                              const PathPrimitives& gpu_primitives) {
+  const int width = settings.width > 0 ? settings.width : scene.camera.width;
+  const int height = settings.height > 0 ? settings.height : scene.camera.height;
+  validate(scene, settings, width, height);
+  const bool gpu = settings.executor == ExecutorKind::gpu;
+  if (gpu && !gpu_available())
+    throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
+
+  Stream stream(gpu);
+  Executor ex;
+  ex.kind = settings.executor;
+  ex.stream = stream.get();
+  const PathPrimitives& primitives = gpu ? gpu_primitives : cpu_path_primitives();
+
+  const std::size_t n = std::size_t(width) * std::size_t(height);
+  const int depth = settings.depth;
+  const int material_count = static_cast<int>(scene.materials.size());
+  const int key_bits = material_key_bits(material_count);
+  const auto dead_key = static_cast<std::uint16_t>(material_count);
+
+  // The scene, as the kernels see it.
+  std::vector<SceneObject> objects;
+  objects.reserve(scene.objects.size());
+  for (const Object& o : scene.objects) objects.push_back(make_scene_object(o));
+  std::vector<MaterialData> materials;
+  materials.reserve(scene.materials.size());
+  for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
+
+  // Everything the render needs, allocated once.
+  MemoryTally tally;
+  Buffer<SceneObject> object_buffer(ex, "scene objects", objects.size(), &tally);
+  Buffer<MaterialData> material_buffer(ex, "materials", materials.size(), &tally);
+  Buffer<glm::vec3> origin(ex, "path origins", n, &tally);
+  Buffer<glm::vec3> direction(ex, "path directions", n, &tally);
+  Buffer<glm::vec3> throughput(ex, "path throughputs", n, &tally);
+  Buffer<glm::vec3> radiance(ex, "path radiance", n, &tally);
+  Buffer<glm::vec3> hit_point(ex, "hit points", n, &tally);
+  Buffer<glm::vec3> hit_normal(ex, "hit normals", n, &tally);
+  Buffer<std::int32_t> hit_material(ex, "hit materials", n, &tally);
+  Buffer<std::uint32_t> ids_a(ex, "path ids", n, &tally);
+  Buffer<std::uint32_t> ids_b(ex, "path ids (second buffer)", n, &tally);
+  const std::size_t key_count = settings.sort_by_material ? n : 0;
+  Buffer<std::uint16_t> keys_a(ex, "material keys", key_count, &tally);
+  Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", key_count, &tally);
+  Buffer<std::size_t> live_counts(ex, "live path counts", std::size_t(depth) + 1, &tally);
+  Buffer<glm::vec3> film(ex, "film", n, &tally);
+  prim::Workspace workspace;
+  if (gpu && (settings.compact || settings.sort_by_material)) {
+    const std::size_t bytes = primitives.workspace_bytes(n, key_bits);
+    try {
+      workspace.reserve(bytes);
+    } catch (const prim::Error& e) {
+      throw std::runtime_error("out of GPU memory allocating the primitives workspace (" +
+                               std::to_string(bytes) + " bytes): " + e.what());
+    }
+    tally.bytes += workspace.size();
+  }
+
+  copy_from_host(ex, object_buffer.data(), objects.data(), objects.size() * sizeof(SceneObject));
+  copy_from_host(ex, material_buffer.data(), materials.data(),
+                 materials.size() * sizeof(MaterialData));
+  fill_bytes(ex, film.data(), 0, film.bytes());
+
+  SceneView view;
+  view.objects = object_buffer.data();
+  view.object_count = static_cast<int>(objects.size());
+  view.materials = material_buffer.data();
+  view.material_count = material_count;
+  view.camera = make_camera_frame(scene.camera, width, height);
+
+  PathState paths;
+  paths.origin = origin.data();
+  paths.direction = direction.data();
+  paths.throughput = throughput.data();
+  paths.radiance = radiance.data();
+  paths.hit_point = hit_point.data();
+  paths.hit_normal = hit_normal.data();
+  paths.hit_material = hit_material.data();
+
+  RenderResult result;
+  RenderStats& stats = result.stats;
+  stats.backend = gpu ? gpu_primitives.name() : primitives.name();  // "cpu": prim::cpu
+  stats.executor = gpu ? "gpu" : "cpu";
+  stats.device = device_name(ex);
+  stats.width = width;
+  stats.height = height;
+  stats.depth = depth;
+  stats.bounces.resize(depth);
+  for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
+
+  StageTimeline timeline(ex, depth);
+  std::vector<std::size_t> counts(std::size_t(depth) + 1);
+  const auto render_start = std::chrono::steady_clock::now();
+
+  for (int frame = 0; frame < settings.spp; ++frame) {
+    const auto frame_start = std::chrono::steady_clock::now();
+    const auto frame_index = static_cast<std::uint32_t>(frame);
+    fill_bytes(ex, live_counts.data(), 0, live_counts.bytes());
+    generate_camera_paths(ex, view, paths, ids_a.data(), n, live_counts.data(), frame_index,
+                          settings.seed);
+    std::uint32_t* ids = ids_a.data();    // the slots the stages work on
+    std::uint32_t* spare = ids_b.data();  // where sort and compaction write
+    for (int bounce = 0; bounce < depth; ++bounce) {
+      LiveBound bound;
+      bound.n = n;
+      bound.count = settings.compact ? live_counts.data() + bounce : nullptr;
+
+      timeline.begin(bounce, Stage::intersect);
+      intersect_paths(ex, view, paths, ids, bound,
+                      settings.sort_by_material ? keys_a.data() : nullptr, dead_key);
+      timeline.end(bounce, Stage::intersect);
+
+      if (settings.sort_by_material) {
+        // Over all n slots: dead slots carry the largest key and end up last, so the live ones
+        // stay in [0, live count).
+        timeline.begin(bounce, Stage::sort);
+        primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, n, key_bits,
+                                    workspace, ex.stream);
+        std::swap(ids, spare);
+        timeline.end(bounce, Stage::sort);
+      }
+
+      timeline.begin(bounce, Stage::shade);
+      shade_paths(ex, view, paths, ids, bound, frame_index, bounce, settings.seed);
+      timeline.end(bounce, Stage::shade);
+
+      timeline.begin(bounce, Stage::compact);
+      std::size_t* next_count = live_counts.data() + bounce + 1;
+      if (settings.compact) {
+        // The compaction reads all n slots; the ones past the live count must read as dead, so
+        // the destination starts all dead (0xFF bytes = kDeadPath) and keeps that past the count.
+        fill_bytes(ex, spare, 0xFF, n * sizeof(std::uint32_t));
+        primitives.compact_live(ids, spare, n, next_count, workspace, ex.stream);
+        std::swap(ids, spare);
+      } else {
+        count_live_paths(ex, ids, n, next_count);
+      }
+      timeline.end(bounce, Stage::compact);
+    }
+    accumulate_film(ex, paths, film.data(), n);
+
+    // Once per frame: the counts (this waits for the frame) and the timings.
+    copy_to_host(ex, counts.data(), live_counts.data(), counts.size() * sizeof(std::size_t));
+    timeline.collect(stats.bounces);
+    for (int b = 0; b < depth; ++b) {
+      stats.bounces[b].paths_in += counts[b];
+      stats.bounces[b].paths_out += counts[b + 1];
+      stats.path_segments += counts[b];
+    }
+    stats.frames = frame + 1;
+    stats.frame_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start)
+            .count());
+    if (gpu)
+      stats.peak_device_bytes =
+          std::max(stats.peak_device_bytes, tally.bytes + primitives.extra_device_bytes(workspace));
+    if (settings.on_frame) settings.on_frame(frame + 1, settings.spp);
+  }
+  stats.total_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - render_start)
+          .count();
+
+  // The film holds sums; the image is the mean.
+  std::vector<glm::vec3> sums(n);
+  copy_to_host(ex, sums.data(), film.data(), n * sizeof(glm::vec3));
+  Image& image = result.image;
+  image.width = width;
+  image.height = height;
+  image.rgb.resize(3 * n);
+  const float scale = 1.0f / static_cast<float>(settings.spp);
+  for (std::size_t p = 0; p < n; ++p) {
+    image.rgb[3 * p + 0] = sums[p].x * scale;
+    image.rgb[3 * p + 1] = sums[p].y * scale;
+    image.rgb[3 * p + 2] = sums[p].z * scale;
+  }
+  return result;
+}
+
+}  // namespace raystream
