@@ -1,0 +1,188 @@
+// Special cases of the fused single-pass compaction and stable partition: tiny tiles (many
+// look-backs), all/none/alternating/random selections, selection by index (flags), unaligned
+// input, a 48-byte path-state type, and stability of both partition halves.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "primitives/compact.cuh"
+#include "production_support.h"
+
+namespace prim_production_test {
+namespace {
+
+struct PathState {  // 48 bytes: scalar loads, one item per thread
+  float origin[3], direction[3], throughput[3];
+  std::int32_t pixel, depth, material;
+  bool operator==(const PathState& o) const {
+    return pixel == o.pixel && depth == o.depth && material == o.material;
+  }
+};
+std::ostream& operator<<(std::ostream& os, const PathState& p) {
+  return os << "{pixel " << p.pixel << ", depth " << p.depth << "}";
+}
+
+struct Alive {
+  __host__ __device__ bool operator()(const PathState& p) const { return p.depth < 4; }
+};
+struct Positive {
+  __host__ __device__ bool operator()(int x) const { return x > 0; }
+};
+
+enum class Keep { none, all, alternating, random_half, random_sparse };
+const Keep kPatterns[] = {Keep::none, Keep::all, Keep::alternating, Keep::random_half,
+                          Keep::random_sparse};
+
+// Items whose sign says kept (> 0) or not, in the given pattern.
+std::vector<int> items_for(Keep pattern, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<int> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int magnitude = static_cast<int>(i % 1000003) + 1;  // distinct nearby: order visible
+    bool keep = false;
+    switch (pattern) {
+      case Keep::none:
+        keep = false;
+        break;
+      case Keep::all:
+        keep = true;
+        break;
+      case Keep::alternating:
+        keep = i % 2 == 0;
+        break;
+      case Keep::random_half:
+        keep = rng() % 2 == 0;
+        break;
+      case Keep::random_sparse:
+        keep = rng() % 20 == 0;
+        break;
+    }
+    v[i] = keep ? magnitude : -magnitude;
+  }
+  return v;
+}
+
+prim::CompactConfig fused(const prim::ScanConfig& tiles) {
+  prim::CompactConfig config;
+  config.algorithm = prim::CompactAlgorithm::fused;
+  config.scan = tiles;
+  return config;
+}
+
+template <bool Partition, class T, class Pred>
+void check_select(const std::vector<T>& in, Pred pred, const prim::CompactConfig& config,
+                  std::size_t in_offset = 0) {
+  const std::size_t n = in.size();
+  SCOPED_TRACE("n = " + std::to_string(n) + (Partition ? ", partition" : ", compact") +
+               ", threads " + std::to_string(config.scan.block_threads) + ", offset " +
+               std::to_string(in_offset));
+  DeviceArray<T> d_in(n + in_offset), d_out(n + 1);
+  DeviceArray<std::size_t> d_count(1);
+  d_in.upload(in, in_offset);
+  prim::Workspace ws(prim::own::compact_workspace_bytes<T>(n, config));
+  if (Partition) {
+    prim::own::stable_partition(d_in.get() + in_offset, d_out.get(), n, pred, d_count.get(), ws, 0,
+                                config);
+  } else {
+    prim::own::compact_if(d_in.get() + in_offset, d_out.get(), n, pred, d_count.get(), ws, 0,
+                          config);
+  }
+  std::vector<T> expected;
+  for (const T& x : in)
+    if (pred(x)) expected.push_back(x);
+  const std::size_t kept = expected.size();
+  if (Partition)
+    for (const T& x : in)
+      if (!pred(x)) expected.push_back(x);
+  PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(read_count(d_count.get()), kept);
+  EXPECT_TRUE(same(expected, d_out.download(expected.size())));
+  // Nothing written past the output.
+  const std::size_t written = Partition ? n : kept;
+  const std::vector<T> after = d_out.download(1, written);
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&after[0]);
+  for (std::size_t b = 0; b < sizeof(T); ++b) EXPECT_EQ(bytes[b], 0xAB) << "write past the end";
+}
+
+const std::size_t kSizes[] = {1, 31, 32, 33, 4095, 4096, 4097, 100003, (std::size_t(1) << 20) + 5};
+
+TEST(FusedCompaction, PatternsDefaultTiles) {
+  for (std::size_t n : kSizes)
+    for (Keep pattern : kPatterns) {
+      const auto in = items_for(pattern, n, n + 1);
+      check_select<false>(in, Positive{}, fused(default_tiles()));
+      check_select<true>(in, Positive{}, fused(default_tiles()));
+    }
+}
+
+TEST(FusedCompaction, PatternsTinyTiles) {
+  for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(5000), std::size_t(300007)})
+    for (Keep pattern : kPatterns) {
+      const auto in = items_for(pattern, n, n + 2);
+      check_select<false>(in, Positive{}, fused(tiny_tiles()));
+      check_select<true>(in, Positive{}, fused(tiny_tiles()));
+    }
+}
+
+TEST(FusedCompaction, OddBlockSizes) {
+  const auto in = items_for(Keep::random_half, 200003, 3);
+  for (int threads : {64, 96, 1024}) {
+    prim::ScanConfig tiles = default_tiles();
+    tiles.block_threads = threads;
+    tiles.items_per_thread = threads == 1024 ? 1 : 16;  // 1024 x 16 ints exceed 48 KiB staging
+    check_select<true>(in, Positive{}, fused(tiles));
+  }
+}
+
+TEST(FusedCompaction, UnalignedInput) {
+  const auto in = items_for(Keep::random_half, 100003, 4);
+  check_select<false>(in, Positive{}, fused(default_tiles()), 1);
+  check_select<true>(in, Positive{}, fused(default_tiles()), 3);
+}
+
+TEST(FusedCompaction, WideItems) {
+  const std::size_t n = 100003;
+  std::mt19937_64 rng(5);
+  std::vector<PathState> in(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = PathState{};
+    in[i].pixel = static_cast<std::int32_t>(i);
+    in[i].depth = static_cast<std::int32_t>(rng() % 8);
+  }
+  check_select<false>(in, Alive{}, fused(default_tiles()));
+  check_select<true>(in, Alive{}, fused(default_tiles()));
+  check_select<true>(in, Alive{}, fused(tiny_tiles()));
+}
+
+// compact_flags selects by index inside the kernel: the flag array is read at each item's index.
+TEST(FusedCompaction, FlagsByIndex) {
+  for (std::size_t n : {std::size_t(4097), std::size_t(1000003)}) {
+    std::vector<int> in(n);
+    std::vector<std::uint8_t> flags(n);
+    std::mt19937_64 rng(n);
+    std::vector<int> expected;
+    for (std::size_t i = 0; i < n; ++i) {
+      in[i] = static_cast<int>(i);
+      flags[i] = static_cast<std::uint8_t>(rng() % 3 == 0 ? 1 + rng() % 200 : 0);
+      if (flags[i]) expected.push_back(in[i]);
+    }
+    for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
+      DeviceArray<int> d_in(n), d_out(n);
+      DeviceArray<std::uint8_t> d_flags(n);
+      DeviceArray<std::size_t> d_count(1);
+      d_in.upload(in);
+      d_flags.upload(flags);
+      prim::Workspace ws(prim::own::compact_workspace_bytes<int>(n, fused(tiles)));
+      prim::own::compact_flags(d_in.get(), d_flags.get(), d_out.get(), n, d_count.get(), ws, 0,
+                               fused(tiles));
+      PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+      EXPECT_EQ(read_count(d_count.get()), expected.size());
+      EXPECT_TRUE(same(expected, d_out.download(expected.size())));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace prim_production_test
