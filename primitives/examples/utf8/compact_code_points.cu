@@ -1,0 +1,22 @@
+// Decode by compaction: prim::own::compact_if keeps the per-byte entries that hold a code point.
+#include "primitives/compact.cuh"
+#include "utf8_kernels.h"
+
+namespace utf8::detail {
+namespace {
+struct HoldsUnit {
+  __host__ __device__ bool operator()(std::uint32_t v) const { return v != kNoUnit; }
+};
+}  // namespace
+
+std::size_t compact_code_points_workspace_bytes(std::size_t n, const prim::CompactConfig& config) {
+  return prim::own::compact_workspace_bytes<std::uint32_t>(n, config);
+}
+
+void compact_code_points(const std::uint32_t* marked, std::size_t n, std::uint32_t* out,
+                         std::size_t* d_count, prim::Workspace& ws, cudaStream_t stream,
+                         const prim::CompactConfig& config) {
+  prim::own::compact_if(marked, out, n, HoldsUnit{}, d_count, ws, stream, config);
+}
+
+}  // namespace utf8::detail
