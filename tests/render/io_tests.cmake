@@ -1,0 +1,98 @@
+# Renderer input and output tests: scene loader, film output, report, command line. Included from
+# tests/render/CMakeLists.txt.
+foreach(name scene_loader_test image_output_io_test report_io_test cli_io_test)
+  raystream_add_test(NAME ${name} CPU SOURCES ${name}.cpp LIBS raystream_io)
+endforeach()
+
+# End-to-end command lines through the built binaries (--device cpu, tiny sizes). Each case:
+# raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [BINARY <target>] [SETUP_FILE <f>]
+#                    [REQUIRE <files>] [FORBID <files>] ARGS <arguments>)
+function(raystream_cli_case)
+  cmake_parse_arguments(C "" "NAME;EXIT;REGEX;BINARY;SETUP_FILE" "REQUIRE;FORBID;ARGS" ${ARGN})
+  if(NOT C_BINARY)
+    set(C_BINARY raystream)
+  endif()
+  string(REPLACE ";" "|" args "${C_ARGS}")
+  string(REPLACE ";" "|" require "${C_REQUIRE}")
+  string(REPLACE ";" "|" forbid "${C_FORBID}")
+  set(defines -DEXE=$<TARGET_FILE:${C_BINARY}> "-DARGS=${args}" "-DEXPECT_EXIT=${C_EXIT}"
+              -DOUT_DIR=${RAYSTREAM_CLI_OUT}/${C_NAME} "-DREQUIRE=${require}" "-DFORBID=${forbid}")
+  if(DEFINED C_REGEX)
+    list(APPEND defines "-DEXPECT_REGEX=${C_REGEX}")
+  endif()
+  if(C_SETUP_FILE)
+    list(APPEND defines "-DSETUP_FILE=${C_SETUP_FILE}")
+  endif()
+  add_test(NAME raystream_cli_${C_NAME}
+           COMMAND ${CMAKE_COMMAND} ${defines} -P ${CMAKE_CURRENT_LIST_DIR}/cli_case.cmake
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT 300)
+endfunction()
+
+if(TARGET raystream)
+  set(RAYSTREAM_CLI_OUT ${CMAKE_CURRENT_BINARY_DIR}/cli_out)
+  set(D tests/render/data)
+  set(O ${RAYSTREAM_CLI_OUT})
+  raystream_cli_case(NAME help EXIT 0 REGEX "--sort-by-material.*--device.*--stats" ARGS --help)
+  raystream_cli_case(NAME version EXIT 0 REGEX "raystream [0-9.]+ \\(primitives backend: own\\)"
+                     ARGS --version)
+  if(TARGET raystream-thrust)
+    raystream_cli_case(NAME version_thrust BINARY raystream-thrust EXIT 0
+                       REGEX "raystream [0-9.]+ \\(primitives backend: thrust\\)" ARGS --version)
+  endif()
+  raystream_cli_case(NAME missing_scene EXIT 2
+                     REGEX "error: ${D}/no_such_scene.json: cannot open the scene file"
+                     FORBID ${O}/missing_scene/out.png
+                     ARGS ${D}/no_such_scene.json --device cpu --output ${O}/missing_scene/out.png)
+  raystream_cli_case(NAME malformed_scene EXIT 2
+                     REGEX "error: ${D}/malformed.json:9:16: malformed JSON"
+                     FORBID ${O}/malformed_scene/out.png
+                     ARGS ${D}/malformed.json --device cpu --output ${O}/malformed_scene/out.png)
+  raystream_cli_case(NAME output_parent_is_a_file EXIT 1
+                     SETUP_FILE ${O}/output_parent_is_a_file/plain
+                     REGEX "error: ${O}/output_parent_is_a_file/plain/out.png: cannot write"
+                     FORBID ${O}/output_parent_is_a_file/plain/out.png
+                            ${O}/output_parent_is_a_file/stats.json
+                     ARGS ${D}/tiny.json --device cpu --spp 1
+                          --stats ${O}/output_parent_is_a_file/stats.json
+                          --output ${O}/output_parent_is_a_file/plain/out.png)
+  raystream_cli_case(NAME output_folder_missing EXIT 1
+                     REGEX "error: ${O}/output_folder_missing/none/out.png: cannot write.*No such"
+                     FORBID ${O}/output_folder_missing/none
+                     ARGS ${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/output_folder_missing/none/out.png)
+  raystream_cli_case(NAME stats_unwritable EXIT 1
+                     REGEX "error: ${O}/stats_unwritable/none/stats.json: cannot write"
+                     FORBID ${O}/stats_unwritable/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_unwritable/out.png
+                          --stats ${O}/stats_unwritable/none/stats.json)
+  raystream_cli_case(NAME unsupported_image_type EXIT 2 REGEX "out.jpg: unsupported image type"
+                     FORBID ${O}/unsupported_image_type/out.jpg
+                     ARGS ${D}/tiny.json --device cpu --output ${O}/unsupported_image_type/out.jpg)
+  raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
+  raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
+                     ARGS ${D}/tiny.json --resolution 0x9)
+  raystream_cli_case(NAME render_png EXIT 0
+                     REGEX "bounce +paths in +paths out.*samples/s.*backend +own.*executor +cpu"
+                     REQUIRE ${O}/render_png/tiny.png ${O}/render_png/tiny.json
+                     ARGS ${D}/tiny.json --device cpu --spp 2 --resolution 20x12 --seed 3
+                          --output ${O}/render_png/tiny.png --stats ${O}/render_png/tiny.json)
+  raystream_cli_case(NAME render_hdr EXIT 0 REGEX "image +${O}/render_hdr/tiny.hdr"
+                     REQUIRE ${O}/render_hdr/tiny.hdr
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --compact off
+                          --sort-by-material on --quiet --output ${O}/render_hdr/tiny.hdr)
+  # The spp comes from the scene on the CPU: one frame is timed and the count is announced.
+  raystream_cli_case(NAME cpu_sample_budget EXIT 0
+                     REGEX "on the CPU one frame takes .* rendering 4 samples per pixel"
+                     REQUIRE ${O}/cpu_sample_budget/tiny.png
+                     ARGS ${D}/tiny.json --device cpu --output ${O}/cpu_sample_budget/tiny.png)
+  raystream_cli_case(NAME no_emitter_warning EXIT 0
+                     REGEX "warning: ${D}/no_emitter.json: no emitter"
+                     REQUIRE ${O}/no_emitter_warning/out.png
+                     ARGS ${D}/no_emitter.json --device cpu --spp 1
+                          --output ${O}/no_emitter_warning/out.png)
+  # Without a CUDA device --device gpu is an error (exit 1); with one it renders.
+  raystream_cli_case(NAME device_gpu EXIT "0|1"
+                     REGEX "no usable CUDA device|executor +gpu"
+                     ARGS ${D}/tiny.json --device gpu --spp 1 --output ${O}/device_gpu/out.png)
+endif()
