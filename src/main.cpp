@@ -1,6 +1,7 @@
 // raystream: renders a JSON scene with the wavefront path tracer, writes the image and prints the
 // per-bounce report. Run with --help for the options; the README documents them.
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -52,7 +53,9 @@ int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quie
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int frames = frames_within_budget(frame_s, kCpuBudgetSeconds - frame_s, scene.iterations);
   if (!quiet) {
-    std::cerr << "raystream: on the CPU one frame takes " << frame_s << " s; rendering " << frames
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3g", frame_s);
+    std::cerr << "raystream: on the CPU one frame takes " << seconds << " s; rendering " << frames
               << " samples per pixel (the scene asks for " << scene.iterations
               << ") to finish in about a minute; --spp N overrides\n";
   }
@@ -87,17 +90,27 @@ int run(const Options& options) {
 
   try {
     prepare_outputs(output, options);
-    RenderSettings settings = settings_for(scene, options, executor);
+  } catch (const std::exception& e) {
+    return fail(kExitRuntimeError, e.what());
+  }
+
+  RenderSettings settings = settings_for(scene, options, executor);
+  RenderResult result;
+  try {
     if (executor == ExecutorKind::cpu && !options.spp) {
       settings.spp = cpu_frames_for_budget(scene, settings, options.quiet);
     }
-
     ProgressBar progress(progress_wanted(options.quiet),
                          static_cast<double>(settings.width) * settings.height);
     settings.on_frame = [&progress](int done, int total) { progress.update(done, total); };
-    RenderResult result = render(scene, settings);
-    progress.finish();
+    result = render(scene, settings);
+  } catch (const std::bad_alloc&) {
+    return fail(kExitRuntimeError, options.scene + ": rendering failed: out of host memory");
+  } catch (const std::exception& e) {
+    return fail(kExitRuntimeError, options.scene + ": rendering failed: " + e.what());
+  }
 
+  try {
     write_image(result.image, output);
     RunInfo info;
     info.version = RAYSTREAM_VERSION;
@@ -108,13 +121,11 @@ int run(const Options& options) {
     info.compact = settings.compact;
     if (options.stats) write_stats_json(*options.stats, result.stats, info);
     print_report(std::cout, result.stats, info);
-    std::cout.flush();
-    if (!std::cout) return fail(kExitRuntimeError, "cannot write the report to stdout");
-  } catch (const std::bad_alloc&) {
-    return fail(kExitRuntimeError, options.scene + ": out of host memory");
   } catch (const std::exception& e) {
     return fail(kExitRuntimeError, e.what());
   }
+  std::cout.flush();
+  if (!std::cout) return fail(kExitRuntimeError, "cannot write the report to stdout");
   return kExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -41,6 +42,59 @@ std::string parse_error_reason(const std::string& what) {
   const std::size_t bracket = what.find("] ");
   return bracket == std::string::npos ? what : what.substr(bracket + 2);
 }
+
+// Finds keys that appear twice in one object (nlohmann keeps one silently), e.g. two materials
+// of the same name. Throws DuplicateKey naming the key and where it is.
+struct DuplicateKey {
+  std::string key, where;
+};
+
+class DuplicateKeyCheck {
+ public:
+  bool operator()(int /*depth*/, nlohmann::detail::parse_event_t event, Json& parsed) {
+    using Event = nlohmann::detail::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start: {
+        std::string name;
+        if (!stack_.empty()) {
+          name = stack_.back().is_array ? stack_.back().name + "[...]"
+                                        : join(stack_.back().name, stack_.back().last_key);
+        }
+        stack_.push_back({event == Event::array_start, name, {}, {}});
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        if (!stack_.empty()) stack_.pop_back();
+        break;
+      case Event::key:
+        if (!stack_.empty() && parsed.is_string()) {
+          Level& level = stack_.back();
+          level.last_key = parsed.get<std::string>();
+          if (!level.keys.insert(level.last_key).second) {
+            throw DuplicateKey{level.last_key, level.name};
+          }
+        }
+        break;
+      case Event::value:
+        break;
+    }
+    return true;
+  }
+
+ private:
+  static std::string join(const std::string& a, const std::string& b) {
+    return a.empty() ? b : a + "." + b;
+  }
+  struct Level {
+    bool is_array;
+    std::string name;
+    std::string last_key;
+    std::set<std::string> keys;
+  };
+  std::vector<Level> stack_;
+};
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(),
@@ -290,7 +344,11 @@ Scene parse_scene(const std::string& text, const std::string& path,
                   std::vector<std::string>& warnings) {
   Json doc;
   try {
-    doc = Json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+    doc = Json::parse(text, DuplicateKeyCheck(), /*allow_exceptions=*/true,
+                      /*ignore_comments=*/true);
+  } catch (const DuplicateKey& d) {
+    throw SceneError(path + ": " + (d.where.empty() ? "the top level" : d.where) +
+                     ": duplicate key \"" + d.key + "\" (each key may appear only once)");
   } catch (const Json::parse_error& e) {
     const auto [line, column] = line_and_column(text, e.byte);
     throw SceneError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +

@@ -1,7 +1,8 @@
 # Renderer input and output tests: scene loader, film output, report, command line. Included from
 # tests/render/CMakeLists.txt.
+set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 foreach(name scene_loader_test image_output_io_test report_io_test cli_io_test)
-  raystream_add_test(NAME ${name} CPU SOURCES ${name}.cpp LIBS raystream_io)
+  raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 
 # End-to-end command lines through the built binaries (--device cpu, tiny sizes). Each case:
@@ -24,7 +25,7 @@ function(raystream_cli_case)
     list(APPEND defines "-DSETUP_FILE=${C_SETUP_FILE}")
   endif()
   add_test(NAME raystream_cli_${C_NAME}
-           COMMAND ${CMAKE_COMMAND} ${defines} -P ${CMAKE_CURRENT_LIST_DIR}/cli_case.cmake
+           COMMAND ${CMAKE_COMMAND} ${defines} -P ${RAYSTREAM_IO_TEST_DIR}/cli_case.cmake
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT 300)
 endfunction()

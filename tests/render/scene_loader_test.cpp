@@ -224,6 +224,24 @@ TEST(SceneLoader, NumbersThatOverflowFloatAreRejected) {
   EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, objects)), "Objects[0].SCALE[1]");
 }
 
+TEST(SceneLoader, DuplicateKeysAreErrors) {
+  // Two materials of one name: nlohmann would keep one silently.
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials + R"(, "white": {"TYPE": "Diffuse", "RGB": [1, 0, 0]})",
+                          kCamera, kObjects)),
+      "scene.json: Materials: duplicate key \"white\"");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera + R"(, "FOVY": 30)", kObjects)),
+                  "scene.json: Camera: duplicate key \"FOVY\"");
+  EXPECT_CONTAINS(error_of(scene_text(
+                      kMaterials, kCamera,
+                      kObjects + R"(, {"TYPE": "cube", "TYPE": "sphere", "MATERIAL": "white"})")),
+                  "scene.json: Objects[...]: duplicate key \"TYPE\"");
+  EXPECT_CONTAINS(error_of("{\"Objects\": [], " + scene_text(kMaterials, kCamera, "").substr(1)),
+                  "scene.json: the top level: duplicate key \"Objects\"");
+  // The same key in different objects is fine.
+  EXPECT_EQ(parse(scene_text(kMaterials, kCamera, kObjects)).objects.size(), 2u);
+}
+
 TEST(SceneLoader, UnknownMaterialNamesObjectAndMaterial) {
   const std::string objects = kObjects + R"(, {"TYPE": "sphere", "MATERIAL": "gold"})";
   const std::string e = error_of(scene_text(kMaterials, kCamera, objects));
