@@ -62,12 +62,16 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
   auto* output_opt = app.add_option("--output,-o", output,
                                     "Image file, .png (tone mapped sRGB) or .hdr (linear "
                                     "Radiance); default: renders/<Camera.FILE>.png");
+  const RenderSettings defaults;
+  const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
   auto* sort_opt = app.add_option("--sort-by-material", sort,
-                                  "Sort live paths by material before shading (default: off)")
+                                  "Sort live paths by material before shading (default: " +
+                                      on_off_text(defaults.sort_by_material) + ")")
                        ->check(CLI::IsMember({"on", "off"}));
-  auto* compact_opt =
-      app.add_option("--compact", compact, "Remove dead paths after every bounce (default: on)")
-          ->check(CLI::IsMember({"on", "off"}));
+  auto* compact_opt = app.add_option("--compact", compact,
+                                     "Remove dead paths after every bounce (default: " +
+                                         on_off_text(defaults.compact) + ")")
+                          ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--seed", options.seed, "Random seed (default: 0); same seed, same image");
   app.add_option("--device", device,
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
