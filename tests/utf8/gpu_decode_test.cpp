@@ -18,7 +18,7 @@ void expect_decode_matches_reference(Codec& codec, const std::vector<std::uint8_
   EXPECT_EQ(expected.first_invalid, actual.first_invalid) << what;
 }
 
-TEST_P(GpuCodecTest, DecodeMalformedCases){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, DecodeMalformedCases) {
   Codec codec({1 << 16, 0}, options());
   for (const auto& c : malformed_cases()) {
     SCOPED_TRACE(c.name);
@@ -33,9 +33,9 @@ TEST_P(GpuCodecTest, DecodeMalformedCases){UTF8_SKIP_IF_NOT_IMPLEMENTED({
       expect_decode_matches_reference(codec, in, std::string(c.name) + " shifted");
     }
   }
-})}
+}
 
-TEST_P(GpuCodecTest, DecodeRandomBytesAtTileEdges){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, DecodeRandomBytesAtTileEdges) {
   const std::size_t sizes[] = {0,
                                1,
                                2,
@@ -68,16 +68,16 @@ TEST_P(GpuCodecTest, DecodeRandomBytesAtTileEdges){UTF8_SKIP_IF_NOT_IMPLEMENTED(
     EXPECT_EQ(gpu_validate(codec, in), cpu::first_invalid(in.data(), in.size())) << n;
     if (HasFatalFailure()) return;
   }
-})}
+}
 
-TEST_P(GpuCodecTest, DecodeRandomBytesBeyond2To24){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, DecodeRandomBytesBeyond2To24) {
   const std::size_t n = (1u << 24) + 4096 * 3 + 7;
   Codec codec({n, 0}, options());
   const auto in = biased_random_bytes(n, 77);
   expect_decode_matches_reference(codec, in, "random bytes beyond 2^24");
-})}
+}
 
-TEST_P(GpuCodecTest, DecodeUnalignedInputAndOutput){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, DecodeUnalignedInputAndOutput) {
   Codec codec({100000, 0}, options());
   const auto in = biased_random_bytes(99991, 5);
   for (std::size_t in_offset : {0u, 1u, 3u, 4u, 8u, 15u}) {
@@ -86,9 +86,9 @@ TEST_P(GpuCodecTest, DecodeUnalignedInputAndOutput){UTF8_SKIP_IF_NOT_IMPLEMENTED
       if (HasFatalFailure()) return;
     }
   }
-})}
+}
 
-TEST_P(GpuCodecTest, DecodeRealText){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, DecodeRealText) {
   const auto sample = read_file(std::string(UTF8_TEST_DATA) + "/scripts.txt");
   std::vector<std::uint8_t> text;
   while (text.size() < (3u << 20)) text.insert(text.end(), sample.begin(), sample.end());
@@ -102,12 +102,14 @@ TEST_P(GpuCodecTest, DecodeRealText){UTF8_SKIP_IF_NOT_IMPLEMENTED({
     expect_same_sequence(cpu::decode(t->data(), t->size()).code_points, d.code_points, "text");
     EXPECT_EQ(gpu_validate(codec, *t), cpu::kNone);
   }
-})}
+}
 
-TEST_P(GpuCodecTest, ValidateFindsTheFirstInvalidByteAnywhere){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, ValidateFindsTheFirstInvalidByteAnywhere) {
   const std::size_t n = (1u << 22) + 5;
   Codec codec({n, 0}, options());
-  auto text = generate_text(n, TextKind::ascii_heavy, 9);
+  // ASCII only, so that a byte overwritten below cannot cut an earlier sequence.
+  std::vector<std::uint8_t> text(n);
+  for (std::size_t i = 0; i < n; ++i) text[i] = static_cast<std::uint8_t>('a' + i % 26);
   for (std::size_t at : {std::size_t(0), std::size_t(15), std::size_t(16), std::size_t(4095),
                          std::size_t(4096), std::size_t(1) << 21, n - 1}) {
     auto bad = text;
@@ -122,9 +124,9 @@ TEST_P(GpuCodecTest, ValidateFindsTheFirstInvalidByteAnywhere){UTF8_SKIP_IF_NOT_
   cut[n - 2] = 0xE2;
   cut[n - 1] = 0x82;
   EXPECT_EQ(gpu_validate(codec, cut), n - 2);
-})}
+}
 
-TEST_P(GpuCodecTest, CodecIsReusableAcrossSizes){UTF8_SKIP_IF_NOT_IMPLEMENTED({
+TEST_P(GpuCodecTest, CodecIsReusableAcrossSizes) {
   Codec codec({1 << 20, 0}, options());
   for (std::size_t n : {std::size_t(1) << 20, std::size_t(10), std::size_t(0), std::size_t(70000),
                         std::size_t(1)}) {
@@ -133,7 +135,7 @@ TEST_P(GpuCodecTest, CodecIsReusableAcrossSizes){UTF8_SKIP_IF_NOT_IMPLEMENTED({
   // An invalid result does not linger into the next call.
   gpu_decode(codec, bytes({0xFF}));
   EXPECT_EQ(gpu_decode(codec, bytes("ok")).first_invalid, cpu::kNone);
-})}
+}
 
 INSTANTIATE_TEST_SUITE_P(Configs, GpuCodecTest, ::testing::ValuesIn(codec_configs()), config_name);
 
