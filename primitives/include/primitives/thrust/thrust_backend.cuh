@@ -1,0 +1,341 @@
+// The Thrust backend: the API of prim::own (scan.cuh, compact.cuh, radix_sort.cuh, scatter.cuh)
+// written the way a careful Thrust user would write it, for comparison and as a fallback.
+//
+//   prim::Workspace ws;  // Thrust needs no workspace bytes: it draws temporaries from
+//                        // ws.caching_allocator(), which keeps freed blocks for the next call
+//   prim::thrust_backend::exclusive_scan(d_in, d_out, n, 0, prim::Plus{}, ws, stream);
+//
+// Every call runs on `stream` with the policy thrust::cuda::par_nosync(allocator).on(stream), so
+// nothing synchronizes the host. Temporaries are returned to the cache when a call returns while
+// its kernels may still run; the next call on the same stream is ordered after them, so one
+// workspace serves one stream at a time (as for prim::own).
+//
+// Counts stay on the device. thrust::copy_if returns an end iterator, and to build it Thrust
+// waits for the stream and copies the count to the host: a round trip per bounce in the render
+// loop, and a call that cannot be captured in a CUDA graph. The compaction calls here therefore
+// use the CUB algorithm underneath thrust::copy_if (cub::DeviceSelect, shipped with Thrust in
+// CCCL), which writes the count straight to the caller's device pointer.
+//
+// Argument checks are those of prim::own; a failing check throws prim::Error naming the function,
+// and so does a failure inside Thrust (its thrust::system_error is translated).
+#pragma once
+
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/gather.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/scatter.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/system_error.h>
+#include <thrust/transform.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cub/device/device_select.cuh>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "primitives/caching_allocator.h"
+#include "primitives/error.h"
+#include "primitives/operators.h"
+#include "primitives/workspace.h"
+
+namespace prim::thrust_backend {
+
+// Thrust allocates through the workspace's caching allocator: no workspace bytes are needed.
+template <class T>
+std::size_t scan_workspace_bytes(std::size_t) {
+  return 0;
+}
+template <class T>
+std::size_t compact_workspace_bytes(std::size_t) {
+  return 0;
+}
+template <class K, class V>
+std::size_t sort_pairs_workspace_bytes(std::size_t, int, int) {
+  return 0;
+}
+
+namespace detail {
+
+// The execution policy of every call: asynchronous on `stream`, temporaries from the cache.
+inline auto policy(Workspace& ws, cudaStream_t stream) {
+  return thrust::cuda::par_nosync(ws.caching_allocator()).on(stream);
+}
+
+// A block of device memory from the caching allocator, handed back when it goes out of scope.
+class TempBlock {
+ public:
+  TempBlock(CachingAllocator& allocator, std::size_t bytes)
+      : allocator_(allocator),
+        bytes_(bytes),
+        data_(allocator.allocate(static_cast<std::ptrdiff_t>(bytes))) {}
+  ~TempBlock() { allocator_.deallocate(data_, bytes_); }
+  TempBlock(const TempBlock&) = delete;
+  TempBlock& operator=(const TempBlock&) = delete;
+  char* data() const { return data_; }
+
+ private:
+  CachingAllocator& allocator_;
+  std::size_t bytes_;
+  char* data_;
+};
+
+inline std::size_t align256(std::size_t bytes) {
+  return (bytes + 255) / 256 * 256;
+}
+
+template <class Pred>
+struct Not {
+  Pred pred;
+  template <class T>
+  __host__ __device__ bool operator()(const T& item) const {
+    return !pred(item);
+  }
+};
+
+// i -> *d_start + i: places the second half of a partition after a count known only on device.
+struct AfterCount {
+  const std::size_t* d_start;
+  __host__ __device__ std::size_t operator()(std::size_t i) const { return *d_start + i; }
+};
+
+// The key bits [begin_bit, begin_bit + bits) as a small integer, for a partial bit range.
+template <class K>
+struct KeyBits {
+  int begin_bit;
+  std::uint32_t mask;
+  __host__ __device__ K operator()(K key) const {
+    return static_cast<K>((static_cast<std::uint32_t>(key) >> begin_bit) & mask);
+  }
+};
+
+// Runs body(), turning Thrust's exceptions into prim::Error naming `function`.
+template <class Body>
+void translate_errors(const char* function, Body body) {
+  try {
+    body();
+  } catch (const thrust::system_error& e) {
+    throw Error(std::string(function) + ": " + e.what());
+  }
+}
+
+inline void check_compact_args(const char* function, const void* d_in, const void* d_out,
+                               std::size_t n, const std::size_t* d_count) {
+  require(d_count != nullptr, function, "d_count is null");
+  if (n == 0) return;
+  require(d_in != nullptr, function, "d_in is null with n > 0");
+  require(d_out != nullptr, function, "d_out is null with n > 0");
+  require(d_in != d_out, function, "d_out must not alias d_in");
+}
+
+// cub::DeviceSelect::If or FlaggedIf, sized and run with temporaries from the cache.
+template <class Select>
+void run_select(Select select, Workspace& ws) {
+  std::size_t temp_bytes = 0;
+  PRIM_CUDA_CHECK(select(nullptr, temp_bytes));
+  TempBlock temp(ws.caching_allocator(), temp_bytes);
+  PRIM_CUDA_CHECK(select(temp.data(), temp_bytes));
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Scans: thrust::exclusive_scan / thrust::inclusive_scan. In place (d_out == d_in) is allowed,
+// n == 0 is a no-op, operand order is kept (non-commutative operators work).
+//
+//   in = [3, 1, 7, 0, 4, 1, 6, 3], op = +, identity = 0
+//   exclusive_scan -> [0, 3, 4, 11, 11, 15, 16, 22]
+//   inclusive_scan -> [3, 4, 11, 11, 15, 16, 22, 25]
+
+template <class T, class Op = Plus>
+void exclusive_scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, Workspace& ws,
+                    cudaStream_t stream = 0) {
+  static_assert(std::is_trivially_copyable_v<T>, "scan needs a trivially copyable T");
+  const char* function = "prim::thrust_backend::exclusive_scan";
+  if (n == 0) return;
+  require(d_in != nullptr, function, "d_in is null with n > 0");
+  require(d_out != nullptr, function, "d_out is null with n > 0");
+  detail::translate_errors(function, [&] {
+    thrust::exclusive_scan(detail::policy(ws, stream), d_in, d_in + n, d_out, identity, op);
+  });
+}
+
+template <class T, class Op = Plus>
+void inclusive_scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, Workspace& ws,
+                    cudaStream_t stream = 0) {
+  static_assert(std::is_trivially_copyable_v<T>, "scan needs a trivially copyable T");
+  const char* function = "prim::thrust_backend::inclusive_scan";
+  (void)identity;  // thrust::inclusive_scan starts from the first item
+  if (n == 0) return;
+  require(d_in != nullptr, function, "d_in is null with n > 0");
+  require(d_out != nullptr, function, "d_out is null with n > 0");
+  detail::translate_errors(function, [&] {
+    thrust::inclusive_scan(detail::policy(ws, stream), d_in, d_in + n, d_out, op);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scatter: thrust::scatter, d_out[d_map[i]] = d_in[i]. Needs no temporaries, so no workspace.
+//
+//   in = [a, b, c, d], map = [2, 0, 3, 1]  ->  out = [b, d, a, c]
+
+template <class T, class I>
+void scatter(const T* d_in, const I* d_map, T* d_out, std::size_t n, cudaStream_t stream = 0) {
+  const char* function = "prim::thrust_backend::scatter";
+  if (n == 0) return;
+  require(d_in != nullptr, function, "d_in is null with n > 0");
+  require(d_map != nullptr, function, "d_map is null with n > 0");
+  require(d_out != nullptr, function, "d_out is null with n > 0");
+  require(static_cast<const void*>(d_in) != static_cast<const void*>(d_out), function,
+          "d_out must not alias d_in");
+  detail::translate_errors(function, [&] {
+    thrust::scatter(thrust::cuda::par_nosync.on(stream), d_in, d_in + n, d_map, d_out);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compaction, all stable; d_count is a device pointer written without a host round trip;
+// n == 0 writes *d_count = 0; d_out must not alias d_in.
+//
+//   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)
+//   compact_if       -> out = [5, 8, 9, 4],           *d_count = 4
+//   stable_partition -> out = [5, 8, 9, 4, 2, 1],     *d_count = 4
+//   compact_flags(in, flags = [1, 0, 1, 0, 1, 1]) -> out = [5, 8, 9, 4], *d_count = 4
+
+// cub::DeviceSelect::If, the algorithm behind thrust::copy_if.
+template <class T, class Pred>
+void compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, std::size_t* d_count,
+                Workspace& ws, cudaStream_t stream = 0) {
+  detail::check_compact_args("prim::thrust_backend::compact_if", d_in, d_out, n, d_count);
+  if (n == 0) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  const auto items = static_cast<std::int64_t>(n);
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::If(temp, bytes, d_in, d_out, d_count, items, pred, stream);
+      },
+      ws);
+}
+
+// cub::DeviceSelect::FlaggedIf with "flag != 0", the algorithm behind thrust::copy_if with a
+// stencil.
+template <class T, class F>
+void compact_flags(const T* d_in, const F* d_flags, T* d_out, std::size_t n, std::size_t* d_count,
+                   Workspace& ws, cudaStream_t stream = 0) {
+  const char* function = "prim::thrust_backend::compact_flags";
+  if (n > 0) require(d_flags != nullptr, function, "d_flags is null with n > 0");
+  detail::check_compact_args(function, d_in, d_out, n, d_count);
+  if (n == 0) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  const auto items = static_cast<std::int64_t>(n);
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::FlaggedIf(temp, bytes, d_in, d_flags, d_out, d_count, items,
+                                            NonZero{}, stream);
+      },
+      ws);
+}
+
+// A copy_if pair: the selected items to d_out (count to *d_count), then the others to
+// d_out + *d_count, the offset read on the device through a permutation iterator. (CUB's own
+// partition writes the rejected items in reverse order, and thrust::stable_partition_copy needs
+// the count on the host before it starts.)
+template <class T, class Pred>
+void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::size_t* d_count,
+                      Workspace& ws, cudaStream_t stream = 0) {
+  detail::check_compact_args("prim::thrust_backend::stable_partition", d_in, d_out, n, d_count);
+  if (n == 0) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  const auto items = static_cast<std::int64_t>(n);
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::If(temp, bytes, d_in, d_out, d_count, items, pred, stream);
+      },
+      ws);
+  auto rest_out = thrust::make_permutation_iterator(
+      d_out, thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                             detail::AfterCount{d_count}));
+  detail::TempBlock rest_count(ws.caching_allocator(), sizeof(std::size_t));
+  auto* d_rest_count = reinterpret_cast<std::size_t*>(rest_count.data());
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::If(temp, bytes, d_in, rest_out, d_rest_count, items,
+                                     detail::Not<Pred>{pred}, stream);
+      },
+      ws);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Radix sort of (key, value) pairs by the key bits [begin_bit, end_bit), stable.
+//
+//   keys = [3, 1, 2, 1, 0], values = [a, b, c, d, e], bits [0, 2)
+//   -> keys_out = [0, 1, 1, 2, 3], values_out = [e, b, d, c, a]
+//
+// Thrust sorts whole keys. Over the full key width the pairs are copied to the outputs and
+// sorted there by thrust::stable_sort_by_key. Over part of the key the bit field is extracted
+// into a temporary key (thrust::transform), sorted with the item indices (thrust::sequence,
+// thrust::stable_sort_by_key), and keys and values are gathered by the sorted indices
+// (thrust::gather); that path indexes with 32 bits, so n must be below 2^32.
+
+template <class K, class V>
+void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
+                std::size_t n, int begin_bit, int end_bit, Workspace& ws, cudaStream_t stream = 0) {
+  static_assert(std::is_same_v<K, std::uint8_t> || std::is_same_v<K, std::uint16_t> ||
+                    std::is_same_v<K, std::uint32_t>,
+                "sort_pairs keys are uint8_t, uint16_t or uint32_t");
+  static_assert(std::is_trivially_copyable_v<V>, "sort_pairs needs trivially copyable values");
+  const char* function = "prim::thrust_backend::sort_pairs";
+  const int key_bits = static_cast<int>(8 * sizeof(K));
+  require(begin_bit >= 0, function, "begin_bit " + std::to_string(begin_bit) + " is negative");
+  require(begin_bit < end_bit, function,
+          "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
+              std::to_string(end_bit));
+  require(end_bit <= key_bits, function,
+          "end_bit " + std::to_string(end_bit) + " is past the key width of " +
+              std::to_string(key_bits) + " bits");
+  if (n == 0) return;
+  require(d_keys_in && d_keys_out && d_values_in && d_values_out, function,
+          "a key or value pointer is null with n > 0");
+  require(static_cast<const void*>(d_keys_in) != d_keys_out &&
+              static_cast<const void*>(d_values_in) != d_values_out,
+          function, "outputs must not alias inputs");
+  auto exec = detail::policy(ws, stream);
+
+  if (begin_bit == 0 && end_bit == key_bits) {
+    detail::translate_errors(function, [&] {
+      thrust::copy(exec, d_keys_in, d_keys_in + n, d_keys_out);
+      thrust::copy(exec, d_values_in, d_values_in + n, d_values_out);
+      thrust::stable_sort_by_key(exec, d_keys_out, d_keys_out + n, d_values_out);
+    });
+    return;
+  }
+
+  require(n <= std::numeric_limits<std::uint32_t>::max(), function,
+          "n " + std::to_string(n) + " is 2^32 or more with a partial bit range");
+  const std::size_t field_bytes = detail::align256(n * sizeof(K));
+  detail::TempBlock temp(ws.caching_allocator(), field_bytes + n * sizeof(std::uint32_t));
+  K* d_field = reinterpret_cast<K*>(temp.data());
+  auto* d_index = reinterpret_cast<std::uint32_t*>(temp.data() + field_bytes);
+  const std::uint32_t mask = (std::uint32_t(1) << (end_bit - begin_bit)) - 1;  // < 32 bits here
+  detail::translate_errors(function, [&] {
+    thrust::transform(exec, d_keys_in, d_keys_in + n, d_field, detail::KeyBits<K>{begin_bit, mask});
+    thrust::sequence(exec, d_index, d_index + n);
+    thrust::stable_sort_by_key(exec, d_field, d_field + n, d_index);
+    thrust::gather(exec, d_index, d_index + n, d_keys_in, d_keys_out);
+    thrust::gather(exec, d_index, d_index + n, d_values_in, d_values_out);
+  });
+}
+
+}  // namespace prim::thrust_backend

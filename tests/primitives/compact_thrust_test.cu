@@ -1,0 +1,65 @@
+// The Thrust backend's compaction, checked as the own one; counts land on the device and a
+// repeated call allocates nothing.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "compact_checks.h"
+#include "primitives/caching_allocator.h"
+#include "primitives/thrust/thrust_backend.cuh"
+
+namespace prim_test {
+namespace {
+
+struct ThrustCompactRunner {
+  prim::Workspace ws;
+  void reserve(std::size_t) {}  // Thrust needs no workspace bytes
+  template <class T, class Pred>
+  void compact_if(const T* in, T* out, std::size_t n, Pred pred, std::size_t* d_count) {
+    prim::thrust_backend::compact_if(in, out, n, pred, d_count, ws);
+  }
+  template <class T, class F>
+  void compact_flags(const T* in, const F* flags, T* out, std::size_t n, std::size_t* d_count) {
+    prim::thrust_backend::compact_flags(in, flags, out, n, d_count, ws);
+  }
+  template <class T, class Pred>
+  void stable_partition(const T* in, T* out, std::size_t n, Pred pred, std::size_t* d_count) {
+    prim::thrust_backend::stable_partition(in, out, n, pred, d_count, ws);
+  }
+};
+
+TEST(ThrustCompact, EveryPatternAtEdgeSizes) {
+  ThrustCompactRunner runner;
+  check_select_u32(runner, kAllSelectKinds, small_sizes(), all_patterns());
+}
+
+TEST(ThrustCompact, LargeRandom) {
+  ThrustCompactRunner runner;
+  check_select_u32(runner, kAllSelectKinds, {(std::size_t(1) << 20) + 3},
+                   {Pattern::random_half, Pattern::random_sparse});
+  check_select_u32(runner, {SelectKind::compact_if, SelectKind::stable_partition},
+                   {std::size_t(1) << 26}, {Pattern::random_half});
+}
+
+TEST(ThrustCompact, Item12AndWideFlags) {
+  ThrustCompactRunner runner;
+  check_select_wide(runner, small_sizes(), {Pattern::all_one, Pattern::random_half});
+}
+
+TEST(ThrustCompact, EmptyInputWritesCountZero) {
+  ThrustCompactRunner runner;
+  check_select_empty(runner);
+}
+
+TEST(ThrustCompact, RepeatedCallAllocatesNothing) {
+  ThrustCompactRunner runner;
+  const std::size_t n = (std::size_t(1) << 20) + 3;
+  check_select_u32(runner, kAllSelectKinds, {n}, {Pattern::random_half});
+  const std::size_t after_first = runner.ws.caching_allocator().allocations();
+  check_select_u32(runner, kAllSelectKinds, {n}, {Pattern::random_half});
+  check_select_u32(runner, kAllSelectKinds, {n}, {Pattern::alternating});
+  EXPECT_EQ(runner.ws.caching_allocator().allocations(), after_first);
+}
+
+}  // namespace
+}  // namespace prim_test
