@@ -231,7 +231,7 @@ int run(const Args& a) {
     const utf8::Result r = codec.result();
     std::vector<std::uint32_t> decoded;
     const bool refuse = a.report && r.first_invalid != utf8::kNone;
-    if (a.command == "decode" && !refuse) {
+    if (a.command == "decode" && !refuse && r.count > 0) {
       decoded.resize(r.count);
       PRIM_CUDA_CHECK(
           cudaMemcpy(decoded.data(), d_out.as<void>(), 4 * r.count, cudaMemcpyDeviceToHost));
@@ -276,7 +276,7 @@ int run(const Args& a) {
   const utf8::Result r = codec.result();
   const bool refuse = a.report && r.first_invalid != utf8::kNone;
   std::vector<std::uint8_t> encoded(refuse ? 0 : r.count);
-  if (!refuse) {
+  if (!refuse && r.count > 0) {
     PRIM_CUDA_CHECK(cudaMemcpy(encoded.data(), d_out.as<void>(), r.count, cudaMemcpyDeviceToHost));
   }
   print_throughput("encode", r.count, timer.ms(), seconds_since(t0));
