@@ -59,9 +59,10 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
           cudaStream_t stream, const ScanConfig& config) {
   WorkspaceCarver carver(workspace);
   T* tmp = carver.take<T>(n);
-  const int threads = config.block_threads > 0 ? config.block_threads : tuning::kGlobalScanThreads;
-  require(threads <= 1024 && threads % 32 == 0, "prim::detail::naive::scan",
-          "block_threads " + std::to_string(threads) + " must be a multiple of 32 up to 1024");
+  const int threads = config.block_threads == 0 ? tuning::kGlobalScanThreads : config.block_threads;
+  require(threads >= 32 && threads <= 1024 && threads % 32 == 0, "prim::detail::naive::scan",
+          "block_threads " + std::to_string(config.block_threads) +
+              " must be a multiple of 32 in [32, 1024] (or 0 for the default)");
   const unsigned blocks = classic::grid_blocks(n, threads);
 
   int steps = 0;  // d = 1, 2, 4, ... while d < n; at least one step (a copy when n == 1)
