@@ -39,4 +39,14 @@ class PathPrimitives {
 // The CPU executor's primitives (prim::cpu, OpenMP).
 const PathPrimitives& cpu_path_primitives();
 
+// The GPU primitives of each backend, defined in path_primitives_backend.cu, which is compiled
+// once per backend (raystream_stages_own, raystream_stages_thrust). Distinct names, so a test can
+// link both libraries and compare the backends in one binary.
+namespace own_primitives {
+const PathPrimitives& path_primitives();
+}
+namespace thrust_primitives {
+const PathPrimitives& path_primitives();
+}
+
 }  // namespace raystream

@@ -1,20 +1,24 @@
 // The part of the renderer compiled once per primitives backend (PRIM_BACKEND, set by
-// primitives_select_backend in CMake): compaction and material sort through prim::selected, and
-// the render() entry point that hands them to the wavefront loop. Kept small: it is built twice.
+// primitives_select_backend in CMake): compaction and material sort through prim::selected.
+// Kept small: it is built twice. render_entry.cpp hands these to the wavefront loop.
 #include <cstddef>
 #include <cstdint>
 
 #include "integrator/path_primitives.h"
 #include "integrator/path_state.h"
-#include "integrator/render.h"
-#include "integrator/wavefront.h"
 #include "primitives/backend.h"
 
 #if PRIM_BACKEND == PRIM_BACKEND_THRUST
 #include "primitives/caching_allocator.h"
 #endif
 
-namespace raystream {
+#if PRIM_BACKEND == PRIM_BACKEND_OWN
+#define RAYSTREAM_PRIMITIVES_NAMESPACE own_primitives
+#elif PRIM_BACKEND == PRIM_BACKEND_THRUST
+#define RAYSTREAM_PRIMITIVES_NAMESPACE thrust_primitives
+#endif
+
+namespace raystream::RAYSTREAM_PRIMITIVES_NAMESPACE {
 
 namespace {
 
@@ -56,13 +60,9 @@ class BackendPathPrimitives final : public PathPrimitives {
 
 }  // namespace
 
-const char* primitives_backend_name() {
-  return prim::kBackendName;
+const PathPrimitives& path_primitives() {
+  static const BackendPathPrimitives primitives;
+  return primitives;
 }
 
-RenderResult render(const Scene& scene, const RenderSettings& settings) {
-  static const BackendPathPrimitives gpu_primitives;
-  return render_wavefront(scene, settings, gpu_primitives);
-}
-
-}  // namespace raystream
+}  // namespace raystream::RAYSTREAM_PRIMITIVES_NAMESPACE

@@ -99,8 +99,8 @@ std::string device_name(const Executor& ex) {
 
 RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings,
                               const PathPrimitives& gpu_primitives) {
-  const int width = settings.width > 0 ? settings.width : scene.camera.width;
-  const int height = settings.height > 0 ? settings.height : scene.camera.height;
+  const int width = settings.width != 0 ? settings.width : scene.camera.width;  // 0: the scene's
+  const int height = settings.height != 0 ? settings.height : scene.camera.height;
   validate(scene, settings, width, height);
   const bool gpu = settings.executor == ExecutorKind::gpu;
   if (gpu && !gpu_available())

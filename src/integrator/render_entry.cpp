@@ -1,0 +1,29 @@
+// render() and primitives_backend_name() for the backend this library is compiled for (one copy
+// per backend library; a binary links exactly one).
+#include "integrator/path_primitives.h"
+#include "integrator/render.h"
+#include "integrator/wavefront.h"
+
+namespace raystream {
+
+namespace {
+
+const PathPrimitives& backend_primitives() {
+#if defined(RAYSTREAM_PRIMITIVES_THRUST)  // set by src/CMakeLists.txt with PRIM_BACKEND
+  return thrust_primitives::path_primitives();
+#else
+  return own_primitives::path_primitives();
+#endif
+}
+
+}  // namespace
+
+const char* primitives_backend_name() {
+  return backend_primitives().name();
+}
+
+RenderResult render(const Scene& scene, const RenderSettings& settings) {
+  return render_wavefront(scene, settings, backend_primitives());
+}
+
+}  // namespace raystream
