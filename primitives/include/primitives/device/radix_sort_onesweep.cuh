@@ -1,24 +1,404 @@
-// Radix sort variant 'onesweep' (see primitives/variants.h). Not implemented yet.
+// Radix sort variant 'onesweep' (see primitives/variants.h), after Adinets & Merrill, "Onesweep:
+// A Faster Least Significant Digit Radix Sort for GPUs" (2022).
+//
+//   1. histogram kernel: one read of the keys counts the digits of EVERY pass at once (shared
+//      memory counters), per portion of the input;
+//   2. offsets kernel: per pass, the exclusive scan of the digit totals (where each digit's run
+//      starts in the output) plus the counts of earlier portions;
+//   3. one kernel per digit pass: each block takes a tile (256 x 16 items) from an atomic ticket,
+//      ranks its keys by digit stably (per-warp counters in shared memory; lanes with equal
+//      digits in a row of 32 found by ballots, warp/warp_match.cuh), publishes its per-digit
+//      counts, finds for every digit the count in all earlier tiles by decoupled look-back (one
+//      thread per digit, 32-bit status words: 2 flag bits and a 30-bit count), stages keys and
+//      values in shared memory in sorted order and writes them out, runs of equal digits landing on
+//      consecutive addresses.
+//
+//   keys = [3, 1, 2, 1, 0], bits [0, 2): one pass; digit counts [1, 2, 1, 1] -> runs start at
+//   [0, 1, 3, 4]; keys_out = [0, 1, 1, 2, 3], and the two 1s keep their order (stable).
+//
+// A sort over <= 8 bits is one pass (3 bits: 8 materials), and with radix_bits left at 0 a range
+// of <= 4 bits uses 16 digit values instead of 256. Each pass reads the keys and values once and
+// writes them once; the whole sort adds one read of the keys for the histograms.
+//
+// Portions: look-back counts are 30-bit, so tiles are grouped in portions of fewer than 2^30
+// items, each its own launch with its own status, ticket and digit offsets (computed by the
+// offsets kernel from the per-portion histograms). Every status word, ticket and histogram is
+// zeroed by one cudaMemsetAsync per sort (4 bytes per digit per tile per pass: for 8-bit digits
+// 1/16 of the key bytes per pass). Passes ping-pong between the outputs and workspace copies so
+// the last one lands in keys_out / values_out; the inputs are only read.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
+#include "primitives/block/block_scan.cuh"
 #include "primitives/error.h"
+#include "primitives/operators.h"
+#include "primitives/tuning.h"
 #include "primitives/variants.h"
+#include "primitives/warp/warp_match.cuh"
+#include "primitives/warp/warp_scan.cuh"
+#include "primitives/workspace.h"
 
 namespace prim::detail::radix_sort_onesweep {
 
+constexpr int kThreads = tuning::kSortThreads;
+constexpr int kItems = tuning::kSortItemsPerThread;
+constexpr int kTile = kThreads * kItems;
+constexpr int kWarps = kThreads / 32;
+static_assert(kThreads % 32 == 0 && kThreads >= 256, "one thread per digit value (256)");
+
+// Look-back status word: flag in the top 2 bits, count in the low 30.
+constexpr unsigned kCountMask = (1u << 30) - 1;
+constexpr unsigned kFlagAggregate = 1u << 30;
+constexpr unsigned kFlagInclusive = 2u << 30;
+constexpr std::size_t kTilesPerPortion = ((std::size_t(1) << 30) - 1) / kTile;
+
+struct Plan {
+  int radix_bits = 8;
+  int radix = 256;
+  int passes = 0;
+  std::size_t tiles = 0;  // over the whole input
+  std::size_t portions = 0;
+  std::size_t portion_tiles = 0;  // tiles in a full portion
+};
+
+inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
+  const char* function = "prim::own::sort_pairs (onesweep)";
+  Plan p;
+  require(config.radix_bits == 0 || config.radix_bits == 4 || config.radix_bits == 8, function,
+          "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)");
+  p.radix_bits = config.radix_bits ? config.radix_bits : (end_bit - begin_bit <= 4 ? 4 : 8);
+  p.radix = 1 << p.radix_bits;
+  p.passes = (end_bit - begin_bit + p.radix_bits - 1) / p.radix_bits;
+  p.tiles = (n + kTile - 1) / kTile;
+  p.portions = p.tiles == 0 ? 0 : (p.tiles + kTilesPerPortion - 1) / kTilesPerPortion;
+  p.portion_tiles = p.tiles < kTilesPerPortion ? p.tiles : kTilesPerPortion;
+  return p;
+}
+
+// Workspace: [tickets | histograms | status] zeroed per sort, then offsets and the ping-pong
+// copies.
 template <class K, class V>
-std::size_t workspace_bytes(std::size_t, int, int, const SortConfig&) {
-  return 0;
+struct Layout {
+  unsigned* tickets = nullptr;            // [passes * portions]
+  unsigned* histograms = nullptr;         // [passes][portions][radix]
+  unsigned* status = nullptr;             // [passes][portions][portion_tiles][radix]
+  unsigned long long* offsets = nullptr;  // [passes][portions][radix]: output start per digit
+  K* keys = nullptr;                      // ping-pong copies, when passes > 1
+  V* values = nullptr;
+  std::size_t reset = 0;
+  std::size_t bytes = 0;
+
+  Layout(void* workspace, std::size_t n, const Plan& p) {
+    WorkspaceCarver carver(workspace);
+    const std::size_t slots = static_cast<std::size_t>(p.passes) * p.portions;
+    tickets = carver.take<unsigned>(slots);
+    histograms = carver.take<unsigned>(slots * p.radix);
+    status = carver.take<unsigned>(slots * p.portion_tiles * p.radix);
+    reset = carver.used();
+    offsets = carver.take<unsigned long long>(slots * p.radix);
+    if (p.passes > 1) {
+      keys = carver.take<K>(n);
+      values = carver.take<V>(n);
+    }
+    bytes = carver.used();
+  }
+};
+
+template <class K, class V>
+std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
+  if (n == 0 || begin_bit >= end_bit) return 0;
+  return Layout<K, V>(nullptr, n, make_plan(n, begin_bit, end_bit, config)).bytes;
+}
+
+__device__ __forceinline__ unsigned load_status(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_status(unsigned* p, unsigned v) {
+  asm volatile("st.relaxed.gpu.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
+template <class K>
+__device__ __forceinline__ unsigned digit_of(const K& key, int shift, unsigned mask) {
+  return (static_cast<unsigned>(key) >> shift) & mask;
+}
+
+// grid = (blocks per portion, portions). Counts the digits of every pass for the tiles of
+// portion blockIdx.y; histograms[(pass * portions + portion) * RADIX + digit].
+template <int RADIX_BITS, class K>
+__global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int begin_bit,
+                                 int end_bit, int passes, std::size_t portions,
+                                 unsigned* __restrict__ histograms) {
+  constexpr int kRadix = 1 << RADIX_BITS;
+  constexpr int kMaxPasses = (32 + RADIX_BITS - 1) / RADIX_BITS;
+  __shared__ unsigned counts[kMaxPasses][kRadix];
+  for (int i = threadIdx.x; i < kMaxPasses * kRadix; i += blockDim.x) (&counts[0][0])[i] = 0;
+  __syncthreads();
+
+  const std::size_t portion = blockIdx.y;
+  const std::size_t first = portion * kTilesPerPortion * kTile;
+  const std::size_t last_limit = first + kTilesPerPortion * kTile;
+  const std::size_t last = n < last_limit ? n : last_limit;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = first + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < last;
+       i += stride) {
+    const K key = keys[i];
+#pragma unroll 1
+    for (int pass = 0; pass < passes; ++pass) {
+      const int shift = begin_bit + pass * RADIX_BITS;
+      const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
+      atomicAdd(&counts[pass][digit_of(key, shift, (1u << bits) - 1)], 1u);
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * kRadix; i += blockDim.x) {
+    const int pass = i / kRadix, digit = i % kRadix;
+    const unsigned c = counts[pass][digit];
+    if (c) atomicAdd(&histograms[(pass * portions + portion) * kRadix + digit], c);
+  }
+}
+
+// grid = passes, block = kThreads. offsets[pass][portion][d] = items of digits < d in the whole
+// input + items of digit d in earlier portions.
+template <int RADIX_BITS>
+__global__ void offsets_kernel(const unsigned* __restrict__ histograms, std::size_t portions,
+                               unsigned long long* __restrict__ offsets) {
+  constexpr int kRadix = 1 << RADIX_BITS;
+  using Scan = block::BlockScan<unsigned long long>;
+  __shared__ typename Scan::TempStorage storage;
+  const int pass = blockIdx.x;
+  const int digit = threadIdx.x;
+  const unsigned* h = histograms + std::size_t(pass) * portions * kRadix;
+  unsigned long long total = 0;
+  if (digit < kRadix)
+    for (std::size_t k = 0; k < portions; ++k) total += h[k * kRadix + digit];
+  unsigned long long warp_total;
+  const unsigned long long before = warp::exclusive_scan(total, 0ull, Plus{}, warp_total);
+  const unsigned long long start =
+      Scan::warp_base(storage, warp_total, 0ull, Plus{}, [](unsigned long long) { return 0ull; }) +
+      before;
+  if (digit < kRadix) {
+    unsigned long long running = start;
+    unsigned long long* o = offsets + std::size_t(pass) * portions * kRadix;
+    for (std::size_t k = 0; k < portions; ++k) {
+      o[k * kRadix + digit] = running;
+      running += h[k * kRadix + digit];
+    }
+  }
+}
+
+// One digit pass over one portion. Dynamic shared memory: kTile keys, then kTile values.
+template <int RADIX_BITS, class K, class V>
+__global__ void __launch_bounds__(kThreads, 3)
+    pass_kernel(const K* __restrict__ keys_in, K* __restrict__ keys_out,
+                const V* __restrict__ values_in, V* __restrict__ values_out, std::size_t n,
+                std::size_t portion_start, int shift, int bits,
+                const unsigned long long* __restrict__ digit_offsets, unsigned* status,
+                unsigned* ticket_counter, std::size_t values_offset) {
+  constexpr int kRadix = 1 << RADIX_BITS;
+  constexpr int kSegment = 32 * kItems;
+  using Scan = block::BlockScan<unsigned>;
+  __shared__ unsigned warp_counts[kWarps][kRadix];    // per warp, then warp offsets per digit
+  __shared__ unsigned tile_digit_start[kRadix];       // first staged slot of each digit
+  __shared__ unsigned long long global_base[kRadix];  // output index - staged slot, per digit
+  __shared__ typename Scan::TempStorage storage;
+  __shared__ unsigned ticket;
+  extern __shared__ uint4 staging_raw[];
+  K* staged_keys = reinterpret_cast<K*>(staging_raw);
+  V* staged_values =
+      reinterpret_cast<V*>(reinterpret_cast<unsigned char*>(staging_raw) + values_offset);
+
+  for (int i = threadIdx.x; i < kWarps * kRadix; i += kThreads) (&warp_counts[0][0])[i] = 0;
+  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+  __syncthreads();
+  const unsigned tile = ticket;
+  const std::size_t tile_start = portion_start + std::size_t(tile) * kTile;
+  const unsigned tile_valid =
+      n - tile_start < std::size_t(kTile) ? static_cast<unsigned>(n - tile_start) : kTile;
+  const int lane = warp::lane_id();
+  const int warp_index = threadIdx.x / 32;
+  const unsigned mask = (1u << bits) - 1;
+  const int segment_offset = warp_index * kSegment;
+
+  // Warp-striped scalar loads: item i of `lane` is tile element segment_offset + i * 32 + lane,
+  // so (i, lane) order is input order. Small values are loaded with the keys; large ones are
+  // copied straight from global memory into the staging area once their slot is known.
+  constexpr bool kValuesInRegisters = sizeof(V) <= 8;
+  K keys[kItems];
+  V values[kValuesInRegisters ? kItems : 1];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const unsigned index = segment_offset + i * 32 + lane;
+    if (index < tile_valid) {
+      keys[i] = keys_in[tile_start + index];
+      if constexpr (kValuesInRegisters) values[i] = values_in[tile_start + index];
+    }
+  }
+  // The digit of item i, or kRadix past the end of the input.
+  auto digit_at = [&](int i) -> unsigned {
+    return segment_offset + i * 32 + lane < tile_valid ? digit_of(keys[i], shift, mask)
+                                                       : unsigned(kRadix);
+  };
+
+  // Rank within the warp: rank[i] = earlier items of the segment with the same digit.
+  unsigned rank[kItems];
+  const unsigned lower_lanes = warp::lanemask_lt();
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const unsigned d = digit_at(i);
+    const unsigned peers = warp::match_bits<RADIX_BITS + 1>(d);  // + 1: past-the-end items
+    const bool valid = d < kRadix;
+    const unsigned before = valid ? warp_counts[warp_index][d] : 0;
+    __syncwarp();
+    if (valid && lane == 31 - __clz(peers)) warp_counts[warp_index][d] = before + __popc(peers);
+    __syncwarp();
+    rank[i] = before + __popc(peers & lower_lanes);
+  }
+  __syncthreads();
+
+  // One thread per digit: warp counts -> warp offsets, tile count; publish the tile's count.
+  const int digit = threadIdx.x;
+  unsigned tile_count = 0;
+  if (digit < kRadix) {
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const unsigned c = warp_counts[w][digit];
+      warp_counts[w][digit] = tile_count;
+      tile_count += c;
+    }
+    store_status(status + std::size_t(tile) * kRadix + digit,
+                 (tile == 0 ? kFlagInclusive : kFlagAggregate) | tile_count);
+  }
+  // Staged slot where each digit's run starts: exclusive scan of the tile counts over digits.
+  unsigned warp_total;
+  const unsigned before_in_warp = warp::exclusive_scan(tile_count, 0u, Plus{}, warp_total);
+  const unsigned run_start =
+      Scan::warp_base(storage, warp_total, 0u, Plus{}, [](unsigned) { return 0u; }) +
+      before_in_warp;
+
+  if (digit < kRadix) {
+    // Look-back: items of this digit in earlier tiles of the portion.
+    unsigned long long earlier = 0;
+    if (tile > 0) {
+      long long k = static_cast<long long>(tile) - 1;
+      while (true) {
+        unsigned word;
+        do {
+          word = load_status(status + std::size_t(k) * kRadix + digit);
+        } while ((word & ~kCountMask) == 0);
+        earlier += word & kCountMask;
+        if ((word & ~kCountMask) == kFlagInclusive) break;
+        --k;
+      }
+      store_status(status + std::size_t(tile) * kRadix + digit,
+                   kFlagInclusive | static_cast<unsigned>(earlier + tile_count));
+    }
+    tile_digit_start[digit] = run_start;
+    global_base[digit] = digit_offsets[digit] + earlier - run_start;
+  }
+  __syncthreads();
+
+  // Stage in sorted order: slot = run start of the digit + earlier warps + rank in the warp.
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const unsigned d = digit_at(i);
+    if (d < kRadix) {
+      const unsigned slot = tile_digit_start[d] + warp_counts[warp_index][d] + rank[i];
+      staged_keys[slot] = keys[i];
+      if constexpr (kValuesInRegisters) {
+        staged_values[slot] = values[i];
+      } else {
+        staged_values[slot] = values_in[tile_start + segment_offset + i * 32 + lane];
+      }
+    }
+  }
+  __syncthreads();
+
+  // Write out: staged slot j of digit d goes to global_base[d] + j; equal digits are adjacent.
+  for (unsigned j = threadIdx.x; j < tile_valid; j += kThreads) {
+    const K key = staged_keys[j];
+    const std::size_t destination = global_base[digit_of(key, shift, mask)] + j;
+    keys_out[destination] = key;
+    values_out[destination] = staged_values[j];
+  }
+}
+
+template <int RADIX_BITS, class K, class V>
+void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out, std::size_t n,
+         int begin_bit, int end_bit, const Plan& p, const Layout<K, V>& layout,
+         cudaStream_t stream) {
+  constexpr int kRadix = 1 << RADIX_BITS;
+  PRIM_CUDA_CHECK(cudaMemsetAsync(layout.tickets, 0, layout.reset, stream));
+
+  const std::size_t portion_blocks = (p.portion_tiles * kTile + kThreads - 1) / kThreads;
+  const unsigned hist_blocks = static_cast<unsigned>(portion_blocks < 1024 ? portion_blocks : 1024);
+  histogram_kernel<RADIX_BITS>
+      <<<dim3(hist_blocks, static_cast<unsigned>(p.portions)), kThreads, 0, stream>>>(
+          d_keys_in, n, begin_bit, end_bit, p.passes, p.portions, layout.histograms);
+  PRIM_LAUNCH_CHECK("onesweep histogram_kernel");
+  offsets_kernel<RADIX_BITS>
+      <<<p.passes, kThreads, 0, stream>>>(layout.histograms, p.portions, layout.offsets);
+  PRIM_LAUNCH_CHECK("onesweep offsets_kernel");
+
+  const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
+  const std::size_t shared_bytes = values_offset + std::size_t(kTile) * sizeof(V);
+  if (shared_bytes > 48 * 1024) {
+    PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared_bytes)));
+  }
+
+  // Ping-pong so that the last pass writes the outputs.
+  const K* keys_src = d_keys_in;
+  const V* values_src = d_values_in;
+  bool to_out = p.passes % 2 == 1;
+  for (int pass = 0; pass < p.passes; ++pass) {
+    K* keys_dst = to_out ? d_keys_out : layout.keys;
+    V* values_dst = to_out ? d_values_out : layout.values;
+    const int shift = begin_bit + pass * RADIX_BITS;
+    const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
+    for (std::size_t portion = 0; portion < p.portions; ++portion) {
+      const std::size_t slot = std::size_t(pass) * p.portions + portion;
+      const std::size_t portion_start = portion * kTilesPerPortion * kTile;
+      const std::size_t tiles_left = p.tiles - portion * kTilesPerPortion;
+      const std::size_t tiles = tiles_left < kTilesPerPortion ? tiles_left : kTilesPerPortion;
+      pass_kernel<RADIX_BITS, K, V>
+          <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
+              keys_src, keys_dst, values_src, values_dst, n, portion_start, shift, bits,
+              layout.offsets + slot * kRadix, layout.status + slot * p.portion_tiles * kRadix,
+              layout.tickets + slot, values_offset);
+      PRIM_LAUNCH_CHECK("onesweep pass_kernel");
+    }
+    keys_src = keys_dst;
+    values_src = values_dst;
+    to_out = !to_out;
+  }
 }
 
 template <class K, class V>
-void sort_pairs(const K*, K*, const V*, V*, std::size_t, int, int, void*, cudaStream_t,
-                const SortConfig&) {
-  throw Error("sort algorithm 'onesweep' is not implemented yet");
+void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
+                std::size_t n, int begin_bit, int end_bit, void* workspace, cudaStream_t stream,
+                const SortConfig& config) {
+  static_assert(alignof(K) <= 16 && alignof(V) <= 16, "staging assumes alignment <= 16");
+  const Plan p = make_plan(n, begin_bit, end_bit, config);
+  const Layout<K, V> layout(workspace, n, p);
+  const std::size_t shared_bytes =
+      (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16 + std::size_t(kTile) * sizeof(V);
+  require(shared_bytes <= 200 * 1024, "prim::own::sort_pairs (onesweep)",
+          "values of " + std::to_string(sizeof(V)) + " bytes do not fit a tile in shared memory");
+  if (p.radix_bits == 4) {
+    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
+           stream);
+  } else {
+    run<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
+           stream);
+  }
 }
 
 }  // namespace prim::detail::radix_sort_onesweep
