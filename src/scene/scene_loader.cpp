@@ -380,6 +380,10 @@ Scene parse_scene(const std::string& text, const std::string& path,
 
   const Json& materials = r.object(r.require(doc, "", "Materials"), "Materials");
   if (materials.empty()) r.fail("Materials", "expected at least one material");
+  if (materials.size() > static_cast<std::size_t>(kMaxMaterials)) {
+    r.fail("Materials", std::to_string(materials.size()) + " materials are too many (at most " +
+                            std::to_string(kMaxMaterials) + ")");
+  }
   std::unordered_map<std::string, int> material_ids;
   for (const auto& item : materials.items()) {
     material_ids[item.key()] = static_cast<int>(scene.materials.size());

@@ -33,5 +33,6 @@ inline constexpr int kMaxImageSide = 16384;
 inline constexpr long long kMaxImagePixels = 8192LL * 8192LL;
 inline constexpr int kMaxIterations = 1000000;
 inline constexpr int kMaxDepth = 1024;
+inline constexpr int kMaxMaterials = 65534;  // material ids are 16-bit sort keys on the device
 
 }  // namespace raystream
