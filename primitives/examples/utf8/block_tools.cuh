@@ -92,4 +92,31 @@ __device__ __forceinline__ void store_staged(const T* s, std::uint32_t shift, st
   }
 }
 
+// Code points staged at padded_index(e): one unused word after every 32, so that threads writing
+// 16 consecutive code points each (ASCII text) hit 32 different banks instead of 2.
+__device__ __forceinline__ std::uint32_t padded_index(std::uint32_t e) {
+  return e + (e >> 5);
+}
+
+// store_staged for code points staged at padded_index(e). A chunk's 4 elements start at a multiple
+// of 4, so they lie in one group of 32 and are consecutive in s.
+__device__ __forceinline__ void store_staged_padded(const std::uint32_t* s, std::uint32_t shift,
+                                                    std::uint32_t count, std::uint32_t* dst) {
+  std::uint32_t* base = dst - shift;
+  const std::uint32_t end = shift + count;
+  const std::uint32_t chunks = (end + 3) / 4;
+  for (std::uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+    const std::uint32_t lo = 4 * c;
+    const std::uint32_t hi = lo + 4;
+    if (lo >= shift && hi <= end) {
+      const std::uint32_t i = padded_index(lo);
+      reinterpret_cast<uint4*>(base)[c] = make_uint4(s[i], s[i + 1], s[i + 2], s[i + 3]);
+    } else {
+      for (std::uint32_t e = lo < shift ? shift : lo; e < (hi < end ? hi : end); ++e) {
+        base[e] = s[padded_index(e)];
+      }
+    }
+  }
+}
+
 }  // namespace utf8::detail

@@ -77,8 +77,10 @@ __global__ void __launch_bounds__(kThreads)
     decode_write_kernel(const std::uint8_t* __restrict__ in, std::size_t n, bool vector_loads,
                         const std::uint32_t* __restrict__ tile_offsets, std::size_t tiles,
                         std::uint32_t* __restrict__ out, DeviceResult* __restrict__ result) {
-  // A tile holds at most one unit per byte; 4 more words for the alignment shift.
-  __shared__ __align__(16) std::uint32_t s_out[kDecodeTile + 4];
+  // A tile holds at most one unit per byte; 3 more words for the alignment shift; a pad word
+  // after every 32 (padded_index).
+  constexpr std::uint32_t kStaged = kDecodeTile + 3;
+  __shared__ std::uint32_t s_out[kStaged + kStaged / 32 + 1];
   __shared__ std::uint32_t s_warp[kThreads / 32];
   const std::size_t tile = blockIdx.x;
   const std::size_t p = tile * kDecodeTile + threadIdx.x * std::size_t(kSpanBytes);
@@ -88,10 +90,11 @@ __global__ void __launch_bounds__(kThreads)
   const std::uint32_t offset = block_exclusive_sum<kThreads>(__popc(m.starts), s_warp, total);
   std::uint32_t* dst = out + tile_offsets[tile];
   const std::uint32_t shift = (reinterpret_cast<std::uintptr_t>(dst) >> 2) & 3u;
-  std::uint32_t* mine = s_out + shift + offset;
-  emit_span(w, m.starts, [mine](int j, std::uint32_t value) { mine[j] = value; });
+  const std::uint32_t first = shift + offset;
+  emit_span(w, m.starts,
+            [&](int j, std::uint32_t value) { s_out[padded_index(first + j)] = value; });
   __syncthreads();
-  store_staged(s_out, shift, total, dst);
+  store_staged_padded(s_out, shift, total, dst);
   if (tile == 0 && threadIdx.x == 0) result->count = tile_offsets[tiles];
 }
 
