@@ -147,6 +147,13 @@ void check_cpu_sort(const std::vector<K>& keys, int begin_bit, int end_bit) {
                         begin_bit, end_bit);
   ASSERT_TRUE(same_items(order, values_out)) << "values (stability)";
   ASSERT_TRUE(same_items(expected_keys, keys_out)) << "keys";
+
+  std::fill(keys_out.begin(), keys_out.end(), K(0xAB));
+  std::fill(values_out.begin(), values_out.end(), 0xABABABABu);
+  prim::cpu::sort_pairs_parallel(keys.data(), keys_out.data(), values.data(), values_out.data(), n,
+                                 begin_bit, end_bit);
+  ASSERT_TRUE(same_items(order, values_out)) << "sort_pairs_parallel values (stability)";
+  ASSERT_TRUE(same_items(expected_keys, keys_out)) << "sort_pairs_parallel keys";
 }
 
 template <class K>
@@ -162,7 +169,7 @@ std::vector<K> random_keys(std::size_t n, std::uint64_t seed, int distinct) {
 template <class K>
 void check_cpu_sort_ranges(const std::vector<std::pair<int, int>>& ranges) {
   for (auto [begin_bit, end_bit] : ranges) {
-    for (std::size_t n : {0u, 1u, 2u, 33u, 1000u, 4097u, 70001u}) {
+    for (std::size_t n : {0u, 1u, 2u, 33u, 1000u, 4097u, 16383u, 16384u, 70001u}) {
       for (int distinct : {0, 1, 5}) {
         SCOPED_TRACE("bits [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) +
                      "), distinct " + std::to_string(distinct) + ", n = " + std::to_string(n));
@@ -183,6 +190,19 @@ TEST(CpuSort, Uint32Keys) {
 }
 TEST(CpuSort, Uint64Keys) {
   check_cpu_sort_ranges<std::uint64_t>({{0, 64}, {40, 61}});
+}
+
+TEST(CpuSort, ParallelSortWithManyThreadCounts) {
+  const auto keys = random_keys<std::uint32_t>(5 * prim::cpu::kParallelMin + 9, 17, 0);
+  const int saved = omp_get_max_threads();
+  for (int threads : {1, 2, 3, 7, 16, 61}) {
+    SCOPED_TRACE("threads = " + std::to_string(threads));
+    omp_set_num_threads(threads);
+    check_cpu_sort(keys, 0, 32);  // four passes: the outputs hold the last one
+    check_cpu_sort(keys, 3, 20);  // three passes: the last pass reads the temporaries
+    check_cpu_sort(keys, 0, 3);   // one pass, straight from the inputs
+  }
+  omp_set_num_threads(saved);
 }
 
 TEST(CpuSort, WorkedExamplesFromTheHeader) {
@@ -233,6 +253,12 @@ TEST(CpuErrors, BadArgumentsThrowNamingFunctionAndArgument) {
       {"prim::cpu::sort_pairs", "keys_out is null"});
   expect_error([&] { prim::cpu::sort_pairs(k.data(), k.data(), a.data(), b.data(), 8, 0, 8); },
                {"prim::cpu::sort_pairs", "alias"});
+  expect_error(
+      [&] { prim::cpu::sort_pairs_parallel(k.data(), ko.data(), a.data(), b.data(), 8, 2, 9); },
+      {"prim::cpu::sort_pairs_parallel", "end_bit 9 is past the key width of 8 bits"});
+  expect_error(
+      [&] { prim::cpu::sort_pairs_parallel(k.data(), ko.data(), a.data(), a.data(), 8, 0, 8); },
+      {"prim::cpu::sort_pairs_parallel", "alias"});
   // n == 0 accepts null pointers and returns 0
   EXPECT_EQ(prim::cpu::compact_if<std::uint32_t>(nullptr, nullptr, 0, IsOdd{}), 0u);
   EXPECT_EQ(prim::cpu::compact_if_with_scan<std::uint32_t>(nullptr, nullptr, 0, IsOdd{}), 0u);

@@ -360,4 +360,76 @@ void sort_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   }
 }
 
+// sort_pairs on all OpenMP threads: per pass of 8 bits, each thread counts the digits of its
+// block, the counts are scanned digit-major then thread-minor (so equal digits keep the thread
+// order, which is the input order), and each thread moves its block to the scanned offsets.
+// Same result as sort_pairs; allocates two n-item buffers when there is more than one pass.
+//
+//   keys = [3, 1, 2, 1, 0], values = [a, b, c, d, e], bits [0, 2), 2 threads ([3, 1, 2], [1, 0])
+//   digit counts per thread: t0 {1: 1, 2: 1, 3: 1}, t1 {0: 1, 1: 1}
+//   offsets: t1 digit 0 -> 0, t0 digit 1 -> 1, t1 digit 1 -> 2, t0 digit 2 -> 3, t0 digit 3 -> 4
+//   -> keys_out = [0, 1, 1, 2, 3], values_out = [e, b, d, c, a]
+template <class K, class V>
+void sort_pairs_parallel(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                         std::size_t n, int begin_bit, int end_bit) {
+  static_assert(std::is_unsigned_v<K>, "prim::cpu::sort_pairs_parallel keys are unsigned integers");
+  const char* function = "prim::cpu::sort_pairs_parallel";
+  detail::require_bit_range<K>(begin_bit, end_bit, function);
+  detail::require_data(keys_in, n, function, "keys_in");
+  detail::require_data(keys_out, n, function, "keys_out");
+  detail::require_data(values_in, n, function, "values_in");
+  detail::require_data(values_out, n, function, "values_out");
+  detail::require_distinct(keys_in, keys_out, n, function, "keys_in", "keys_out");
+  detail::require_distinct(values_in, values_out, n, function, "values_in", "values_out");
+  if (n < kParallelMin)
+    return sort_pairs(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit);
+
+  constexpr int kDigitBits = 8;
+  constexpr std::size_t kDigits = std::size_t(1) << kDigitBits;
+  const int passes = (end_bit - begin_bit + kDigitBits - 1) / kDigitBits;
+  std::vector<K> keys_tmp(passes > 1 ? n : 0);
+  std::vector<V> values_tmp(passes > 1 ? n : 0);
+  std::vector<std::size_t> offset;  // offset[t * kDigits + digit]
+#pragma omp parallel
+  {
+    const int t = detail::thread_index();
+    const int nt = detail::thread_count();
+#pragma omp single
+    offset.assign(static_cast<std::size_t>(nt) * kDigits, 0);
+    const auto [begin, end] = detail::thread_range(n, t, nt);
+    std::size_t* mine = offset.data() + static_cast<std::size_t>(t) * kDigits;
+    const K* keys_src = keys_in;
+    const V* values_src = values_in;
+    for (int pass = 0; pass < passes; ++pass) {
+      // the last pass writes the outputs, the ones before alternate between buffers
+      const bool to_out = (passes - 1 - pass) % 2 == 0;
+      K* keys_dst = to_out ? keys_out : keys_tmp.data();
+      V* values_dst = to_out ? values_out : values_tmp.data();
+      const int shift = begin_bit + pass * kDigitBits;
+      const int bits = end_bit - shift < kDigitBits ? end_bit - shift : kDigitBits;
+      const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+      auto digit = [&](K key) {
+        return static_cast<std::size_t>((std::uint64_t(key) >> shift) & mask);
+      };
+      std::fill(mine, mine + kDigits, 0);
+      for (std::size_t i = begin; i < end; ++i) ++mine[digit(keys_src[i])];
+#pragma omp barrier
+#pragma omp single
+      {
+        std::size_t sum = 0;
+        for (std::size_t d = 0; d < kDigits; ++d)
+          for (int u = 0; u < nt; ++u) sum += std::exchange(offset[u * kDigits + d], sum);
+      }
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::size_t at = mine[digit(keys_src[i])]++;
+        keys_dst[at] = keys_src[i];
+        values_dst[at] = values_src[i];
+      }
+#pragma omp barrier
+      keys_src = keys_dst;
+      values_src = values_dst;
+    }
+  }
+}
+
 }  // namespace prim::cpu
