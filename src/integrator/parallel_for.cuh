@@ -12,6 +12,7 @@
 namespace raystream {
 
 inline constexpr int kStageThreads = 256;
+inline constexpr long long kSerialBelow = 2048;  // CPU executor: slots below which one thread runs
 
 template <class Body>
 __global__ void __launch_bounds__(kStageThreads) parallel_for_kernel(std::size_t n, Body body) {
@@ -30,7 +31,8 @@ void parallel_for(const Executor& ex, const char* name, std::size_t n, const Bod
     ::prim::check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
   } else {
     const long long count = static_cast<long long>(n);
-#pragma omp parallel for schedule(static)
+    // Small loops run on one thread: starting the team would cost more than the work.
+#pragma omp parallel for schedule(static) if (count > kSerialBelow)
     for (long long i = 0; i < count; ++i) body(static_cast<std::size_t>(i));
   }
 }

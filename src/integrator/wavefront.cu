@@ -236,6 +236,9 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
         count_live_paths(ex, ids, n, next_count);
       }
       timeline.end(bounce, Stage::compact);
+      // On the CPU the count is already in host memory: stop once every path has ended. (The
+      // GPU loop never reads it within a frame; its kernels return at once past the bound.)
+      if (!gpu && *next_count == 0) break;
     }
     accumulate_film(ex, paths, film.data(), n);
 

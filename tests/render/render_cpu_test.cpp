@@ -93,6 +93,18 @@ TEST(RenderCpu, BoxKeepsPathsAliveAndLosesSomeEachBounce) {
   EXPECT_LT(b[5].paths_out, b[2].paths_out);  // roulette from bounce 3 on
 }
 
+TEST(RenderCpu, OpenSceneLosesMostPathsAtTheFirstBounce) {
+  Scene scene = box_scene();
+  scene.objects.erase(scene.objects.begin() + 1, scene.objects.begin() + 7);  // no walls
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
+  const RenderResult r = render(scene, s);
+  test::expect_consistent_stats(r, s);
+  test::expect_all_finite(r.image);
+  EXPECT_LT(r.stats.bounces[0].paths_out, r.stats.bounces[0].paths_in / 2);
+  EXPECT_GT(r.stats.bounces[0].paths_out, 0u);
+  EXPECT_GT(test::mean_channel(r.image, 0), 0.0);
+}
+
 TEST(RenderCpu, EmptySceneIsBlackAndEveryPathEscapes) {
   Scene scene = box_scene();
   scene.objects.clear();
