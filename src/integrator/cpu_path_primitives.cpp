@@ -24,7 +24,7 @@ class CpuPathPrimitives final : public PathPrimitives {
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                         int key_bits, prim::Workspace&, cudaStream_t) const override {
-    prim::cpu::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
+    prim::cpu::sort_pairs_parallel(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
   }
 };
 
