@@ -51,6 +51,8 @@ std::size_t put_utf8(std::uint32_t c, std::uint8_t* out) {
   return 4;
 }
 
+}  // namespace
+
 std::size_t encode_range(const std::uint32_t* in, std::size_t begin, std::size_t end,
                          std::uint8_t* out, std::size_t* first_invalid) {
   std::size_t bad = kNone;
@@ -63,10 +65,12 @@ std::size_t encode_range(const std::uint32_t* in, std::size_t begin, std::size_t
   return static_cast<std::size_t>(o - out);
 }
 
-}  // namespace
+namespace {
 
-std::size_t decode_range(const std::uint8_t* in, std::size_t begin, std::size_t end,
-                         std::uint32_t* out, std::size_t* first_invalid) {
+// The sequential decoder. kWrite == false only counts the code points (out is not touched).
+template <bool kWrite>
+std::size_t run_decoder(const std::uint8_t* in, std::size_t begin, std::size_t end,
+                        std::uint32_t* out, std::size_t* first_invalid) {
   std::size_t bad = kNone;
   std::size_t count = 0;
   std::size_t i = begin;
@@ -76,7 +80,9 @@ std::size_t decode_range(const std::uint8_t* in, std::size_t begin, std::size_t 
       std::uint64_t eight;
       std::memcpy(&eight, in + i, 8);
       if ((eight & 0x8080808080808080ull) == 0) {
-        for (int k = 0; k < 8; ++k) out[count + k] = in[i + k];
+        if (kWrite) {
+          for (int k = 0; k < 8; ++k) out[count + k] = in[i + k];
+        }
         count += 8;
         i += 8;
         continue;
@@ -84,7 +90,8 @@ std::size_t decode_range(const std::uint8_t* in, std::size_t begin, std::size_t 
     }
     const std::uint8_t b = in[i];
     if (b < 0x80) {
-      out[count++] = b;
+      if (kWrite) out[count] = b;
+      ++count;
       ++i;
       continue;
     }
@@ -116,16 +123,24 @@ std::size_t decode_range(const std::uint8_t* in, std::size_t begin, std::size_t 
       hi = 0xBF;
     }
     if (need > 0 && got == need) {
-      out[count++] = c;
+      if (kWrite) out[count] = c;
     } else {
       // A maximal subpart: the lead and the continuation bytes that fit, or one bad byte.
-      out[count++] = kReplacementChar;
+      if (kWrite) out[count] = kReplacementChar;
       if (bad == kNone) bad = i;
     }
+    ++count;
     i = j;
   }
   *first_invalid = bad;
   return count;
+}
+
+}  // namespace
+
+std::size_t decode_range(const std::uint8_t* in, std::size_t begin, std::size_t end,
+                         std::uint32_t* out, std::size_t* first_invalid) {
+  return run_decoder<true>(in, begin, end, out, first_invalid);
 }
 
 Decoded decode(const std::uint8_t* in, std::size_t n) {
@@ -136,14 +151,13 @@ Decoded decode(const std::uint8_t* in, std::size_t n) {
 }
 
 std::size_t first_invalid(const std::uint8_t* in, std::size_t n) {
-  // Decoding in slices keeps the memory small; slices end where a unit surely starts.
+  // Slices that end where a unit surely starts, so the scan stops soon after the first error.
   constexpr std::size_t kSlice = 1 << 16;
-  std::vector<std::uint32_t> scratch(kSlice + 4);
   std::size_t begin = 0;
   while (begin < n) {
     const std::size_t end = unit_boundary(in, n, std::min(n, begin + kSlice));
     std::size_t bad;
-    decode_range(in, begin, end, scratch.data(), &bad);
+    run_decoder<false>(in, begin, end, nullptr, &bad);
     if (bad != kNone) return bad;
     begin = end;
   }
@@ -156,32 +170,38 @@ std::size_t unit_boundary(const std::uint8_t* in, std::size_t n, std::size_t b) 
   return i;
 }
 
-Decoded decode_parallel(const std::uint8_t* in, std::size_t n) {
+std::size_t decode_parallel_into(const std::uint8_t* in, std::size_t n, std::uint32_t* out,
+                                 std::size_t* first_invalid) {
   const int threads = omp_get_max_threads();
   const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(threads * 4, n / 4096));
   std::vector<std::size_t> bounds(chunks + 1);
   for (std::size_t c = 0; c <= chunks; ++c) bounds[c] = unit_boundary(in, n, n / chunks * c);
   bounds[0] = 0;  // the input's first byte always starts a unit
   bounds[chunks] = n;
-  // Chunk c decodes into out[bounds[c], ...) of a scratch buffer (a chunk of k bytes yields at
-  // most k code points), then the pieces move to their final places.
-  std::vector<std::uint32_t> scratch(n);
-  std::vector<std::size_t> counts(chunks), bad(chunks);
+  // Chunks start where a unit surely starts, so each decodes alone: count, place, decode.
+  std::vector<std::size_t> counts(chunks), bad(chunks), offsets(chunks + 1, 0);
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t c = 0; c < chunks; ++c) {
-    counts[c] = decode_range(in, bounds[c], bounds[c + 1], scratch.data() + bounds[c], &bad[c]);
+    counts[c] = run_decoder<false>(in, bounds[c], bounds[c + 1], nullptr, &bad[c]);
   }
-  Decoded d;
-  std::vector<std::size_t> offsets(chunks + 1, 0);
+  std::size_t first = kNone;
   for (std::size_t c = 0; c < chunks; ++c) {
     offsets[c + 1] = offsets[c] + counts[c];
-    if (d.first_invalid == kNone) d.first_invalid = bad[c];
+    if (first == kNone) first = bad[c];
   }
-  d.code_points.resize(offsets[chunks]);
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t c = 0; c < chunks; ++c) {
-    std::copy_n(scratch.data() + bounds[c], counts[c], d.code_points.data() + offsets[c]);
+    std::size_t unused;
+    run_decoder<true>(in, bounds[c], bounds[c + 1], out + offsets[c], &unused);
   }
+  *first_invalid = first;
+  return offsets[chunks];
+}
+
+Decoded decode_parallel(const std::uint8_t* in, std::size_t n) {
+  Decoded d;
+  d.code_points.resize(n);
+  d.code_points.resize(decode_parallel_into(in, n, d.code_points.data(), &d.first_invalid));
   return d;
 }
 
@@ -192,7 +212,8 @@ Encoded encode(const std::uint32_t* in, std::size_t n) {
   return e;
 }
 
-Encoded encode_parallel(const std::uint32_t* in, std::size_t n) {
+std::size_t encode_parallel_into(const std::uint32_t* in, std::size_t n, std::uint8_t* out,
+                                 std::size_t* first_invalid) {
   const int threads = omp_get_max_threads();
   const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(threads * 4, n / 1024));
   std::vector<std::size_t> sizes(chunks, 0), offsets(chunks + 1, 0), bad(chunks);
@@ -205,13 +226,20 @@ Encoded encode_parallel(const std::uint32_t* in, std::size_t n) {
     sizes[c] = s;
   }
   for (std::size_t c = 0; c < chunks; ++c) offsets[c + 1] = offsets[c] + sizes[c];
-  Encoded e;
-  e.bytes.resize(offsets[chunks]);
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t c = 0; c < chunks; ++c) {
-    encode_range(in, begin_of(c), end_of(c), e.bytes.data() + offsets[c], &bad[c]);
+    encode_range(in, begin_of(c), end_of(c), out + offsets[c], &bad[c]);
   }
-  for (std::size_t c = 0; c < chunks && e.first_invalid == kNone; ++c) e.first_invalid = bad[c];
+  std::size_t first = kNone;
+  for (std::size_t c = 0; c < chunks && first == kNone; ++c) first = bad[c];
+  *first_invalid = first;
+  return offsets[chunks];
+}
+
+Encoded encode_parallel(const std::uint32_t* in, std::size_t n) {
+  Encoded e;
+  e.bytes.resize(4 * n);
+  e.bytes.resize(encode_parallel_into(in, n, e.bytes.data(), &e.first_invalid));
   return e;
 }
 

@@ -35,12 +35,22 @@ std::size_t decode_range(const std::uint8_t* in, std::size_t begin, std::size_t 
 
 Decoded decode(const std::uint8_t* in, std::size_t n);
 Decoded decode_parallel(const std::uint8_t* in, std::size_t n);  // OpenMP, same result
+// OpenMP decode into out (room for n code points); returns the count.
+std::size_t decode_parallel_into(const std::uint8_t* in, std::size_t n, std::uint32_t* out,
+                                 std::size_t* first_invalid);
 
 // Offset of the first ill-formed unit, or kNone.
 std::size_t first_invalid(const std::uint8_t* in, std::size_t n);
 
 Encoded encode(const std::uint32_t* in, std::size_t n);
 Encoded encode_parallel(const std::uint32_t* in, std::size_t n);  // OpenMP, same result
+// Encodes [begin, end) of `in` into out (room for 4 bytes each); returns the bytes written.
+// *first_invalid gets the index (relative to `in`) of the first value that is not a scalar value.
+std::size_t encode_range(const std::uint32_t* in, std::size_t begin, std::size_t end,
+                         std::uint8_t* out, std::size_t* first_invalid);
+// OpenMP encode into out (room for 4 * n bytes); returns the bytes written.
+std::size_t encode_parallel_into(const std::uint32_t* in, std::size_t n, std::uint8_t* out,
+                                 std::size_t* first_invalid);
 
 // A boundary at or after `b` (at most 3 bytes later, or n) where a unit surely starts: a
 // non-continuation byte, or one after three continuation bytes.
