@@ -2,7 +2,7 @@
 // reference (one thread, and OpenMP), on generated ASCII-heavy and CJK-heavy text.
 //
 //   utf8_bench [--sizes=1M,64M,1G] [--methods=tiled,compact] [--scan=NAME] [--compact=NAME]
-//              [--no-cpu]
+//              [--no-cpu] [--no-gpu]
 //
 // GB/s are UTF-8 bytes per second in both directions (GB = 1e9 bytes). GPU times are CUDA-event
 // medians after two warm-up runs; "floor" is the time the bytes a decode or encode must move
@@ -34,6 +34,7 @@ struct BenchOptions {
   prim::ScanConfig scan = {};
   prim::CompactConfig compact = {};
   bool cpu = true;
+  bool gpu = true;
 };
 
 std::size_t parse_size(const std::string& text) {
@@ -81,10 +82,12 @@ BenchOptions parse_args(int argc, char** argv) {
       o.compact.algorithm = prim::parse_compact_algorithm(v);
     } else if (arg == "--no-cpu") {
       o.cpu = false;
+    } else if (arg == "--no-gpu") {
+      o.gpu = false;
     } else {
       throw std::runtime_error("unknown argument '" + arg +
                                "' (--sizes=1M,64M,1G --methods=tiled,compact --scan=NAME "
-                               "--compact=NAME --no-cpu)");
+                               "--compact=NAME --no-cpu --no-gpu)");
     }
   }
   return o;
@@ -218,14 +221,17 @@ int main(int argc, char** argv) {
   }
   bool all_ok = true;
   try {
-    cudaDeviceProp prop;
-    int device = 0;
-    PRIM_CUDA_CHECK(cudaGetDevice(&device));
-    PRIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    const std::size_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
-    const double bandwidth = copy_bandwidth(std::min<std::size_t>(largest, 1000000000));
-    std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write)\n", prop.name,
-                prop.multiProcessorCount, bandwidth);
+    double bandwidth = 0;
+    if (o.gpu) {
+      cudaDeviceProp prop;
+      int device = 0;
+      PRIM_CUDA_CHECK(cudaGetDevice(&device));
+      PRIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+      const std::size_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
+      bandwidth = copy_bandwidth(std::min<std::size_t>(largest, 1000000000));
+      std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write)\n", prop.name,
+                  prop.multiProcessorCount, bandwidth);
+    }
     std::printf("CPU: %d OpenMP threads; scan '%s', compact '%s'\n\n", omp_get_max_threads(),
                 prim::name(o.scan.algorithm), prim::name(o.compact.algorithm));
     print_header();
@@ -235,9 +241,9 @@ int main(int argc, char** argv) {
         const std::vector<std::uint8_t> text = utf8::generate_text(size, kind, 2024);
         const utf8::cpu::Decoded expected = utf8::cpu::decode_parallel(text.data(), size);
         const std::size_t ncp = expected.code_points.size();
-        const double floor_ms = (size + 4.0 * ncp) / (bandwidth * 1e9) * 1e3;
+        const double floor_ms = o.gpu ? (size + 4.0 * ncp) / (bandwidth * 1e9) * 1e3 : 0.0;
 
-        for (utf8::Method method : o.methods) {
+        for (utf8::Method method : o.gpu ? o.methods : std::vector<utf8::Method>{}) {
           Row row{utf8::name(kind), size_name(size), std::string("GPU ") + utf8::name(method)};
           row.bytes = size;
           row.floor_ms = floor_ms;
