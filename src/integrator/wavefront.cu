@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,10 @@ void validate(const Scene& scene, const RenderSettings& s, int width, int height
     if (m < 0 || m >= static_cast<int>(scene.materials.size()))
       fail("object " + std::to_string(k) + " names material index " + std::to_string(m) +
            ", out of range");
+    const glm::vec3 scale = scene.objects[k].scale;
+    for (int axis = 0; axis < 3; ++axis)
+      if (!(std::fabs(scale[axis]) > 0.0f) || !std::isfinite(scale[axis]))
+        fail("object " + std::to_string(k) + " has a zero or non-finite SCALE (it has no inverse)");
   }
   const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
   if (pixels >= kDeadPath) fail("the image has too many pixels (" + std::to_string(pixels) + ")");

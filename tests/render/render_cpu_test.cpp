@@ -68,6 +68,20 @@ TEST(RenderCpu, CompactionAndSortingLeaveTheImageBitIdentical) {
   }
 }
 
+TEST(RenderCpu, SortOverMoreThanEightKeyBits) {
+  // 306 materials: keys need 9 bits, two digits of an 8-bit radix sort.
+  const Scene scene = test::many_materials_scene(300);
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
+  EXPECT_EQ(material_key_bits(static_cast<int>(scene.materials.size())), 9);
+  const RenderResult unsorted = render(scene, s);
+  s.sort_by_material = true;
+  const RenderResult sorted = render(scene, s);
+  test::expect_consistent_stats(sorted, s);
+  EXPECT_EQ(sorted.image.rgb, unsorted.image.rgb);
+  for (int b = 0; b < s.depth; ++b)
+    EXPECT_EQ(sorted.stats.bounces[b].paths_out, unsorted.stats.bounces[b].paths_out);
+}
+
 TEST(RenderCpu, SameSeedSameImageOtherSeedOtherImage) {
   const Scene scene = box_scene();
   RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
@@ -180,6 +194,9 @@ TEST(RenderCpu, BadSettingsThrowNamingTheProblem) {
   Scene bad_material = scene;
   bad_material.objects[2].material = 99;
   expect_error(s, bad_material, "material index 99");
+  Scene flat = scene;
+  flat.objects[8].scale.y = 0.0f;
+  expect_error(s, flat, "object 8 has a zero or non-finite SCALE");
   Scene no_materials = scene;
   no_materials.materials.clear();
   expect_error(s, no_materials, "no materials");

@@ -107,6 +107,24 @@ TEST(RenderGpu, OwnAndThrustAgreeWithCompactionAndSortingOnAndOff) {
   }
 }
 
+TEST(RenderGpu, SortOverMoreThanEightKeyBitsAgreesWithCpu) {
+  // 306 materials: 9-bit keys, so radix sorts with 8-bit digits need two passes.
+  const Scene scene = test::many_materials_scene(300);
+  RenderSettings s = settings_for(scene, ExecutorKind::gpu, 2);
+  s.width = 80;
+  s.height = 64;
+  const RenderResult unsorted = render_own(scene, s);
+  s.sort_by_material = true;
+  for (const bool thrust : {false, true}) {
+    SCOPED_TRACE(thrust ? "thrust" : "own");
+    const RenderResult sorted = thrust ? render_thrust(scene, s) : render_own(scene, s);
+    test::expect_consistent_stats(sorted, s);
+    EXPECT_EQ(sorted.image.rgb, unsorted.image.rgb);
+    for (int b = 0; b < s.depth; ++b)
+      EXPECT_EQ(sorted.stats.bounces[b].paths_out, unsorted.stats.bounces[b].paths_out);
+  }
+}
+
 TEST(RenderGpu, OpenSceneLosesMostPathsAtTheFirstBounce) {
   Scene scene = box_scene();
   scene.objects.erase(scene.objects.begin() + 1, scene.objects.begin() + 7);  // no walls

@@ -110,6 +110,25 @@ inline Scene box_scene() {
   return s;
 }
 
+// The box with `extra` more diffuse materials (grey levels), spread over small spheres on the
+// floor, so a material sort needs more than 8 key bits once extra >= 250.
+inline Scene many_materials_scene(int extra) {
+  Scene s = box_scene();
+  const int first = static_cast<int>(s.materials.size());
+  for (int k = 0; k < extra; ++k) {
+    const float grey = 0.2f + 0.6f * float(k) / float(extra);
+    s.materials.push_back(make_material("grey" + std::to_string(k), MaterialType::diffuse,
+                                        glm::vec3(grey, 0.5f * grey, 1.0f - grey)));
+  }
+  for (int k = 0; k < 48; ++k) {
+    const float x = -4.0f + 8.0f * float(k % 8) / 7.0f;
+    const float z = -4.0f + 7.0f * float(k / 8) / 5.0f;
+    s.objects.push_back(make_object(ShapeType::sphere, first + (k * 37) % extra,
+                                    glm::vec3(x, 0.3f, z), glm::vec3(0.0f), glm::vec3(0.6f)));
+  }
+  return s;
+}
+
 inline RenderSettings settings_for(const Scene& scene, ExecutorKind executor, int spp) {
   RenderSettings s;
   s.spp = spp;
