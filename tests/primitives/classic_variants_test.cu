@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "primitives/compact.cuh"
@@ -226,29 +227,69 @@ TEST(ClassicScan, BlockedDeepRecursionAndLargeSharedMemory) {
   }
 }
 
-TEST(ClassicScan, BlockedRejectsBadShapes) {
-  int* nothing = nullptr;
-  prim::Workspace ws;
-  for (prim::ScanConfig config :
-       {prim::ScanConfig{prim::ScanAlgorithm::blocked_blelloch, 48, 4},
-        prim::ScanConfig{prim::ScanAlgorithm::blocked_blelloch, 16, 4},
-        prim::ScanConfig{prim::ScanAlgorithm::blocked_brent_kung, 2048, 4},
-        prim::ScanConfig{prim::ScanAlgorithm::blocked_brent_kung, -32, 4},
-        prim::ScanConfig{prim::ScanAlgorithm::blocked_blelloch, 256, 17},
-        prim::ScanConfig{prim::ScanAlgorithm::blocked_brent_kung, 256, -1}}) {
-    EXPECT_THROW(prim::own::scan_workspace_bytes<int>(100, config), prim::Error);
-    EXPECT_THROW(
-        prim::own::exclusive_scan(nothing, nothing + 1, 100, 0, prim::Plus{}, ws, 0, config),
-        prim::Error);
+// Runs `call` and checks that it throws a prim::Error whose message names `argument`.
+template <class F>
+::testing::AssertionResult throws_naming(F call, const std::string& argument) {
+  try {
+    call();
+  } catch (const prim::Error& e) {
+    if (std::string(e.what()).find(argument) != std::string::npos)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << "the error does not name " << argument << ": " << e.what();
   }
+  return ::testing::AssertionFailure() << "no prim::Error";
+}
+
+TEST(ClassicScan, BlockedRejectsBadShapes) {
+  DeviceArray<int> d(100);
+  prim::Workspace ws(1 << 20);
+  const std::vector<std::pair<prim::ScanConfig, const char*>> bad = {
+      {{prim::ScanAlgorithm::blocked_blelloch, 48, 4}, "block_threads"},
+      {{prim::ScanAlgorithm::blocked_blelloch, 16, 4}, "block_threads"},
+      {{prim::ScanAlgorithm::blocked_brent_kung, 2048, 4}, "block_threads"},
+      {{prim::ScanAlgorithm::blocked_brent_kung, -32, 4}, "block_threads"},
+      {{prim::ScanAlgorithm::blocked_blelloch, 256, 17}, "items_per_thread"},
+      {{prim::ScanAlgorithm::blocked_brent_kung, 256, -1}, "items_per_thread"},
+      {{prim::ScanAlgorithm::naive, 100, 0}, "block_threads"},
+      {{prim::ScanAlgorithm::work_efficient, 2048, 0}, "block_threads"}};
+  for (const auto& entry : bad) {
+    const prim::ScanConfig config = entry.first;
+    const std::string argument = entry.second;
+    SCOPED_TRACE(std::string(prim::name(config.algorithm)) + " " +
+                 std::to_string(config.block_threads) + " x " +
+                 std::to_string(config.items_per_thread));
+    if (config.algorithm != prim::ScanAlgorithm::naive &&
+        config.algorithm != prim::ScanAlgorithm::work_efficient) {
+      EXPECT_TRUE(
+          throws_naming([&] { prim::own::scan_workspace_bytes<int>(100, config); }, argument));
+      EXPECT_TRUE(throws_naming(
+          [&] {
+            prim::detail::blocked::scan<false>(d.get(), d.get(), 100, 0, prim::Plus{}, ws.data(), 0,
+                                               config);
+          },
+          argument));
+    }
+    EXPECT_TRUE(throws_naming(
+        [&] { prim::own::exclusive_scan(d.get(), d.get(), 100, 0, prim::Plus{}, ws, 0, config); },
+        argument));
+  }
+  // The same calls with a valid odd shape succeed.
+  const prim::ScanConfig good{prim::ScanAlgorithm::blocked_blelloch, 64, 5};
+  EXPECT_NO_THROW(prim::own::exclusive_scan(d.get(), d.get(), 100, 0, prim::Plus{}, ws, 0, good));
+  PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+
   // A 1024 x 16 tile of 16-byte matrices needs about 290 KB of shared memory: no device has it.
   const prim::ScanConfig huge{prim::ScanAlgorithm::blocked_blelloch, 1024, 16};
   const std::vector<Mat2> in = random_matrices(10, 1);
   DeviceArray<Mat2> d_in(in);
   prim::Workspace big(prim::own::scan_workspace_bytes<Mat2>(in.size(), huge));
-  EXPECT_THROW(prim::own::inclusive_scan(d_in.get(), d_in.get(), in.size(), kMat2Identity,
-                                         Mat2Product{}, big, 0, huge),
-               prim::Error);
+  EXPECT_TRUE(throws_naming(
+      [&] {
+        prim::own::inclusive_scan(d_in.get(), d_in.get(), in.size(), kMat2Identity, Mat2Product{},
+                                  big, 0, huge);
+      },
+      "shared memory"));
 }
 
 // Uses 64-bit indices throughout: 2^31 + 5 bytes with max, in place (about 2 GB of device
@@ -561,11 +602,22 @@ TEST(ClassicSort, SplitWithEveryClassicScanAndLsdWithBothTrees) {
 }
 
 TEST(ClassicSort, LsdRejectsBadRadixBits) {
+  DeviceArray<std::uint32_t> keys(10), keys_out(10), values(10), values_out(10);
+  prim::Workspace ws(1 << 20);
   for (int bits : {1, 2, 3, 5, 16, -4}) {
+    SCOPED_TRACE(bits);
     const prim::SortConfig config{prim::SortAlgorithm::lsd, bits, kBlockedScan};
-    EXPECT_THROW(
-        (prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(10, 0, 32, config)),
-        prim::Error);
+    EXPECT_TRUE(throws_naming(
+        [&] {
+          prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(10, 0, 32, config);
+        },
+        "radix_bits"));
+    EXPECT_TRUE(throws_naming(
+        [&] {
+          prim::own::sort_pairs(keys.get(), keys_out.get(), values.get(), values_out.get(), 10, 0,
+                                32, ws, 0, config);
+        },
+        "radix_bits"));
   }
 }
 
