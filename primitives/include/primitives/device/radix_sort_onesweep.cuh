@@ -3,8 +3,9 @@
 //
 //   1. histogram kernel: one read of the keys counts the digits of EVERY pass at once (shared
 //      memory counters), per portion of the input;
-//   2. offsets kernel: per pass, the exclusive scan of the digit totals (where each digit's run
-//      starts in the output) plus the counts of earlier portions;
+//   2. in the same launch, the last histogram block to finish computes per pass the exclusive
+//      scan of the digit totals (where each digit's run starts in the output) plus the counts of
+//      earlier portions;
 //   3. one kernel per digit pass: each block takes a tile (256 x 16 items) from an atomic ticket,
 //      ranks its keys by digit stably (per-warp counters in shared memory; lanes with equal
 //      digits in a row of 32 found by ballots, warp/warp_match.cuh), publishes its per-digit
@@ -84,7 +85,7 @@ inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfi
 // copies.
 template <class K, class V>
 struct Layout {
-  unsigned* tickets = nullptr;            // [passes * portions]
+  unsigned* tickets = nullptr;            // [passes * portions + 1]
   unsigned* histograms = nullptr;         // [passes][portions][radix]
   unsigned* status = nullptr;             // [passes][portions][portion_tiles][radix]
   unsigned long long* offsets = nullptr;  // [passes][portions][radix]: output start per digit
@@ -96,7 +97,7 @@ struct Layout {
   Layout(void* workspace, std::size_t n, const Plan& p) {
     WorkspaceCarver carver(workspace);
     const std::size_t slots = static_cast<std::size_t>(p.passes) * p.portions;
-    tickets = carver.take<unsigned>(slots);
+    tickets = carver.take<unsigned>(slots + 1);  // + the histogram blocks' done counter
     histograms = carver.take<unsigned>(slots * p.radix);
     status = carver.take<unsigned>(slots * p.portion_tiles * p.radix);
     reset = carver.used();
@@ -129,15 +130,50 @@ __device__ __forceinline__ unsigned digit_of(const K& key, int shift, unsigned m
   return (static_cast<unsigned>(key) >> shift) & mask;
 }
 
-// grid = (blocks per portion, portions). Counts the digits of every pass for the tiles of
-// portion blockIdx.y; histograms[(pass * portions + portion) * RADIX + digit].
+// Per pass: offsets[pass][portion][d] = items of digits < d in the whole input + items of digit d
+// in earlier portions. Run by one whole block; histograms are read past L1 (other blocks wrote
+// them with atomics).
+template <int RADIX_BITS>
+__device__ void digit_offsets(const unsigned* histograms, int passes, std::size_t portions,
+                              unsigned long long* offsets) {
+  constexpr int kRadix = 1 << RADIX_BITS;
+  using Scan = block::BlockScan<unsigned long long>;
+  __shared__ typename Scan::TempStorage storage;
+  const int digit = threadIdx.x;
+  for (int pass = 0; pass < passes; ++pass) {
+    const unsigned* h = histograms + std::size_t(pass) * portions * kRadix;
+    unsigned long long total = 0;
+    if (digit < kRadix)
+      for (std::size_t k = 0; k < portions; ++k) total += __ldcg(h + k * kRadix + digit);
+    unsigned long long warp_total;
+    const unsigned long long before = warp::exclusive_scan(total, 0ull, Plus{}, warp_total);
+    const unsigned long long start = Scan::warp_base(storage, warp_total, 0ull, Plus{},
+                                                     [](unsigned long long) { return 0ull; }) +
+                                     before;
+    if (digit < kRadix) {
+      unsigned long long running = start;
+      unsigned long long* o = offsets + std::size_t(pass) * portions * kRadix;
+      for (std::size_t k = 0; k < portions; ++k) {
+        o[k * kRadix + digit] = running;
+        running += __ldcg(h + k * kRadix + digit);
+      }
+    }
+    __syncthreads();  // storage is reused by the next pass
+  }
+}
+
+// grid = (blocks per portion, portions), block = kThreads. Counts the digits of every pass for
+// the items of portion blockIdx.y into histograms[(pass * portions + portion) * RADIX + digit];
+// the last block to finish turns the histograms into the digit offsets (no extra launch).
 template <int RADIX_BITS, class K>
 __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int begin_bit,
                                  int end_bit, int passes, std::size_t portions,
-                                 unsigned* __restrict__ histograms) {
+                                 unsigned* histograms, unsigned* done_counter,
+                                 unsigned long long* __restrict__ offsets) {
   constexpr int kRadix = 1 << RADIX_BITS;
   constexpr int kMaxPasses = (32 + RADIX_BITS - 1) / RADIX_BITS;
   __shared__ unsigned counts[kMaxPasses][kRadix];
+  __shared__ bool last_block;
   for (int i = threadIdx.x; i < kMaxPasses * kRadix; i += blockDim.x) (&counts[0][0])[i] = 0;
   __syncthreads();
 
@@ -162,35 +198,15 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int 
     const unsigned c = counts[pass][digit];
     if (c) atomicAdd(&histograms[(pass * portions + portion) * kRadix + digit], c);
   }
-}
-
-// grid = passes, block = kThreads. offsets[pass][portion][d] = items of digits < d in the whole
-// input + items of digit d in earlier portions.
-template <int RADIX_BITS>
-__global__ void offsets_kernel(const unsigned* __restrict__ histograms, std::size_t portions,
-                               unsigned long long* __restrict__ offsets) {
-  constexpr int kRadix = 1 << RADIX_BITS;
-  using Scan = block::BlockScan<unsigned long long>;
-  __shared__ typename Scan::TempStorage storage;
-  const int pass = blockIdx.x;
-  const int digit = threadIdx.x;
-  const unsigned* h = histograms + std::size_t(pass) * portions * kRadix;
-  unsigned long long total = 0;
-  if (digit < kRadix)
-    for (std::size_t k = 0; k < portions; ++k) total += h[k * kRadix + digit];
-  unsigned long long warp_total;
-  const unsigned long long before = warp::exclusive_scan(total, 0ull, Plus{}, warp_total);
-  const unsigned long long start =
-      Scan::warp_base(storage, warp_total, 0ull, Plus{}, [](unsigned long long) { return 0ull; }) +
-      before;
-  if (digit < kRadix) {
-    unsigned long long running = start;
-    unsigned long long* o = offsets + std::size_t(pass) * portions * kRadix;
-    for (std::size_t k = 0; k < portions; ++k) {
-      o[k * kRadix + digit] = running;
-      running += h[k * kRadix + digit];
-    }
-  }
+  // Last block done (the threadFenceReduction pattern): every block's counts are in L2 before
+  // it takes its turn on the counter, so the block that comes last sees all of them.
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last_block = atomicAdd(done_counter, 1u) == gridDim.x * gridDim.y - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  digit_offsets<RADIX_BITS>(histograms, passes, portions, offsets);
 }
 
 // One digit pass over one portion. Dynamic shared memory: kTile keys, then kTile values.
@@ -340,11 +356,9 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   const unsigned hist_blocks = static_cast<unsigned>(portion_blocks < 1024 ? portion_blocks : 1024);
   histogram_kernel<RADIX_BITS>
       <<<dim3(hist_blocks, static_cast<unsigned>(p.portions)), kThreads, 0, stream>>>(
-          d_keys_in, n, begin_bit, end_bit, p.passes, p.portions, layout.histograms);
+          d_keys_in, n, begin_bit, end_bit, p.passes, p.portions, layout.histograms,
+          layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets);
   PRIM_LAUNCH_CHECK("onesweep histogram_kernel");
-  offsets_kernel<RADIX_BITS>
-      <<<p.passes, kThreads, 0, stream>>>(layout.histograms, p.portions, layout.offsets);
-  PRIM_LAUNCH_CHECK("onesweep offsets_kernel");
 
   const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
   const std::size_t shared_bytes = values_offset + std::size_t(kTile) * sizeof(V);
