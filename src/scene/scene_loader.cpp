@@ -261,8 +261,10 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   }
 
   c.fovy_degrees = r.real(r.require(j, key, "FOVY"), "Camera.FOVY");
-  if (!(c.fovy_degrees > 0 && c.fovy_degrees < 180)) {
-    r.fail("Camera.FOVY", "expected a vertical field of view in degrees, in (0, 180)");
+  // The course's convention: tan(FOVY) is the half height of the image plane at distance 1, so
+  // FOVY is half the vertical field of view.
+  if (!(c.fovy_degrees > 0 && c.fovy_degrees < 90)) {
+    r.fail("Camera.FOVY", "expected half the vertical field of view in degrees, in (0, 90)");
   }
   scene.iterations =
       r.positive_int(r.require(j, key, "ITERATIONS"), "Camera.ITERATIONS", kMaxIterations);

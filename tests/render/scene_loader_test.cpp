@@ -362,7 +362,9 @@ TEST(SceneLoader, NonPositiveAndAbsurdSizes) {
   EXPECT_CONTAINS(error_of(camera_with("\"DEPTH\": 5", "\"DEPTH\": -3")),
                   "Camera.DEPTH: expected a positive integer, got -3");
   EXPECT_CONTAINS(error_of(camera_with("\"FOVY\": 45", "\"FOVY\": 0")), "Camera.FOVY:");
-  EXPECT_CONTAINS(error_of(camera_with("\"FOVY\": 45", "\"FOVY\": 180")), "Camera.FOVY:");
+  EXPECT_CONTAINS(error_of(camera_with("\"FOVY\": 45", "\"FOVY\": 90")),
+                  "Camera.FOVY: expected half the vertical field of view in degrees, in (0, 90)");
+  EXPECT_EQ(parse(camera_with("\"FOVY\": 45", "\"FOVY\": 89.5")).camera.fovy_degrees, 89.5f);
   // The largest accepted sizes load.
   const Scene s = parse(camera_with("[64, 48]", "[8192, 8192]"));
   EXPECT_EQ(s.camera.width, 8192);
