@@ -114,6 +114,7 @@ int run(const Options& options) {
     write_image(result.image, output);
     RunInfo info;
     info.version = RAYSTREAM_VERSION;
+    info.binary_backend = primitives_backend_name();
     info.scene = options.scene;
     info.output = output;
     info.seed = settings.seed;

@@ -107,7 +107,12 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
                 rate_text(s.path_segments_per_second).c_str(),
                 static_cast<unsigned long long>(stats.path_segments));
   out << format("%-17s %s\n", "peak GPU memory", bytes_text(stats.peak_device_bytes).c_str());
-  out << format("%-17s %s\n", "backend", stats.backend.c_str());
+  if (!info.binary_backend.empty() && info.binary_backend != stats.backend) {
+    out << format("%-17s %s (binary built with %s)\n", "backend", stats.backend.c_str(),
+                  info.binary_backend.c_str());
+  } else {
+    out << format("%-17s %s\n", "backend", stats.backend.c_str());
+  }
   out << format("%-17s %s (%s)\n", "executor", stats.executor.c_str(), stats.device.c_str());
   if (!info.output.empty()) out << format("%-17s %s\n", "image", info.output.c_str());
 }
@@ -120,6 +125,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["scene"] = info.scene;
   j["output"] = info.output;
   j["backend"] = stats.backend;
+  j["binary_backend"] = info.binary_backend;
   j["executor"] = stats.executor;
   j["device"] = stats.device;
   j["width"] = stats.width;

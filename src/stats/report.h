@@ -12,9 +12,10 @@ namespace raystream {
 
 // What was run, for the report's header and the JSON.
 struct RunInfo {
-  std::string version;  // raystream's version
-  std::string scene;    // scene file
-  std::string output;   // image file written
+  std::string version;         // raystream's version
+  std::string binary_backend;  // the primitives backend the binary was built with (own, thrust)
+  std::string scene;           // scene file
+  std::string output;          // image file written
   std::uint64_t seed = 0;
   bool sort_by_material = false;
   bool compact = true;

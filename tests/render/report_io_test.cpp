@@ -37,6 +37,7 @@ RenderStats sample_stats() {
 RunInfo sample_info() {
   RunInfo info;
   info.version = "1.2.3";
+  info.binary_backend = "own";
   info.scene = "scenes/box.json";
   info.output = "renders/box.png";
   info.seed = 9;
@@ -103,9 +104,22 @@ TEST(Report, TableHasEveryBounceWithPerFrameAverages) {
   has("samples/s         2.500 k/s");
   has("path segments/s   4.500 k/s (180 segments)");
   has("peak GPU memory   3.0 MiB (3145728 bytes)");
-  has("backend           own");
+  has("backend           own\n");
   has("executor          gpu (Test GPU)");
   has("image             renders/box.png");
+}
+
+TEST(Report, CpuRunNamesTheBinarysBackendToo) {
+  RenderStats stats = sample_stats();
+  stats.backend = "cpu";
+  stats.executor = "cpu";
+  std::ostringstream out;
+  print_report(out, stats, sample_info());
+  EXPECT_NE(out.str().find("backend           cpu (binary built with own)\n"), std::string::npos)
+      << out.str();
+  const auto j = nlohmann::json::parse(stats_json(stats, sample_info()));
+  EXPECT_EQ(j["backend"], "cpu");
+  EXPECT_EQ(j["binary_backend"], "own");
 }
 
 TEST(Report, JsonHasTheSameNumbers) {
@@ -114,6 +128,7 @@ TEST(Report, JsonHasTheSameNumbers) {
   EXPECT_EQ(j["scene"], "scenes/box.json");
   EXPECT_EQ(j["output"], "renders/box.png");
   EXPECT_EQ(j["backend"], "own");
+  EXPECT_EQ(j["binary_backend"], "own");
   EXPECT_EQ(j["executor"], "gpu");
   EXPECT_EQ(j["device"], "Test GPU");
   EXPECT_EQ(j["width"], 10);
