@@ -18,7 +18,8 @@
 // and one write of the rejected items, no host round trip, workspace of 8 bytes per tile.
 //
 // Status reset: as for the lookback scan (device/scan_lookback.cuh), a cudaMemsetAsync zeroes the
-// ticket counter and the tile status words (256 + 8 * tiles bytes) before each pass.
+// ticket counter and the tile status words (256 + 8 * tiles bytes) before each pass; a single
+// tile needs neither.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -105,7 +106,8 @@ __global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std
   extern __shared__ uint4 staging_vectors[];
   T* staged = reinterpret_cast<T*>(staging_vectors);
 
-  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+  // A single-tile launch passes no counter: no ticket, no status, no reset.
+  if (threadIdx.x == 0) ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
   __syncthreads();
   const long long tile = ticket;
 
@@ -160,7 +162,7 @@ __global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std
 
   auto tile_prefix_of = [&](const Count& tile_kept) -> Count {
     if (tile == 0) {
-      if (lane == 0) status.publish(0, block::kTileInclusive, tile_kept);
+      if (lane == 0 && ticket_counter) status.publish(0, block::kTileInclusive, tile_kept);
       return 0;
     }
     if (lane == 0) status.publish(tile, block::kTileAggregate, tile_kept);
@@ -222,10 +224,11 @@ void launch(const T* in, T* out, std::size_t n, Selector selector, std::size_t* 
   constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
   const Layout layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-  PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
+  const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
+  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
   select_kernel<Partition, ITEMS, kVec>
       <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
-          in, out, n, selector, d_count, layout.status, layout.counter,
+          in, out, n, selector, d_count, layout.status, single ? nullptr : layout.counter,
           static_cast<unsigned>(shape.tiles), aligned);
   PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
   if constexpr (Partition) {

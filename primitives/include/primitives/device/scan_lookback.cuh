@@ -14,7 +14,8 @@
 // another primitive, and a kernel that cleans up after itself breaks as soon as a different call
 // uses the same bytes in between. So each call zeroes the counter and the flags with one
 // cudaMemsetAsync of 256 + 8 * tiles bytes (2 KiB at 2^20 int32, 512 KiB at 2^28): no extra pass
-// over the data, and correct whatever ran before.
+// over the data, and correct whatever ran before. A single tile needs neither: it runs alone,
+// without ticket or status.
 //
 // 64-bit offsets throughout: n up to (2^31 - 1) tiles of 4096 items.
 #pragma once
@@ -94,7 +95,8 @@ __global__ void scan_kernel(const T* in, T* out, std::size_t n, T identity, Op o
   using Scan = block::BlockScan<T>;
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned ticket;
-  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+  // A single-tile launch passes no counter: no ticket, no status, no reset.
+  if (threadIdx.x == 0) ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
   __syncthreads();
   const long long tile = ticket;
 
@@ -122,7 +124,7 @@ __global__ void scan_kernel(const T* in, T* out, std::size_t n, T identity, Op o
 
   auto tile_prefix_of = [&](const T& tile_aggregate) -> T {
     if (tile == 0) {
-      if (lane == 0) status.publish(0, block::kTileInclusive, tile_aggregate);
+      if (lane == 0 && ticket_counter) status.publish(0, block::kTileInclusive, tile_aggregate);
       return identity;
     }
     if (lane == 0) status.publish(tile, block::kTileAggregate, tile_aggregate);
@@ -159,10 +161,11 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   const Layout<T> layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.reset, stream));
+  const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
+  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.reset, stream));
   scan_kernel<Inclusive, ITEMS, kVec>
       <<<static_cast<unsigned>(shape.tiles), shape.threads, 0, stream>>>(
-          in, out, n, identity, op, layout.status, layout.counter, aligned);
+          in, out, n, identity, op, layout.status, single ? nullptr : layout.counter, aligned);
   PRIM_LAUNCH_CHECK("lookback::scan_kernel");
 }
 
