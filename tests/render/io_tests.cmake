@@ -74,7 +74,7 @@ if(TARGET raystream)
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
   raystream_cli_case(NAME render_png EXIT 0
-                     REGEX "bounce +paths in +paths out.*samples/s.*backend +own.*executor +cpu"
+                     REGEX "paths out.*samples/s.*backend +cpu \\(binary built with own\\).*executor +cpu"
                      REQUIRE ${O}/render_png/tiny.png ${O}/render_png/tiny.json
                      ARGS ${D}/tiny.json --device cpu --spp 2 --resolution 20x12 --seed 3
                           --output ${O}/render_png/tiny.png --stats ${O}/render_png/tiny.json)
