@@ -115,6 +115,40 @@ TEST(Utf8SpanRules, RealTextAndGeneratedText) {
   expect_matches_reference(generate_text(300001, TextKind::ascii_heavy, 5), "ascii");
 }
 
+TEST(Utf8SpanRules, TopBitsMaskFindsContinuationsAndLeadsInEveryByte) {
+  // Every byte value in every position of a word, next to every kind of neighbour.
+  for (std::uint32_t v = 0; v < 256; ++v) {
+    for (std::uint32_t other : {0x00u, 0x41u, 0x80u, 0xBFu, 0xC0u, 0xFFu}) {
+      for (int at = 0; at < 4; ++at) {
+        std::uint32_t x = 0;
+        for (int b = 0; b < 4; ++b) x |= (b == at ? v : other) << (8 * b);
+        std::uint32_t want_cont = 0, want_lead = 0;
+        for (int b = 0; b < 4; ++b) {
+          const std::uint32_t byte = (x >> (8 * b)) & 0xFF;
+          if ((byte & 0xC0) == 0x80) want_cont |= 1u << b;
+          if ((byte & 0xC0) == 0xC0) want_lead |= 1u << b;
+        }
+        ASSERT_EQ(top_bits_mask(x, 0x80808080u), want_cont) << std::hex << x;
+        ASSERT_EQ(top_bits_mask(x, 0xC0C0C0C0u), want_lead) << std::hex << x;
+      }
+    }
+  }
+}
+
+TEST(Utf8SpanRules, FourBytesAtReadsEveryOffsetOfTheWindow) {
+  ByteWindow w;
+  for (int i = 0; i < 6; ++i) {
+    w.word[i] = 0;
+    for (int b = 0; b < 4; ++b) w.word[i] |= std::uint32_t(4 * i + b + 1) << (8 * b);
+  }
+  for (int k = -4; k <= 15; ++k) {
+    std::uint32_t want = 0;
+    for (int b = 0; b < 4; ++b) want |= w.byte(k + b) << (8 * b);
+    EXPECT_EQ(w.four_bytes_at(k), want) << k;
+    EXPECT_EQ(w.byte(k), std::uint32_t(k + 5)) << k;
+  }
+}
+
 TEST(Utf8SpanRules, OwnMaskCoversOnlyTheInput) {
   EXPECT_EQ(own_mask(0), 0u);
   EXPECT_EQ(own_mask(1), 1u);

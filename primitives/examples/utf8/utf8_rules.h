@@ -7,8 +7,7 @@
 //
 // Why units can be found in parallel: a byte that is not a continuation byte (80..BF) always
 // starts a unit, and a unit never extends over more than 3 bytes after its first. So whether the
-// byte at i starts a unit depends only on bytes [i-3, i+2]: replaying the sequential decoder from
-// i-3, as if a unit started there, finds the true units from i on (see classify_span).
+// byte at i starts a unit depends only on bytes [i-3, i+2] (see classify_span).
 #pragma once
 
 #include <cstdint>
@@ -86,7 +85,41 @@ struct ByteWindow {
   UTF8_HD bool own_bytes_ascii() const {
     return ((word[1] | word[2] | word[3] | word[4]) & 0x80808080u) == 0;
   }
+  // Bytes k..k+3 (k in [-4, 15], not a constant), first byte lowest. Selects rather than an
+  // indexed array, so that the window stays in registers on the GPU.
+  UTF8_HD std::uint32_t four_bytes_at(int k) const {
+    const int q = k + 4;
+    const int i = q >> 2;
+    std::uint32_t lo = word[0], hi = word[1];
+    if (i >= 1) lo = word[1], hi = word[2];
+    if (i >= 2) lo = word[2], hi = word[3];
+    if (i >= 3) lo = word[3], hi = word[4];
+    if (i >= 4) lo = word[4], hi = word[5];
+    const unsigned shift = 8u * static_cast<unsigned>(q & 3);
+#if defined(__CUDA_ARCH__)
+    return __funnelshift_r(lo, hi, shift);
+#else
+    return shift == 0 ? lo : (lo >> shift) | (hi << (32u - shift));
+#endif
+  }
 };
+
+UTF8_HD int lowest_bit(std::uint32_t x) {  // x != 0
+#if defined(__CUDA_ARCH__)
+  return __ffs(x) - 1;
+#else
+  return __builtin_ctz(x);
+#endif
+}
+
+// One bit per byte of x (bit b for byte b) whose top two bits equal those of `pattern` (0x80 or
+// 0xC0 repeated): SWAR, no carries between bytes.
+UTF8_HD std::uint32_t top_bits_mask(std::uint32_t x, std::uint32_t pattern) {
+  const std::uint32_t t = (x & 0xC0C0C0C0u) ^ pattern;  // 0 where equal
+  const std::uint32_t nonzero = (((t & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | t) & 0x80808080u;
+  const std::uint32_t zero = (nonzero ^ 0x80808080u) >> 7;  // 01 where equal
+  return (zero * 0x01020408u) >> 24;  // gathers the four 01 bits into bits 0..3
+}
 
 // Bit k set: a unit starts at p + k (and, in `invalid`, that unit is ill-formed).
 struct SpanMasks {
@@ -99,49 +132,60 @@ UTF8_HD std::uint32_t own_mask(int own) {
   return own >= kSpanBytes ? 0xFFFFu : ((1u << (own < 0 ? 0 : own)) - 1u);
 }
 
-// Finds the units that start inside the span. Replays the sequential decoder from p - 3, as if a
-// unit started there; from p on the replay agrees with the decoder run from the beginning:
-// - a non-continuation byte at j in [p-3, p) is a unit start in the replay as in truth (units cover
-//   only continuation bytes after their first), so from j on the replay is exact;
-// - if [p-3, p) holds only continuation bytes, the true unit covering any of them started at or
-//   before p - 4 and ends by p; the replay treats each as a unit of one byte, so it also reaches
-//   p with nothing pending.
+// Finds the units that start inside the span, from the window alone. Window masks have bit
+// k + 4 for position k in [-4, 16).
+// - ASCII bytes and leads (C0..FF, including the never-valid C0, C1, F5..FF) always start a unit.
+// - A lead at j reads the unit [j, j + L) (read_unit), which covers continuation bytes only.
+// - A continuation byte starts a unit (a stray one, U+FFFD) unless a lead's unit covers it; that
+//   lead is at most 3 bytes before it, so inside the window for every byte the span owns.
+// Only the leads need work (a loop over their bits); ASCII-only spans take a shortcut.
 UTF8_HD SpanMasks classify_span(const ByteWindow& w, int own) {
   const std::uint32_t mask = own_mask(own);
   if (w.own_bytes_ascii()) return {mask, 0u};
-  std::uint32_t starts = 0, invalid = 0;
-  int covered = -3;  // the replay's next unit starts here
+  std::uint32_t continuation = 0, leads = 0;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-  for (int k = -3; k < kSpanBytes; ++k) {
-    if (k >= covered) {
-      const Unit u = read_unit(w.byte(k), w.byte(k + 1), w.byte(k + 2), w.byte(k + 3));
-      covered = k + u.length;
-      if (k >= 0) {
-        starts |= 1u << k;
-        if (!u.valid) invalid |= 1u << k;
-      }
-    }
+  for (int i = 0; i < 5; ++i) {
+    continuation |= top_bits_mask(w.word[i], 0x80808080u) << (4 * i);
+    leads |= top_bits_mask(w.word[i], 0xC0C0C0C0u) << (4 * i);
   }
-  return {starts & mask, invalid & mask};
+  std::uint32_t covered = 0, invalid = 0;
+  while (leads != 0) {
+    const int b = lowest_bit(leads);
+    leads &= leads - 1;
+    const std::uint32_t x = w.four_bytes_at(b - 4);
+    const Unit u = read_unit(x & 0xFFu, (x >> 8) & 0xFFu, (x >> 16) & 0xFFu, x >> 24);
+    covered |= ((1u << u.length) - 2u) << b;  // bits b + 1 .. b + length - 1
+    if (!u.valid) invalid |= 1u << b;
+  }
+  invalid |= continuation & ~covered;  // stray continuation bytes
+  const std::uint32_t starts = (~covered >> 4) & mask;
+  return {starts, (invalid >> 4) & starts};
 }
 
-// Calls store(j, value) for the j-th unit starting in the span, in order.
+// Calls store(j, value) for the j-th unit starting in the span, in order; `starts` is
+// classify_span's.
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
 template <class Store>
 UTF8_HD void emit_span(const ByteWindow& w, std::uint32_t starts, Store&& store) {
-  int j = 0;
+  if (w.own_bytes_ascii()) {  // then starts is a run of ones from bit 0: unit j is byte j
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-  for (int k = 0; k < kSpanBytes; ++k) {
-    if ((starts >> k) & 1u) {
-      store(j, read_unit(w.byte(k), w.byte(k + 1), w.byte(k + 2), w.byte(k + 3)).value);
-      ++j;
+    for (int k = 0; k < kSpanBytes; ++k) {
+      if ((starts >> k) & 1u) store(k, w.byte(k));
     }
+    return;
+  }
+  int j = 0;
+  while (starts != 0) {
+    const int k = lowest_bit(starts);
+    starts &= starts - 1;
+    const std::uint32_t x = w.four_bytes_at(k);
+    store(j++, read_unit(x & 0xFFu, (x >> 8) & 0xFFu, (x >> 16) & 0xFFu, x >> 24).value);
   }
 }
 
