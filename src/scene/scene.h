@@ -32,7 +32,7 @@ struct Object {
 struct Camera {
   int width = 800;  // RES
   int height = 800;
-  float fovy_degrees = 45.0f;  // FOVY: vertical field of view
+  float fovy_degrees = 45.0f;  // FOVY: half the vertical field of view (tan(FOVY) = half height)
   glm::vec3 eye{0.0f, 5.0f, 10.5f};
   glm::vec3 lookat{0.0f, 5.0f, 0.0f};
   glm::vec3 up{0.0f, 1.0f, 0.0f};
