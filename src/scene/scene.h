@@ -2,7 +2,6 @@
 #pragma once
 
 #include <glm/glm.hpp>
-
 #include <string>
 #include <vector>
 
@@ -45,8 +44,8 @@ struct Scene {
   std::vector<Material> materials;
   std::vector<Object> objects;
   Camera camera;
-  int iterations = 1;          // ITERATIONS: samples per pixel
-  int depth = 8;               // DEPTH: maximum path length in bounces
+  int iterations = 1;                  // ITERATIONS: samples per pixel
+  int depth = 8;                       // DEPTH: maximum path length in bounces
   std::string output_name = "render";  // FILE: output base name (renders/<FILE>.png)
 };
 
