@@ -17,7 +17,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;  // keeps the file's order: material ids follow it
 
-// Line and column (1-based) of the 1-based byte position `byte` that nlohmann reports.
+// Line and column (1-based, in characters) of the 1-based byte position `byte` that nlohmann
+// reports.
 std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
   const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
   std::size_t line = 1, column = 1;
@@ -25,8 +26,8 @@ std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std
     if (text[i] == '\n') {
       ++line;
       column = 1;
-    } else {
-      ++column;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++column;  // columns count characters: UTF-8 continuation bytes add none
     }
   }
   return {line, column};
@@ -51,8 +52,8 @@ struct DuplicateKey {
 
 class DuplicateKeyCheck {
  public:
-  bool operator()(int /*depth*/, nlohmann::detail::parse_event_t event, Json& parsed) {
-    using Event = nlohmann::detail::parse_event_t;
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    using Event = Json::parse_event_t;
     switch (event) {
       case Event::object_start:
       case Event::array_start: {

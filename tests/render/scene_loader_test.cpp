@@ -184,6 +184,12 @@ TEST(SceneLoader, MalformedJsonFileReportsLineAndColumn) {
   }
 }
 
+TEST(SceneLoader, ColumnsCountCharactersNotBytes) {
+  // "é" is two bytes in UTF-8 but one column: the stray '}' of line 2 is its 9th character
+  // (quote, c, a, f, é, quote, colon, space, brace) and its 10th byte.
+  EXPECT_CONTAINS(error_of("{\n\"caf\xc3\xa9\": }"), "scene.json:2:9: malformed JSON");
+}
+
 TEST(SceneLoader, MalformedJsonOnFirstLineAndAtEnd) {
   EXPECT_CONTAINS(error_of("{\"Materials\" {}}"), "scene.json:1:14: malformed JSON");
   EXPECT_CONTAINS(error_of(""), "scene.json:1:");
