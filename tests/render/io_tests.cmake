@@ -9,7 +9,7 @@ endforeach()
 # raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [BINARY <target>] [SETUP_FILE <f>]
 #                    [REQUIRE <files>] [FORBID <files>] ARGS <arguments>)
 function(raystream_cli_case)
-  cmake_parse_arguments(C "" "NAME;EXIT;REGEX;BINARY;SETUP_FILE" "REQUIRE;FORBID;ARGS" ${ARGN})
+  cmake_parse_arguments(C "GPU" "NAME;EXIT;REGEX;BINARY;SETUP_FILE" "REQUIRE;FORBID;ARGS" ${ARGN})
   if(NOT C_BINARY)
     set(C_BINARY raystream)
   endif()
@@ -28,6 +28,11 @@ function(raystream_cli_case)
            COMMAND ${CMAKE_COMMAND} ${defines} -P ${RAYSTREAM_IO_TEST_DIR}/cli_case.cmake
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT 300)
+  if(C_GPU)
+    # Cases with --device gpu show as skipped where raystream finds no CUDA device.
+    set_tests_properties(raystream_cli_${C_NAME} PROPERTIES
+                         SKIP_REGULAR_EXPRESSION "no usable CUDA device")
+  endif()
 endfunction()
 
 if(TARGET raystream)
@@ -92,8 +97,28 @@ if(TARGET raystream)
                      REQUIRE ${O}/no_emitter_warning/out.png
                      ARGS ${D}/no_emitter.json --device cpu --spp 1
                           --output ${O}/no_emitter_warning/out.png)
-  # Without a CUDA device --device gpu is an error (exit 1); with one it renders.
-  raystream_cli_case(NAME device_gpu EXIT "0|1"
-                     REGEX "no usable CUDA device|executor +gpu"
+  # Without a CUDA device --device gpu is an error (exit 1) naming the problem.
+  raystream_cli_case(NAME device_gpu EXIT "0|1" REGEX "no usable CUDA device|executor +gpu"
                      ARGS ${D}/tiny.json --device gpu --spp 1 --output ${O}/device_gpu/out.png)
+  # On a machine with a CUDA device (skipped elsewhere): both binaries render on the GPU and
+  # name their backend; peak GPU memory is measured.
+  raystream_cli_case(NAME gpu_render_own GPU EXIT 0
+                     REGEX "backend +own\n.*executor +gpu.*image"
+                     REQUIRE ${O}/gpu_render_own/tiny.png ${O}/gpu_render_own/tiny.json
+                     ARGS ${D}/tiny.json --device gpu --spp 8 --resolution 64x48
+                          --output ${O}/gpu_render_own/tiny.png
+                          --stats ${O}/gpu_render_own/tiny.json)
+  raystream_cli_case(NAME gpu_render_sorted_hdr GPU EXIT 0
+                     REGEX "sort by material on, compact off.*peak GPU memory +[0-9.]+ MiB"
+                     REQUIRE ${O}/gpu_render_sorted_hdr/spheres.hdr
+                     ARGS scenes/cornell_spheres.json --device gpu --spp 4 --resolution 64x64
+                          --sort-by-material on --compact off
+                          --output ${O}/gpu_render_sorted_hdr/spheres.hdr)
+  if(TARGET raystream-thrust)
+    raystream_cli_case(NAME gpu_render_thrust GPU BINARY raystream-thrust EXIT 0
+                       REGEX "backend +thrust\n.*executor +gpu"
+                       REQUIRE ${O}/gpu_render_thrust/tiny.png
+                       ARGS ${D}/tiny.json --device gpu --spp 8 --resolution 64x48
+                            --sort-by-material on --output ${O}/gpu_render_thrust/tiny.png)
+  endif()
 endif()
