@@ -568,8 +568,8 @@ TEST(ClassicSort, SplitAndLsdOverKeyWidthsAndBitRanges) {
                         std::size_t(4096), std::size_t(4097), std::size_t(100003)}) {
     for (const SortCase& c : cases) {
       const auto values = indices(n);
-      check_sort(duplicate_keys<std::uint8_t>(n, n, 5), values, c);
-      check_sort(duplicate_keys<std::uint16_t>(n, n + 1, 0), values, c);
+      if (c.end_bit <= 8) check_sort(duplicate_keys<std::uint8_t>(n, n, 5), values, c);
+      if (c.end_bit <= 16) check_sort(duplicate_keys<std::uint16_t>(n, n + 1, 0), values, c);
       check_sort(duplicate_keys<std::uint32_t>(n, n + 2, 37), values, c);
     }
   }
