@@ -77,6 +77,30 @@ TEST_P(GpuCodecTest, DecodeRandomBytesBeyond2To24) {
   expect_decode_matches_reference(codec, in, "random bytes beyond 2^24");
 }
 
+TEST_P(GpuCodecTest, DecodeAllShortEdgeByteStrings) {
+  // Every string of 1 to 4 edge bytes, one after the other, once as they are and once with an
+  // ASCII byte after each: sequences of every shape at every offset of spans and tiles.
+  const auto& alphabet = edge_bytes();
+  const std::size_t k = alphabet.size();
+  std::vector<std::uint8_t> joined, separated;
+  for (int length = 1; length <= 4; ++length) {
+    std::size_t total = 1;
+    for (int i = 0; i < length; ++i) total *= k;
+    for (std::size_t index = 0; index < total; ++index) {
+      std::size_t rest = index;
+      for (int i = 0; i < length; ++i, rest /= k) {
+        joined.push_back(alphabet[rest % k]);
+        separated.push_back(alphabet[rest % k]);
+      }
+      separated.push_back('.');
+    }
+  }
+  Codec codec({separated.size(), 0}, options());
+  expect_decode_matches_reference(codec, joined, "edge strings joined");
+  expect_decode_matches_reference(codec, separated, "edge strings separated");
+  EXPECT_EQ(gpu_validate(codec, separated), cpu::first_invalid(separated.data(), separated.size()));
+}
+
 TEST_P(GpuCodecTest, DecodeUnalignedInputAndOutput) {
   Codec codec({100000, 0}, options());
   const auto in = biased_random_bytes(99991, 5);
