@@ -52,6 +52,11 @@ std::vector<std::uint8_t> read_file(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
   std::vector<std::uint8_t> data;
+  if (std::fseek(f, 0, SEEK_END) == 0) {  // a regular file: take its size at once
+    const long size = std::ftell(f);
+    if (size > 0) data.reserve(static_cast<std::size_t>(size));
+    std::rewind(f);
+  }
   std::uint8_t chunk[1 << 16];
   std::size_t got;
   while ((got = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
