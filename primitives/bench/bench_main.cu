@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -258,6 +259,8 @@ int main(int argc, char** argv) {
           bench::bench_scan_sweep(b, std::size_t(1) << k);
         }
       }
+      const std::filesystem::path folder = std::filesystem::path(options.csv).parent_path();
+      if (!folder.empty()) std::filesystem::create_directories(folder);
       std::ofstream csv(options.csv);
       if (!csv) throw prim::Error("primitives_bench: cannot write " + options.csv);
       csv << "op,impl,n,median_us,gbps,block_threads,items_per_thread\n";
