@@ -76,6 +76,11 @@ int run(const Options& options) {
                 output + ": unsupported image type (the output must end in .png or .hdr)");
   }
 
+  if (options.stats && std::filesystem::path(*options.stats).lexically_normal() ==
+                           std::filesystem::path(output).lexically_normal()) {
+    return fail(kExitUsageError, output + ": --stats and the image output name the same file");
+  }
+
   ExecutorKind executor = ExecutorKind::gpu;
   if (options.device == DeviceChoice::cpu) {
     executor = ExecutorKind::cpu;

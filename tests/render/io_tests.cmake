@@ -75,6 +75,10 @@ if(TARGET raystream)
   raystream_cli_case(NAME unsupported_image_type EXIT 2 REGEX "out.jpg: unsupported image type"
                      FORBID ${O}/unsupported_image_type/out.jpg
                      ARGS ${D}/tiny.json --device cpu --output ${O}/unsupported_image_type/out.jpg)
+  raystream_cli_case(NAME stats_is_the_image EXIT 2 REGEX "the same file"
+                     FORBID ${O}/stats_is_the_image/out.png
+                     ARGS ${D}/tiny.json --device cpu --output ${O}/stats_is_the_image/out.png
+                          --stats ${O}/stats_is_the_image/./out.png)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
