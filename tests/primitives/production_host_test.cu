@@ -1,0 +1,93 @@
+// Host-side checks of the production variants that need no device: tile shapes the kernels
+// support, workspace sizes (at most 1% of the input for scan and compaction), the onesweep pass
+// plan, and the errors for unsupported shapes and sizes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "primitives/compact.cuh"
+#include "primitives/radix_sort.cuh"
+#include "primitives/scan.cuh"
+
+namespace {
+
+prim::ScanConfig lookback(int threads = 0, int items = 0) {
+  prim::ScanConfig c;
+  c.algorithm = prim::ScanAlgorithm::lookback;
+  c.block_threads = threads;
+  c.items_per_thread = items;
+  return c;
+}
+prim::CompactConfig fused(int threads = 0, int items = 0) {
+  prim::CompactConfig c;
+  c.algorithm = prim::CompactAlgorithm::fused;
+  c.scan = lookback(threads, items);
+  return c;
+}
+prim::SortConfig onesweep(int radix_bits = 0) {
+  prim::SortConfig c;
+  c.algorithm = prim::SortAlgorithm::onesweep;
+  c.radix_bits = radix_bits;
+  return c;
+}
+
+TEST(ProductionHost, WorkspaceAtMostOnePercentOfInput) {
+  for (int k = 16; k <= 34; ++k) {
+    const std::size_t n = std::size_t(1) << k;
+    EXPECT_LE(prim::own::scan_workspace_bytes<int>(n, lookback()), n * sizeof(int) / 100) << k;
+    EXPECT_LE(prim::own::compact_workspace_bytes<int>(n, fused()), n * sizeof(int) / 100) << k;
+    EXPECT_LE(prim::own::scan_workspace_bytes<std::uint8_t>(n, lookback()), n / 100) << k;
+    EXPECT_LE(prim::own::compact_workspace_bytes<std::uint8_t>(n, fused()), n / 100) << k;
+  }
+}
+
+TEST(ProductionHost, WorkspaceGrowsWithTiles) {
+  const std::size_t n = 1000003;
+  // Tiny tiles: 32 items per tile, 8 bytes of status each.
+  EXPECT_GE(prim::own::scan_workspace_bytes<int>(n, lookback(32, 1)), n / 32 * 8);
+  EXPECT_LT(prim::own::scan_workspace_bytes<int>(n, lookback()),
+            prim::own::scan_workspace_bytes<int>(n, lookback(32, 1)));
+  // Split status for 8-byte values: a flag and two values per tile.
+  EXPECT_GE(prim::own::scan_workspace_bytes<long long>(n, lookback(32, 1)), n / 32 * 20);
+  EXPECT_GT(prim::own::scan_workspace_bytes<int>(0, lookback()), 0u);  // the ticket counter
+}
+
+TEST(ProductionHost, RejectsUnsupportedShapes) {
+  EXPECT_THROW(prim::own::scan_workspace_bytes<int>(100, lookback(48)), prim::Error);
+  EXPECT_THROW(prim::own::scan_workspace_bytes<int>(100, lookback(16)), prim::Error);
+  EXPECT_THROW(prim::own::scan_workspace_bytes<int>(100, lookback(2048)), prim::Error);
+  EXPECT_THROW(prim::own::scan_workspace_bytes<int>(100, lookback(256, 4)), prim::Error);
+  EXPECT_NO_THROW(prim::own::scan_workspace_bytes<int>(100, lookback(96, 1)));
+  EXPECT_NO_THROW(prim::own::scan_workspace_bytes<int>(100, lookback(1024, 16)));
+  // A compaction tile is staged in shared memory: 1024 x 16 int32 is 64 KiB, over 48 KiB.
+  EXPECT_THROW(prim::own::compact_workspace_bytes<int>(100, fused(1024, 16)), prim::Error);
+  EXPECT_NO_THROW(prim::own::compact_workspace_bytes<int>(100, fused(1024, 1)));
+  // More than 2^31 - 1 tiles.
+  EXPECT_THROW(prim::own::scan_workspace_bytes<int>(std::size_t(1) << 40, lookback(32, 1)),
+               prim::Error);
+  EXPECT_THROW((prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(1000, 0, 32,
+                                                                                    onesweep(5))),
+               prim::Error);
+}
+
+TEST(ProductionHost, OnesweepPassesAndCopies) {
+  using prim::detail::radix_sort_onesweep::make_plan;
+  EXPECT_EQ(make_plan(1000, 0, 3, onesweep()).passes, 1);
+  EXPECT_EQ(make_plan(1000, 0, 3, onesweep()).radix_bits, 4);  // <= 4 bits: 16 digit values
+  EXPECT_EQ(make_plan(1000, 0, 8, onesweep()).passes, 1);
+  EXPECT_EQ(make_plan(1000, 0, 8, onesweep()).radix_bits, 8);
+  EXPECT_EQ(make_plan(1000, 0, 32, onesweep()).passes, 4);
+  EXPECT_EQ(make_plan(1000, 3, 30, onesweep()).passes, 4);
+  EXPECT_EQ(make_plan(1000, 0, 32, onesweep(4)).passes, 8);
+  EXPECT_EQ(make_plan(std::size_t(3) << 30, 0, 8, onesweep()).portions, 4u);
+  const std::size_t n = std::size_t(1) << 21;
+  // One pass needs no ping-pong copies; several do.
+  const std::size_t one =
+      prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, 0, 3, onesweep());
+  const std::size_t four =
+      prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, 0, 32, onesweep());
+  EXPECT_LT(one, n * 8 / 100);
+  EXPECT_GE(four, n * 8);
+}
+
+}  // namespace
