@@ -57,6 +57,8 @@ constexpr unsigned kCountMask = (1u << 30) - 1;
 constexpr unsigned kFlagAggregate = 1u << 30;
 constexpr unsigned kFlagInclusive = 2u << 30;
 constexpr std::size_t kTilesPerPortion = ((std::size_t(1) << 30) - 1) / kTile;
+constexpr int kHistogramUnroll = 4;  // keys per thread per round of the histogram kernel
+constexpr unsigned kHistogramMaxBlocks = 2048;
 
 struct Plan {
   int radix_bits = 8;
@@ -181,15 +183,25 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int 
   const std::size_t first = portion * kTilesPerPortion * kTile;
   const std::size_t last_limit = first + kTilesPerPortion * kTile;
   const std::size_t last = n < last_limit ? n : last_limit;
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = first + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < last;
-       i += stride) {
-    const K key = keys[i];
+  // kHistogramUnroll loads in flight per thread before the counting.
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x * kHistogramUnroll;
+  for (std::size_t base = first + std::size_t(blockIdx.x) * blockDim.x * kHistogramUnroll;
+       base < last; base += stride) {
+    K key[kHistogramUnroll];
+#pragma unroll
+    for (int u = 0; u < kHistogramUnroll; ++u) {
+      const std::size_t i = base + std::size_t(u) * blockDim.x + threadIdx.x;
+      if (i < last) key[u] = keys[i];
+    }
+#pragma unroll
+    for (int u = 0; u < kHistogramUnroll; ++u) {
+      if (base + std::size_t(u) * blockDim.x + threadIdx.x >= last) break;
 #pragma unroll 1
-    for (int pass = 0; pass < passes; ++pass) {
-      const int shift = begin_bit + pass * RADIX_BITS;
-      const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
-      atomicAdd(&counts[pass][digit_of(key, shift, (1u << bits) - 1)], 1u);
+      for (int pass = 0; pass < passes; ++pass) {
+        const int shift = begin_bit + pass * RADIX_BITS;
+        const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
+        atomicAdd(&counts[pass][digit_of(key[u], shift, (1u << bits) - 1)], 1u);
+      }
     }
   }
   __syncthreads();
@@ -352,8 +364,10 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   constexpr int kRadix = 1 << RADIX_BITS;
   PRIM_CUDA_CHECK(cudaMemsetAsync(layout.tickets, 0, layout.reset, stream));
 
-  const std::size_t portion_blocks = (p.portion_tiles * kTile + kThreads - 1) / kThreads;
-  const unsigned hist_blocks = static_cast<unsigned>(portion_blocks < 1024 ? portion_blocks : 1024);
+  const std::size_t per_block = std::size_t(kThreads) * kHistogramUnroll;
+  const std::size_t portion_blocks = (p.portion_tiles * kTile + per_block - 1) / per_block;
+  const unsigned hist_blocks = static_cast<unsigned>(
+      portion_blocks < kHistogramMaxBlocks ? portion_blocks : kHistogramMaxBlocks);
   histogram_kernel<RADIX_BITS>
       <<<dim3(hist_blocks, static_cast<unsigned>(p.portions)), kThreads, 0, stream>>>(
           d_keys_in, n, begin_bit, end_bit, p.passes, p.portions, layout.histograms,
