@@ -16,7 +16,7 @@ struct IsLive {
 class CpuPathPrimitives final : public PathPrimitives {
  public:
   const char* name() const override { return "cpu"; }
-  std::size_t workspace_bytes(std::size_t, int) const override { return 0; }
+  std::size_t workspace_bytes(std::size_t, bool, int) const override { return 0; }
   void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                     std::size_t* count, prim::Workspace&, cudaStream_t) const override {
     *count = prim::cpu::compact_if_parallel(ids_in, ids_out, n, IsLive{});

@@ -19,8 +19,9 @@ class PathPrimitives {
   // "own", "thrust" or "cpu".
   virtual const char* name() const = 0;
 
-  // Workspace bytes for compaction and a sort of n slots over key_bits bits.
-  virtual std::size_t workspace_bytes(std::size_t n, int key_bits) const = 0;
+  // Workspace bytes for compaction of n slots (when compact) and a sort of n slots over
+  // key_bits bits (when key_bits > 0).
+  virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const = 0;
 
   // Keeps the slots of ids_in[0, n) that are not kDeadPath, in order, in ids_out; writes how many
   // to *count (executor memory: the count stays where the kernels read it).

@@ -30,11 +30,14 @@ class BackendPathPrimitives final : public PathPrimitives {
  public:
   const char* name() const override { return prim::kBackendName; }
 
-  std::size_t workspace_bytes(std::size_t n, int key_bits) const override {
-    const std::size_t compact = prim::selected::compact_workspace_bytes<std::uint32_t>(n);
-    const std::size_t sort =
-        prim::selected::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(n, 0, key_bits);
-    return compact > sort ? compact : sort;
+  std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const override {
+    const std::size_t compact_bytes =
+        compact ? prim::selected::compact_workspace_bytes<std::uint32_t>(n) : 0;
+    const std::size_t sort_bytes =
+        key_bits > 0 ? prim::selected::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(
+                           n, 0, key_bits)
+                     : 0;
+    return compact_bytes > sort_bytes ? compact_bytes : sort_bytes;
   }
 
   void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,

@@ -151,7 +151,8 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   Buffer<glm::vec3> film(ex, "film", n, &tally);
   prim::Workspace workspace;
   if (gpu && (settings.compact || settings.sort_by_material)) {
-    const std::size_t bytes = primitives.workspace_bytes(n, key_bits);
+    const std::size_t bytes =
+        primitives.workspace_bytes(n, settings.compact, settings.sort_by_material ? key_bits : 0);
     try {
       workspace.reserve(bytes);
     } catch (const prim::Error& e) {
