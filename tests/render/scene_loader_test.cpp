@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,25 @@ TEST(SceneLoader, ShippedScenesLoadWithoutWarnings) {
     EXPECT_EQ(s.output_name, entry.path().stem().string()) << entry.path();
   }
   EXPECT_GE(count, 4);
+}
+
+TEST(SceneLoader, ReadmeExampleLoads) {
+  // The complete example in the README's scene format section stays valid.
+  std::ifstream in("README.md");
+  ASSERT_TRUE(in) << "README.md not found from " << std::filesystem::current_path();
+  const std::string readme{std::istreambuf_iterator<char>(in), {}};
+  const std::size_t section = readme.find("### Scene format");
+  ASSERT_NE(section, std::string::npos);
+  const std::size_t begin = readme.find("```json\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  const std::size_t end = readme.find("```", begin + 8);
+  ASSERT_NE(end, std::string::npos);
+  std::vector<std::string> warnings;
+  const Scene s = parse_scene(readme.substr(begin + 8, end - begin - 8), "README.md", warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  EXPECT_EQ(s.materials.size(), 4u);
+  EXPECT_EQ(s.objects.size(), 4u);
+  EXPECT_EQ(s.output_name, "example");
 }
 
 TEST(SceneLoader, CornellIsTheCourseScene) {
