@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "primitives/block/block_scan.cuh"
 #include "primitives/error.h"
@@ -59,6 +60,11 @@ constexpr unsigned kFlagInclusive = 2u << 30;
 constexpr std::size_t kTilesPerPortion = ((std::size_t(1) << 30) - 1) / kTile;
 constexpr int kHistogramUnroll = 4;  // keys per thread per round of the histogram kernel
 constexpr unsigned kHistogramMaxBlocks = 2048;
+
+// What the pass kernel stages per item besides the key: the value itself up to 8 bytes, else the
+// item's index in its tile.
+template <class V>
+using StagedValue = std::conditional_t<(sizeof(V) <= 8), V, unsigned>;
 
 struct Plan {
   int radix_bits = 8;
@@ -237,10 +243,15 @@ __global__ void __launch_bounds__(kThreads, 3)
   __shared__ unsigned long long global_base[kRadix];  // output index - staged slot, per digit
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned ticket;
+  // Values of up to 8 bytes travel in registers and are staged with the keys; larger ones are not
+  // staged: the staging area holds each item's index in the tile and the write-out gathers the
+  // value from global memory, so a tile's shared memory stays small whatever the value size.
+  constexpr bool kValuesInRegisters = sizeof(V) <= 8;
+  using Staged = StagedValue<V>;
   extern __shared__ uint4 staging_raw[];
   K* staged_keys = reinterpret_cast<K*>(staging_raw);
-  V* staged_values =
-      reinterpret_cast<V*>(reinterpret_cast<unsigned char*>(staging_raw) + values_offset);
+  Staged* staged_values =
+      reinterpret_cast<Staged*>(reinterpret_cast<unsigned char*>(staging_raw) + values_offset);
 
   for (int i = threadIdx.x; i < kWarps * kRadix; i += kThreads) (&warp_counts[0][0])[i] = 0;
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
@@ -255,9 +266,7 @@ __global__ void __launch_bounds__(kThreads, 3)
   const int segment_offset = warp_index * kSegment;
 
   // Warp-striped scalar loads: item i of `lane` is tile element segment_offset + i * 32 + lane,
-  // so (i, lane) order is input order. Small values are loaded with the keys; large ones are
-  // copied straight from global memory into the staging area once their slot is known.
-  constexpr bool kValuesInRegisters = sizeof(V) <= 8;
+  // so (i, lane) order is input order. Small values are loaded with the keys.
   K keys[kItems];
   V values[kValuesInRegisters ? kItems : 1];
 #pragma unroll
@@ -342,7 +351,7 @@ __global__ void __launch_bounds__(kThreads, 3)
       if constexpr (kValuesInRegisters) {
         staged_values[slot] = values[i];
       } else {
-        staged_values[slot] = values_in[tile_start + segment_offset + i * 32 + lane];
+        staged_values[slot] = segment_offset + i * 32 + lane;
       }
     }
   }
@@ -353,7 +362,11 @@ __global__ void __launch_bounds__(kThreads, 3)
     const K key = staged_keys[j];
     const std::size_t destination = global_base[digit_of(key, shift, mask)] + j;
     keys_out[destination] = key;
-    values_out[destination] = staged_values[j];
+    if constexpr (kValuesInRegisters) {
+      values_out[destination] = staged_values[j];
+    } else {
+      values_out[destination] = values_in[tile_start + staged_values[j]];
+    }
   }
 }
 
@@ -375,8 +388,10 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   PRIM_LAUNCH_CHECK("onesweep histogram_kernel");
 
   const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
-  const std::size_t shared_bytes = values_offset + std::size_t(kTile) * sizeof(V);
-  if (shared_bytes > 48 * 1024) {
+  const std::size_t shared_bytes = values_offset + std::size_t(kTile) * sizeof(StagedValue<V>);
+  // The kernel's static shared memory (about 9 KiB for 8-bit digits) counts against the same
+  // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
+  if (shared_bytes > 32 * 1024) {
     PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(shared_bytes)));
@@ -416,10 +431,6 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
   static_assert(alignof(K) <= 16 && alignof(V) <= 16, "staging assumes alignment <= 16");
   const Plan p = make_plan(n, begin_bit, end_bit, config);
   const Layout<K, V> layout(workspace, n, p);
-  const std::size_t shared_bytes =
-      (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16 + std::size_t(kTile) * sizeof(V);
-  require(shared_bytes <= 200 * 1024, "prim::own::sort_pairs (onesweep)",
-          "values of " + std::to_string(sizeof(V)) + " bytes do not fit a tile in shared memory");
   if (p.radix_bits == 4) {
     run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
            stream);
