@@ -215,7 +215,8 @@ TEST(ClassicScan, BlockedTileShapesSweep) {
 }
 
 // The smallest tile (32 x 1) recurses five levels deep at 2^20 + 3 items; the largest int tile
-// (1024 x 16) needs 67 KB of shared memory, past the 48 KB default.
+// (1024 x 16) needs 67 KB of shared memory, past the 48 KB default, and so does 1024 x 2 for
+// 16-byte matrices.
 TEST(ClassicScan, BlockedDeepRecursionAndLargeSharedMemory) {
   for (auto algorithm :
        {prim::ScanAlgorithm::blocked_brent_kung, prim::ScanAlgorithm::blocked_blelloch}) {
@@ -224,6 +225,9 @@ TEST(ClassicScan, BlockedDeepRecursionAndLargeSharedMemory) {
     check_scan(in, true, false, 0, prim::Plus{}, prim::ScanConfig{algorithm, 1024, 16});
     check_scan(random_matrices(100003, 9), true, true, kMat2Identity, Mat2Product{},
                prim::ScanConfig{algorithm, 32, 1});
+    // 1024 threads of 16-byte items: 51 KB of shared memory, and the register bound of the kernel.
+    check_scan(random_matrices(100003, 10), false, false, kMat2Identity, Mat2Product{},
+               prim::ScanConfig{algorithm, 1024, 2});
   }
 }
 

@@ -10,6 +10,10 @@
 
 namespace prim::detail::classic {
 
+// Kernels whose block size is a run-time knob (ScanConfig::block_threads) are compiled for up to
+// this many threads (__launch_bounds__), so that any valid size launches whatever T is.
+inline constexpr int kMaxBlockThreads = 1024;
+
 // Blocks for a grid-stride loop over `items` with `threads` per block: one thread per item up to
 // a cap of 2^21 blocks (the loop covers the rest), and never zero blocks.
 inline unsigned grid_blocks(std::size_t items, int threads) {

@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <string>
 
+#include "primitives/detail_classic/grid.cuh"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "primitives/tuning.h"
@@ -135,8 +136,9 @@ __device__ void scan_block_totals(T* s, T identity, Op op, T& total) {
 // unless tile_sums is null. Reads and writes each element once; in and out may alias.
 // Launch: one block per tile, block_threads threads, shared_bytes<T>() dynamic shared memory.
 template <Tree kTree, class T, class Op>
-__global__ void scan_tiles_kernel(const T* in, T* out, std::size_t n, T* tile_sums, bool inclusive,
-                                  T identity, Op op, int items_per_thread) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    scan_tiles_kernel(const T* in, T* out, std::size_t n, T* tile_sums, bool inclusive, T identity,
+                      Op op, int items_per_thread) {
   static_assert(alignof(T) <= 16, "the blocked scan aligns shared memory to 16 bytes");
   extern __shared__ __align__(16) unsigned char shared_raw[];
   const int bt = blockDim.x;
@@ -188,8 +190,9 @@ __global__ void scan_tiles_kernel(const T* in, T* out, std::size_t n, T* tile_su
 // Uniform add: every item of tile b >= 1 becomes op(tile_prefix[b], item). Launch one block per
 // tile after the first (tile b = blockIdx.x + 1). Reads and writes n - tile elements.
 template <class T, class Op>
-__global__ void add_tile_prefix_kernel(T* out, std::size_t n, const T* __restrict__ tile_prefix,
-                                       std::size_t tile, Op op) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    add_tile_prefix_kernel(T* out, std::size_t n, const T* __restrict__ tile_prefix,
+                           std::size_t tile, Op op) {
   const std::size_t b = std::size_t(blockIdx.x) + 1;
   const T prefix = tile_prefix[b];
   const std::size_t end = n - b * tile < tile ? n : (b + 1) * tile;

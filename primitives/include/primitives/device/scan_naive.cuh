@@ -37,9 +37,9 @@ namespace prim::detail::naive {
 // scan's first step. d >= n makes the step a plain copy (or shift), used when n == 1.
 // src and dst never alias (the host side guarantees it).
 template <class T, class Op>
-__global__ void hillis_steele_step_kernel(const T* __restrict__ src, T* __restrict__ dst,
-                                          std::size_t n, std::size_t d, bool shift, T identity,
-                                          Op op) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    hillis_steele_step_kernel(const T* __restrict__ src, T* __restrict__ dst, std::size_t n,
+                              std::size_t d, bool shift, T identity, Op op) {
   for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
     // x(j): this step's input at j.
     auto x = [&](std::size_t j) -> T { return shift ? (j == 0 ? identity : src[j - 1]) : src[j]; };

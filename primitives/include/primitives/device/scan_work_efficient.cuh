@@ -37,8 +37,9 @@ namespace prim::detail::work_efficient {
 
 // buf[i] = in[i] for i < n, the identity for n <= i < m. Reads n, writes m elements.
 template <class T>
-__global__ void load_padded_kernel(const T* __restrict__ in, T* __restrict__ buf, std::size_t n,
-                                   std::size_t m, T identity) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    load_padded_kernel(const T* __restrict__ in, T* __restrict__ buf, std::size_t n, std::size_t m,
+                       T identity) {
   for (std::size_t i = classic::grid_first(); i < m; i += classic::grid_stride()) {
     buf[i] = i < n ? in[i] : identity;
   }
@@ -47,7 +48,8 @@ __global__ void load_padded_kernel(const T* __restrict__ in, T* __restrict__ buf
 // One up-sweep level: `active` = m / 2d nodes, thread t combines node k = (t+1)*2d - 1 with its
 // left sibling subtree's root k - d.
 template <class T, class Op>
-__global__ void up_sweep_kernel(T* buf, std::size_t d, std::size_t active, Op op) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    up_sweep_kernel(T* buf, std::size_t d, std::size_t active, Op op) {
   for (std::size_t t = classic::grid_first(); t < active; t += classic::grid_stride()) {
     const std::size_t k = (t + 1) * 2 * d - 1;
     buf[k] = op(buf[k - d], buf[k]);
@@ -62,7 +64,8 @@ __global__ void set_root_kernel(T* buf, std::size_t m, T identity) {
 
 // One down-sweep level, same node numbering as the up-sweep.
 template <class T, class Op>
-__global__ void down_sweep_kernel(T* buf, std::size_t d, std::size_t active, Op op) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    down_sweep_kernel(T* buf, std::size_t d, std::size_t active, Op op) {
   for (std::size_t t = classic::grid_first(); t < active; t += classic::grid_stride()) {
     const std::size_t k = (t + 1) * 2 * d - 1;
     const T left = buf[k - d];
@@ -74,8 +77,9 @@ __global__ void down_sweep_kernel(T* buf, std::size_t d, std::size_t active, Op 
 // out[i] = excl[i] (exclusive) or op(excl[i], in[i]) (inclusive). in and out may be the same
 // array: each thread reads in[i] before writing out[i], and no other thread touches index i.
 template <class T, class Op>
-__global__ void finish_kernel(const T* in, const T* __restrict__ excl, T* out, std::size_t n,
-                              bool inclusive, Op op) {
+__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+    finish_kernel(const T* in, const T* __restrict__ excl, T* out, std::size_t n, bool inclusive,
+                  Op op) {
   for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
     out[i] = inclusive ? op(excl[i], in[i]) : excl[i];
   }
