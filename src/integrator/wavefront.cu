@@ -100,6 +100,120 @@ std::string device_name(const Executor& ex) {
   return prop.name;
 }
 
+// Everything a render allocates, once: the scene, the path state, two id buffers (stages read
+// one and sort or compact into the other), two key buffers (sort only), the live count of every
+// bounce, the film.
+struct RenderBuffers {
+  RenderBuffers(const Executor& ex, std::size_t n, int depth, bool sort, std::size_t object_count,
+                std::size_t material_count, MemoryTally* tally)
+      : objects(ex, "scene objects", object_count, tally),
+        materials(ex, "materials", material_count, tally),
+        origin(ex, "path origins", n, tally),
+        direction(ex, "path directions", n, tally),
+        throughput(ex, "path throughputs", n, tally),
+        radiance(ex, "path radiance", n, tally),
+        hit_point(ex, "hit points", n, tally),
+        hit_normal(ex, "hit normals", n, tally),
+        hit_material(ex, "hit materials", n, tally),
+        ids_a(ex, "path ids", n, tally),
+        ids_b(ex, "path ids (second buffer)", n, tally),
+        keys_a(ex, "material keys", sort ? n : 0, tally),
+        keys_b(ex, "material keys (sorted)", sort ? n : 0, tally),
+        live_counts(ex, "live path counts", std::size_t(depth) + 1, tally),
+        film(ex, "film", n, tally) {}
+
+  PathState paths() const {
+    PathState p;
+    p.origin = origin.data();
+    p.direction = direction.data();
+    p.throughput = throughput.data();
+    p.radiance = radiance.data();
+    p.hit_point = hit_point.data();
+    p.hit_normal = hit_normal.data();
+    p.hit_material = hit_material.data();
+    return p;
+  }
+
+  Buffer<SceneObject> objects;
+  Buffer<MaterialData> materials;
+  Buffer<glm::vec3> origin, direction, throughput, radiance, hit_point, hit_normal;
+  Buffer<std::int32_t> hit_material;
+  Buffer<std::uint32_t> ids_a, ids_b;
+  Buffer<std::uint16_t> keys_a, keys_b;
+  Buffer<std::size_t> live_counts;  // [b]: paths alive entering bounce b
+  Buffer<glm::vec3> film;           // sums over frames
+};
+
+// One frame of the wavefront loop over prepared buffers.
+struct FrameLoop {
+  const Executor& ex;
+  const RenderSettings& settings;
+  const PathPrimitives& primitives;
+  prim::Workspace& workspace;
+  RenderBuffers& buffers;
+  const SceneView& view;
+  StageTimeline& timeline;
+  std::size_t n;
+  int key_bits;
+  std::uint16_t dead_key;
+
+  void trace(std::uint32_t frame) {
+    const PathState paths = buffers.paths();
+    std::size_t* live_counts = buffers.live_counts.data();
+    fill_bytes(ex, live_counts, 0, buffers.live_counts.bytes());
+    generate_camera_paths(ex, view, paths, buffers.ids_a.data(), n, live_counts, frame,
+                          settings.seed);
+    std::uint32_t* ids = buffers.ids_a.data();    // the slots the stages work on
+    std::uint32_t* spare = buffers.ids_b.data();  // where sort and compaction write
+    for (int bounce = 0; bounce < settings.depth; ++bounce) {
+      LiveBound bound;
+      bound.n = n;
+      bound.count = settings.compact ? live_counts + bounce : nullptr;
+
+      timeline.begin(bounce, Stage::intersect);
+      intersect_paths(ex, view, paths, ids, bound,
+                      settings.sort_by_material ? buffers.keys_a.data() : nullptr, dead_key);
+      timeline.end(bounce, Stage::intersect);
+
+      if (settings.sort_by_material) {
+        // Over all n slots: dead slots carry the largest key and end up last, so the live ones
+        // stay in [0, live count).
+        timeline.begin(bounce, Stage::sort);
+        primitives.sort_by_material(buffers.keys_a.data(), buffers.keys_b.data(), ids, spare, n,
+                                    key_bits, workspace, ex.stream);
+        std::swap(ids, spare);
+        timeline.end(bounce, Stage::sort);
+      }
+
+      timeline.begin(bounce, Stage::shade);
+      shade_paths(ex, view, paths, ids, bound, frame, bounce, settings.seed);
+      timeline.end(bounce, Stage::shade);
+
+      timeline.begin(bounce, Stage::compact);
+      std::size_t* next_count = live_counts + bounce + 1;
+      if (settings.compact) {
+        // The compaction reads all n slots; the ones past the live count must read as dead, so
+        // the destination starts all dead (0xFF bytes = kDeadPath) and keeps that past the count.
+        fill_bytes(ex, spare, 0xFF, n * sizeof(std::uint32_t));
+        primitives.compact_live(ids, spare, n, next_count, workspace, ex.stream);
+        std::swap(ids, spare);
+      } else {
+        count_live_paths(ex, ids, n, next_count);
+      }
+      timeline.end(bounce, Stage::compact);
+      // On the CPU the count is already in host memory: stop once every path has ended. (The
+      // GPU loop never reads it within a frame; its kernels return at once past the bound.)
+      if (!ex.gpu() && *next_count == 0) break;
+    }
+    accumulate_film(ex, paths, buffers.film.data(), n);
+  }
+};
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 }  // namespace
 
 RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings,
@@ -121,7 +235,6 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   const int depth = settings.depth;
   const int material_count = static_cast<int>(scene.materials.size());
   const int key_bits = material_key_bits(material_count);
-  const auto dead_key = static_cast<std::uint16_t>(material_count);
 
   // The scene, as the kernels see it.
   std::vector<SceneObject> objects;
@@ -131,24 +244,9 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   materials.reserve(scene.materials.size());
   for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
 
-  // Everything the render needs, allocated once.
   MemoryTally tally;
-  Buffer<SceneObject> object_buffer(ex, "scene objects", objects.size(), &tally);
-  Buffer<MaterialData> material_buffer(ex, "materials", materials.size(), &tally);
-  Buffer<glm::vec3> origin(ex, "path origins", n, &tally);
-  Buffer<glm::vec3> direction(ex, "path directions", n, &tally);
-  Buffer<glm::vec3> throughput(ex, "path throughputs", n, &tally);
-  Buffer<glm::vec3> radiance(ex, "path radiance", n, &tally);
-  Buffer<glm::vec3> hit_point(ex, "hit points", n, &tally);
-  Buffer<glm::vec3> hit_normal(ex, "hit normals", n, &tally);
-  Buffer<std::int32_t> hit_material(ex, "hit materials", n, &tally);
-  Buffer<std::uint32_t> ids_a(ex, "path ids", n, &tally);
-  Buffer<std::uint32_t> ids_b(ex, "path ids (second buffer)", n, &tally);
-  const std::size_t key_count = settings.sort_by_material ? n : 0;
-  Buffer<std::uint16_t> keys_a(ex, "material keys", key_count, &tally);
-  Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", key_count, &tally);
-  Buffer<std::size_t> live_counts(ex, "live path counts", std::size_t(depth) + 1, &tally);
-  Buffer<glm::vec3> film(ex, "film", n, &tally);
+  RenderBuffers buffers(ex, n, depth, settings.sort_by_material, objects.size(), materials.size(),
+                        &tally);
   prim::Workspace workspace;
   if (gpu && (settings.compact || settings.sort_by_material)) {
     const std::size_t bytes =
@@ -161,27 +259,17 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
     }
     tally.bytes += workspace.size();
   }
-
-  copy_from_host(ex, object_buffer.data(), objects.data(), objects.size() * sizeof(SceneObject));
-  copy_from_host(ex, material_buffer.data(), materials.data(),
+  copy_from_host(ex, buffers.objects.data(), objects.data(), objects.size() * sizeof(SceneObject));
+  copy_from_host(ex, buffers.materials.data(), materials.data(),
                  materials.size() * sizeof(MaterialData));
-  fill_bytes(ex, film.data(), 0, film.bytes());
+  fill_bytes(ex, buffers.film.data(), 0, buffers.film.bytes());
 
   SceneView view;
-  view.objects = object_buffer.data();
+  view.objects = buffers.objects.data();
   view.object_count = static_cast<int>(objects.size());
-  view.materials = material_buffer.data();
+  view.materials = buffers.materials.data();
   view.material_count = material_count;
   view.camera = make_camera_frame(scene.camera, width, height);
-
-  PathState paths;
-  paths.origin = origin.data();
-  paths.direction = direction.data();
-  paths.throughput = throughput.data();
-  paths.radiance = radiance.data();
-  paths.hit_point = hit_point.data();
-  paths.hit_normal = hit_normal.data();
-  paths.hit_material = hit_material.data();
 
   RenderResult result;
   RenderStats& stats = result.stats;
@@ -195,61 +283,16 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
 
   StageTimeline timeline(ex, depth);
+  FrameLoop loop{ex,   settings, primitives, workspace, buffers,
+                 view, timeline, n,          key_bits,  static_cast<std::uint16_t>(material_count)};
   std::vector<std::size_t> counts(std::size_t(depth) + 1);
   const auto render_start = std::chrono::steady_clock::now();
-
   for (int frame = 0; frame < settings.spp; ++frame) {
     const auto frame_start = std::chrono::steady_clock::now();
-    const auto frame_index = static_cast<std::uint32_t>(frame);
-    fill_bytes(ex, live_counts.data(), 0, live_counts.bytes());
-    generate_camera_paths(ex, view, paths, ids_a.data(), n, live_counts.data(), frame_index,
-                          settings.seed);
-    std::uint32_t* ids = ids_a.data();    // the slots the stages work on
-    std::uint32_t* spare = ids_b.data();  // where sort and compaction write
-    for (int bounce = 0; bounce < depth; ++bounce) {
-      LiveBound bound;
-      bound.n = n;
-      bound.count = settings.compact ? live_counts.data() + bounce : nullptr;
-
-      timeline.begin(bounce, Stage::intersect);
-      intersect_paths(ex, view, paths, ids, bound,
-                      settings.sort_by_material ? keys_a.data() : nullptr, dead_key);
-      timeline.end(bounce, Stage::intersect);
-
-      if (settings.sort_by_material) {
-        // Over all n slots: dead slots carry the largest key and end up last, so the live ones
-        // stay in [0, live count).
-        timeline.begin(bounce, Stage::sort);
-        primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, n, key_bits,
-                                    workspace, ex.stream);
-        std::swap(ids, spare);
-        timeline.end(bounce, Stage::sort);
-      }
-
-      timeline.begin(bounce, Stage::shade);
-      shade_paths(ex, view, paths, ids, bound, frame_index, bounce, settings.seed);
-      timeline.end(bounce, Stage::shade);
-
-      timeline.begin(bounce, Stage::compact);
-      std::size_t* next_count = live_counts.data() + bounce + 1;
-      if (settings.compact) {
-        // The compaction reads all n slots; the ones past the live count must read as dead, so
-        // the destination starts all dead (0xFF bytes = kDeadPath) and keeps that past the count.
-        fill_bytes(ex, spare, 0xFF, n * sizeof(std::uint32_t));
-        primitives.compact_live(ids, spare, n, next_count, workspace, ex.stream);
-        std::swap(ids, spare);
-      } else {
-        count_live_paths(ex, ids, n, next_count);
-      }
-      timeline.end(bounce, Stage::compact);
-      // On the CPU the count is already in host memory: stop once every path has ended. (The
-      // GPU loop never reads it within a frame; its kernels return at once past the bound.)
-      if (!gpu && *next_count == 0) break;
-    }
-    accumulate_film(ex, paths, film.data(), n);
-
+    loop.trace(static_cast<std::uint32_t>(frame));
     // Once per frame: the counts (this waits for the frame) and the timings.
-    copy_to_host(ex, counts.data(), live_counts.data(), counts.size() * sizeof(std::size_t));
+    copy_to_host(ex, counts.data(), buffers.live_counts.data(),
+                 counts.size() * sizeof(std::size_t));
     timeline.collect(stats.bounces);
     for (int b = 0; b < depth; ++b) {
       stats.bounces[b].paths_in += counts[b];
@@ -257,21 +300,17 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
       stats.path_segments += counts[b];
     }
     stats.frames = frame + 1;
-    stats.frame_ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start)
-            .count());
+    stats.frame_ms.push_back(milliseconds_since(frame_start));
     if (gpu)
       stats.peak_device_bytes =
           std::max(stats.peak_device_bytes, tally.bytes + primitives.extra_device_bytes(workspace));
     if (settings.on_frame) settings.on_frame(frame + 1, settings.spp);
   }
-  stats.total_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - render_start)
-          .count();
+  stats.total_ms = milliseconds_since(render_start);
 
   // The film holds sums; the image is the mean.
   std::vector<glm::vec3> sums(n);
-  copy_to_host(ex, sums.data(), film.data(), n * sizeof(glm::vec3));
+  copy_to_host(ex, sums.data(), buffers.film.data(), n * sizeof(glm::vec3));
   Image& image = result.image;
   image.width = width;
   image.height = height;
