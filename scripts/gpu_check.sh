@@ -57,7 +57,7 @@ if has render; then
       # The image of the own binary is kept; the Thrust binary's statistics only.
       out="$results/${base}.png"
       [ "$bin" = raystream ] || out="${TMPDIR:-/tmp}/${base}_${bin}.png"
-      ./build-gpu/src/$bin "$scene" --resolution 1920x1080 --depth 8 --quiet \
+      ./build-gpu/$bin "$scene" --resolution 1920x1080 --depth 8 --quiet \
         --output "$out" --stats "$results/${base}_${bin}.json" \
         >>"$results/render.log" 2>&1
       note "render $base $bin: rc=$?"
