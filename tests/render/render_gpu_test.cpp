@@ -125,6 +125,25 @@ TEST(RenderGpu, SortOverMoreThanEightKeyBitsAgreesWithCpu) {
   }
 }
 
+TEST(RenderGpu, DeviceMemoryDoesNotGrowWithFrames) {
+  // Everything is allocated once per render; Thrust's cached temporaries are reused, so the peak
+  // after six frames is the peak after one.
+  const Scene scene = box_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::gpu, 1);
+  s.width = 200;
+  s.height = 150;
+  s.sort_by_material = true;
+  for (const bool thrust : {false, true}) {
+    SCOPED_TRACE(thrust ? "thrust" : "own");
+    s.spp = 1;
+    const RenderResult one = thrust ? render_thrust(scene, s) : render_own(scene, s);
+    s.spp = 6;
+    const RenderResult six = thrust ? render_thrust(scene, s) : render_own(scene, s);
+    EXPECT_GT(one.stats.peak_device_bytes, std::size_t(200 * 150 * 60));  // the path state
+    EXPECT_EQ(six.stats.peak_device_bytes, one.stats.peak_device_bytes);
+  }
+}
+
 TEST(RenderGpu, OpenSceneLosesMostPathsAtTheFirstBounce) {
   Scene scene = box_scene();
   scene.objects.erase(scene.objects.begin() + 1, scene.objects.begin() + 7);  // no walls
