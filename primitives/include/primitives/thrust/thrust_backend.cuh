@@ -259,6 +259,9 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
     return;
   }
   const auto items = static_cast<std::int64_t>(n);
+  // Taken first, so that a repeated call asks the cache for the same sizes in the same order.
+  detail::TempBlock rest_count(ws.caching_allocator(), sizeof(std::size_t));
+  auto* d_rest_count = reinterpret_cast<std::size_t*>(rest_count.data());
   detail::run_select(
       [&](void* temp, std::size_t& bytes) {
         return cub::DeviceSelect::If(temp, bytes, d_in, d_out, d_count, items, pred, stream);
@@ -267,8 +270,6 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
   auto rest_out = thrust::make_permutation_iterator(
       d_out, thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                              detail::AfterCount{d_count}));
-  detail::TempBlock rest_count(ws.caching_allocator(), sizeof(std::size_t));
-  auto* d_rest_count = reinterpret_cast<std::size_t*>(rest_count.data());
   detail::run_select(
       [&](void* temp, std::size_t& bytes) {
         return cub::DeviceSelect::If(temp, bytes, d_in, rest_out, d_rest_count, items,
