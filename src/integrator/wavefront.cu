@@ -166,8 +166,12 @@ struct FrameLoop {
     std::uint32_t* ids = buffers.ids_a.data();    // the slots the stages work on
     std::uint32_t* spare = buffers.ids_b.data();  // where sort and compaction write
     for (int bounce = 0; bounce < settings.depth; ++bounce) {
+      // The slots this bounce works on: on the GPU all n (the kernels read the live count
+      // themselves); on the CPU, where the count is host memory, just the live ones (the slots
+      // past them are dead and no later bounce looks at them).
+      const std::size_t slots = ex.gpu() || !settings.compact ? n : live_counts[bounce];
       LiveBound bound;
-      bound.n = n;
+      bound.n = slots;
       bound.count = settings.compact ? live_counts + bounce : nullptr;
 
       timeline.begin(bounce, Stage::intersect);
@@ -179,7 +183,7 @@ struct FrameLoop {
         // Over all n slots: dead slots carry the largest key and end up last, so the live ones
         // stay in [0, live count).
         timeline.begin(bounce, Stage::sort);
-        primitives.sort_by_material(buffers.keys_a.data(), buffers.keys_b.data(), ids, spare, n,
+        primitives.sort_by_material(buffers.keys_a.data(), buffers.keys_b.data(), ids, spare, slots,
                                     key_bits, workspace, ex.stream);
         std::swap(ids, spare);
         timeline.end(bounce, Stage::sort);
@@ -192,13 +196,13 @@ struct FrameLoop {
       timeline.begin(bounce, Stage::compact);
       std::size_t* next_count = live_counts + bounce + 1;
       if (settings.compact) {
-        // The compaction reads all n slots; the ones past the live count must read as dead, so
+        // The compaction reads all the slots; the ones past the live count must read as dead, so
         // the destination starts all dead (0xFF bytes = kDeadPath) and keeps that past the count.
-        fill_bytes(ex, spare, 0xFF, n * sizeof(std::uint32_t));
-        primitives.compact_live(ids, spare, n, next_count, workspace, ex.stream);
+        fill_bytes(ex, spare, 0xFF, slots * sizeof(std::uint32_t));
+        primitives.compact_live(ids, spare, slots, next_count, workspace, ex.stream);
         std::swap(ids, spare);
       } else {
-        count_live_paths(ex, ids, n, next_count);
+        count_live_paths(ex, ids, slots, next_count);
       }
       timeline.end(bounce, Stage::compact);
       // On the CPU the count is already in host memory: stop once every path has ended. (The
