@@ -156,6 +156,7 @@ struct FrameLoop {
   std::size_t n;
   int key_bits;
   std::uint16_t dead_key;
+  bool live_slots_only;  // CPU: work on the live slots, stop when none are left
 
   void trace(std::uint32_t frame) {
     const PathState paths = buffers.paths();
@@ -169,7 +170,7 @@ struct FrameLoop {
       // The slots this bounce works on: on the GPU all n (the kernels read the live count
       // themselves); on the CPU, where the count is host memory, just the live ones (the slots
       // past them are dead and no later bounce looks at them).
-      const std::size_t slots = ex.gpu() || !settings.compact ? n : live_counts[bounce];
+      const std::size_t slots = live_slots_only && settings.compact ? live_counts[bounce] : n;
       LiveBound bound;
       bound.n = slots;
       bound.count = settings.compact ? live_counts + bounce : nullptr;
@@ -207,7 +208,7 @@ struct FrameLoop {
       timeline.end(bounce, Stage::compact);
       // On the CPU the count is already in host memory: stop once every path has ended. (The
       // GPU loop never reads it within a frame; its kernels return at once past the bound.)
-      if (!ex.gpu() && *next_count == 0) break;
+      if (live_slots_only && *next_count == 0) break;
     }
     accumulate_film(ex, paths, buffers.film.data(), n);
   }
@@ -221,7 +222,8 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings,
-                              const PathPrimitives& gpu_primitives) {
+                              const PathPrimitives& gpu_primitives,
+                              const WavefrontOptions& options) {
   const int width = settings.width != 0 ? settings.width : scene.camera.width;  // 0: the scene's
   const int height = settings.height != 0 ? settings.height : scene.camera.height;
   validate(scene, settings, width, height);
@@ -287,8 +289,17 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
 
   StageTimeline timeline(ex, depth);
-  FrameLoop loop{ex,   settings, primitives, workspace, buffers,
-                 view, timeline, n,          key_bits,  static_cast<std::uint16_t>(material_count)};
+  FrameLoop loop{ex,
+                 settings,
+                 primitives,
+                 workspace,
+                 buffers,
+                 view,
+                 timeline,
+                 n,
+                 key_bits,
+                 static_cast<std::uint16_t>(material_count),
+                 !gpu && options.cpu_live_slots_only};
   std::vector<std::size_t> counts(std::size_t(depth) + 1);
   const auto render_start = std::chrono::steady_clock::now();
   for (int frame = 0; frame < settings.spp; ++frame) {

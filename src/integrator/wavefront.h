@@ -8,8 +8,16 @@
 
 namespace raystream {
 
+struct WavefrontOptions {
+  // CPU executor only. true: stages, sort and compaction work on the live slots, and the frame
+  // stops when no path is left (the count is host memory there). false: every bounce works on all
+  // n slots with the bound read inside the stages, exactly as on the GPU (for tests).
+  bool cpu_live_slots_only = true;
+};
+
 RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings,
-                              const PathPrimitives& gpu_primitives);
+                              const PathPrimitives& gpu_primitives,
+                              const WavefrontOptions& options = {});
 
 // Bits of a material sort key: keys are 0..material_count-1 for hits and material_count for
 // dead slots, so ceil(log2(material_count + 1)) bits, at least 1.

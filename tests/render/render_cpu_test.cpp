@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "integrator/path_primitives.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 #include "render_test_scenes.h"
@@ -66,6 +67,43 @@ TEST(RenderCpu, CompactionAndSortingLeaveTheImageBitIdentical) {
       }
     }
   }
+}
+
+TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
+  // The CPU executor normally works on the live slots only. Run it the way the GPU runs: every
+  // bounce over all n slots, the bound read inside the stages, dead slots kept dead by the
+  // compaction's all-dead destination. Same bits, same counts, with every switch.
+  const Scene scene = box_scene();
+  RenderSettings base = settings_for(scene, ExecutorKind::cpu, 4);
+  const RenderResult reference = render(scene, base);
+  WavefrontOptions gpu_shaped;
+  gpu_shaped.cpu_live_slots_only = false;
+  for (const bool compact : {false, true}) {
+    for (const bool sort : {false, true}) {
+      RenderSettings s = base;
+      s.compact = compact;
+      s.sort_by_material = sort;
+      SCOPED_TRACE(std::string("compact ") + (compact ? "on" : "off") + ", sort " +
+                   (sort ? "on" : "off"));
+      const RenderResult r =
+          render_wavefront(scene, s, own_primitives::path_primitives(), gpu_shaped);
+      test::expect_consistent_stats(r, s);
+      EXPECT_EQ(r.image.rgb, reference.image.rgb);
+      for (int b = 0; b < s.depth; ++b) {
+        EXPECT_EQ(r.stats.bounces[b].paths_in, reference.stats.bounces[b].paths_in);
+        EXPECT_EQ(r.stats.bounces[b].paths_out, reference.stats.bounces[b].paths_out);
+      }
+    }
+  }
+  // An open scene, where most slots are dead after the first bounce.
+  Scene open = scene;
+  open.objects.erase(open.objects.begin() + 1, open.objects.begin() + 7);
+  base.sort_by_material = true;
+  const RenderResult open_reference = render(open, base);
+  const RenderResult open_gpu_shaped =
+      render_wavefront(open, base, own_primitives::path_primitives(), gpu_shaped);
+  EXPECT_EQ(open_gpu_shaped.image.rgb, open_reference.image.rgb);
+  EXPECT_LT(open_reference.stats.bounces[1].paths_in, open_reference.stats.bounces[0].paths_in / 2);
 }
 
 TEST(RenderCpu, SortOverMoreThanEightKeyBits) {
