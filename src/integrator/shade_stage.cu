@@ -8,8 +8,13 @@ namespace raystream {
 
 namespace {
 
-// New rays start this far off the surface, on the side they leave from.
-constexpr float kRayOffset = 1.0e-4f;
+// New rays start off the surface, on the side they leave from, by this much relative to the
+// size of the hit point's coordinates (float spacing grows with them): 1.1e-4 at 10 units.
+constexpr float kRelativeRayOffset = 1.0e-5f;
+
+RAYSTREAM_HD inline float ray_offset(const glm::vec3& p) {
+  return kRelativeRayOffset * (1.0f + fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z))));
+}
 
 struct ShadeBody {
   const MaterialData* materials;
@@ -42,7 +47,7 @@ struct ShadeBody {
       return;
     }
     paths.throughput[id] = throughput;
-    paths.origin[id] = point + kRayOffset * s.side;
+    paths.origin[id] = point + ray_offset(point) * s.side;
     paths.direction[id] = s.direction;
   }
 };
