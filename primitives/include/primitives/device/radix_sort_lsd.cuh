@@ -75,7 +75,9 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// Moves one tile per block to its sorted slots (step 3 above): slots = the scanned table.
+// Moves one tile per block to its sorted slots (step 3 above): slots = the scanned table. Reads
+// R counters and the tile's keys and values, writes them scattered over up to R runs; two block
+// barriers per round of kThreads items.
 template <class S, class K, class V>
 __global__ void __launch_bounds__(kThreads)
     digit_scatter_kernel(const K* __restrict__ keys_in, const V* __restrict__ values_in,

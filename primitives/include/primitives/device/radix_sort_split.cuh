@@ -51,7 +51,9 @@ __global__ void false_flags_kernel(const K* __restrict__ keys, S* __restrict__ e
 }
 
 // The split's scatter: item i goes to f[i] (bit 0) or i - f[i] + totalFalses (bit 1), where
-// totalFalses = f[n-1] + e[n-1] is recomputed by every thread from two cached loads.
+// totalFalses = f[n-1] + e[n-1] is recomputed by every thread from two cached loads. Reads n
+// keys, n values and n counters; writes n keys and n values, each group to its own contiguous
+// run (so writes of neighbouring threads mostly stay neighbours).
 template <class S, class K, class V>
 __global__ void split_scatter_kernel(const K* __restrict__ keys_in, const V* __restrict__ values_in,
                                      K* __restrict__ keys_out, V* __restrict__ values_out,
