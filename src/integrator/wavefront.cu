@@ -5,7 +5,9 @@
 // slot. With compaction on, the live ids are compacted into the other id buffer and the count
 // stays on the device, where the next bounce's kernels read their bound. Kernels are launched
 // over all n slots and return early past the bound, so no count ever travels to the host within
-// a frame. Counts and stage timings are read back once per frame.
+// a frame. Counts and stage timings are read back once per frame. (On the CPU executor the count
+// is host memory anyway, so there the stages work on the live slots only and a frame stops when
+// no path is left; WavefrontOptions can make it run the GPU's way, for tests.)
 //
 // What is compacted is the id array (4 bytes per path), not the path state; the state is reached
 // through the id. Compacting the state itself (about 70 bytes per path) would make the later
