@@ -70,4 +70,30 @@ void RawBuffer::release() {
   data_ = nullptr;
 }
 
+RawHostBuffer::RawHostBuffer(const Executor& ex, const char* what, std::size_t bytes)
+    : pinned_(ex.gpu()) {
+  if (bytes == 0) return;
+  if (pinned_) {
+    const cudaError_t status = cudaMallocHost(&data_, bytes);
+    if (status != cudaSuccess) {
+      cudaGetLastError();
+      data_ = nullptr;
+      throw std::runtime_error("cudaMallocHost failed allocating " + describe(what, bytes) +
+                               " of page-locked host memory: " + cudaGetErrorString(status));
+    }
+  } else {
+    data_ = std::malloc(bytes);
+    if (!data_) throw std::runtime_error("out of host memory allocating " + describe(what, bytes));
+  }
+}
+
+RawHostBuffer::~RawHostBuffer() {
+  if (!data_) return;
+  if (pinned_) {
+    cudaFreeHost(data_);
+  } else {
+    std::free(data_);
+  }
+}
+
 }  // namespace raystream

@@ -50,4 +50,34 @@ class Buffer {
   std::size_t count_ = 0;
 };
 
+// Host memory the GPU copies into while the host goes on: page-locked (cudaMallocHost) on the
+// GPU executor, the heap on the CPU one.
+class RawHostBuffer {
+ public:
+  RawHostBuffer(const Executor& ex, const char* what, std::size_t bytes);
+  ~RawHostBuffer();
+  RawHostBuffer(const RawHostBuffer&) = delete;
+  RawHostBuffer& operator=(const RawHostBuffer&) = delete;
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  bool pinned_ = false;
+};
+
+template <class T>
+class HostBuffer {
+ public:
+  HostBuffer(const Executor& ex, const char* what, std::size_t count)
+      : raw_(ex, what, count * sizeof(T)), count_(count) {}
+  T* data() const { return static_cast<T*>(raw_.data()); }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+  T& operator[](std::size_t i) const { return data()[i]; }
+
+ private:
+  RawHostBuffer raw_;
+  std::size_t count_;
+};
+
 }  // namespace raystream

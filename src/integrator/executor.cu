@@ -24,6 +24,15 @@ void copy_to_host(const Executor& ex, void* host, const void* src, std::size_t b
   }
 }
 
+void copy_to_host_async(const Executor& ex, void* host, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (ex.gpu()) {
+    PRIM_CUDA_CHECK(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, ex.stream));
+  } else {
+    std::memcpy(host, src, bytes);
+  }
+}
+
 void copy_from_host(const Executor& ex, void* dst, const void* host, std::size_t bytes) {
   if (bytes == 0) return;
   if (ex.gpu()) {

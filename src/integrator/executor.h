@@ -19,6 +19,11 @@ void fill_bytes(const Executor& ex, void* ptr, int value, std::size_t bytes);
 // Copies `bytes` bytes from executor memory to the host, waiting for the stream on the GPU.
 void copy_to_host(const Executor& ex, void* host, const void* src, std::size_t bytes);
 
+// Queues a copy of `bytes` bytes from executor memory to the host on the stream (GPU: `host`
+// must be page-locked, see HostBuffer, and is valid once the stream has passed this point; CPU: a
+// memcpy, done on return).
+void copy_to_host_async(const Executor& ex, void* host, const void* src, std::size_t bytes);
+
 // Copies `bytes` bytes from the host into executor memory.
 void copy_from_host(const Executor& ex, void* dst, const void* host, std::size_t bytes);
 

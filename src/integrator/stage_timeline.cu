@@ -4,7 +4,7 @@
 namespace raystream {
 
 StageTimeline::StageTimeline(const Executor& ex, int depth)
-    : ex_(ex), depth_(depth), recorded_(2 * depth * kStageCount, 0) {
+    : ex_(ex), depth_(depth), recorded_(2 * depth * kStageCount + 2, 0) {
   const std::size_t slots = recorded_.size();
   if (ex_.gpu()) {
     events_.reserve(slots);
@@ -35,19 +35,25 @@ void StageTimeline::mark(int slot) {
   recorded_[slot] = 1;
 }
 
-void StageTimeline::collect(std::vector<BounceStats>& bounces) {
+void StageTimeline::wait_frame_end() {
+  if (ex_.gpu() && recorded_[frame_slot() + 1])
+    PRIM_CUDA_CHECK(cudaEventSynchronize(events_[frame_slot() + 1]));
+}
+
+double StageTimeline::elapsed_ms(int start) const {
+  if (!ex_.gpu())
+    return std::chrono::duration<double, std::milli>(times_[start + 1] - times_[start]).count();
+  float elapsed = 0.0f;
+  PRIM_CUDA_CHECK(cudaEventElapsedTime(&elapsed, events_[start], events_[start + 1]));
+  return elapsed;
+}
+
+double StageTimeline::collect(std::vector<BounceStats>& bounces) {
   for (int bounce = 0; bounce < depth_; ++bounce) {
     for (int stage = 0; stage < kStageCount; ++stage) {
       const int start = slot(bounce, Stage(stage));
       if (!recorded_[start] || !recorded_[start + 1]) continue;
-      double ms = 0.0;
-      if (ex_.gpu()) {
-        float elapsed = 0.0f;
-        PRIM_CUDA_CHECK(cudaEventElapsedTime(&elapsed, events_[start], events_[start + 1]));
-        ms = elapsed;
-      } else {
-        ms = std::chrono::duration<double, std::milli>(times_[start + 1] - times_[start]).count();
-      }
+      const double ms = elapsed_ms(start);
       BounceStats& b = bounces[bounce];
       switch (Stage(stage)) {
         case Stage::intersect:
@@ -66,6 +72,11 @@ void StageTimeline::collect(std::vector<BounceStats>& bounces) {
       recorded_[start] = recorded_[start + 1] = 0;
     }
   }
+  const int frame = frame_slot();
+  double frame_ms = 0.0;
+  if (recorded_[frame] && recorded_[frame + 1]) frame_ms = elapsed_ms(frame);
+  recorded_[frame] = recorded_[frame + 1] = 0;
+  return frame_ms;
 }
 
 }  // namespace raystream

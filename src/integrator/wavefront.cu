@@ -154,13 +154,12 @@ struct FrameLoop {
   prim::Workspace& workspace;
   RenderBuffers& buffers;
   const SceneView& view;
-  StageTimeline& timeline;
   std::size_t n;
   int key_bits;
   std::uint16_t dead_key;
   bool live_slots_only;  // CPU: work on the live slots, stop when none are left
 
-  void trace(std::uint32_t frame) {
+  void trace(std::uint32_t frame, StageTimeline& timeline) {
     const PathState paths = buffers.paths();
     std::size_t* live_counts = buffers.live_counts.data();
     fill_bytes(ex, live_counts, 0, buffers.live_counts.bytes());
@@ -252,6 +251,10 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   materials.reserve(scene.materials.size());
   for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
 
+  // Host copies of the live counts (page-locked on the GPU), declared before the device buffers:
+  // freeing those waits for the device, so no copy into these is pending when they go.
+  HostBuffer<std::size_t> counts_a(ex, "live path counts (host)", std::size_t(depth) + 1);
+  HostBuffer<std::size_t> counts_b(ex, "live path counts (host)", std::size_t(depth) + 1);
   MemoryTally tally;
   RenderBuffers buffers(ex, n, depth, settings.sort_by_material, objects.size(), materials.size(),
                         &tally);
@@ -290,39 +293,58 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   stats.bounces.resize(depth);
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
 
-  StageTimeline timeline(ex, depth);
   FrameLoop loop{ex,
                  settings,
                  primitives,
                  workspace,
                  buffers,
                  view,
-                 timeline,
                  n,
                  key_bits,
                  static_cast<std::uint16_t>(material_count),
                  !gpu && options.cpu_live_slots_only};
-  std::vector<std::size_t> counts(std::size_t(depth) + 1);
-  const auto render_start = std::chrono::steady_clock::now();
-  for (int frame = 0; frame < settings.spp; ++frame) {
-    const auto frame_start = std::chrono::steady_clock::now();
-    loop.trace(static_cast<std::uint32_t>(frame));
-    // Once per frame: the counts (this waits for the frame) and the timings.
-    copy_to_host(ex, counts.data(), buffers.live_counts.data(),
-                 counts.size() * sizeof(std::size_t));
-    timeline.collect(stats.bounces);
+
+  // Two timelines and two host copies of the counts: on the GPU the host reads one frame's
+  // numbers while the next frame runs, so the device does not wait for the host between frames.
+  StageTimeline timeline_a(ex, depth), timeline_b(ex, depth);
+  StageTimeline* timelines[2] = {&timeline_a, &timeline_b};
+  HostBuffer<std::size_t>* counts[2] = {&counts_a, &counts_b};
+  const bool read_one_frame_late = gpu || !options.cpu_live_slots_only;
+
+  // Waits for a frame queued earlier and adds its numbers to the statistics.
+  auto finish_frame = [&](int frame) {
+    StageTimeline& timeline = *timelines[frame % 2];
+    const HostBuffer<std::size_t>& c = *counts[frame % 2];
+    timeline.wait_frame_end();
+    stats.frame_ms.push_back(timeline.collect(stats.bounces));
     for (int b = 0; b < depth; ++b) {
-      stats.bounces[b].paths_in += counts[b];
-      stats.bounces[b].paths_out += counts[b + 1];
-      stats.path_segments += counts[b];
+      stats.bounces[b].paths_in += c[b];
+      stats.bounces[b].paths_out += c[b + 1];
+      stats.path_segments += c[b];
     }
     stats.frames = frame + 1;
-    stats.frame_ms.push_back(milliseconds_since(frame_start));
     if (gpu)
       stats.peak_device_bytes =
           std::max(stats.peak_device_bytes, tally.bytes + primitives.extra_device_bytes(workspace));
     if (settings.on_frame) settings.on_frame(frame + 1, settings.spp);
+  };
+
+  const auto render_start = std::chrono::steady_clock::now();
+  for (int frame = 0; frame < settings.spp; ++frame) {
+    StageTimeline& timeline = *timelines[frame % 2];
+    timeline.begin_frame();
+    loop.trace(static_cast<std::uint32_t>(frame), timeline);
+    // Once per frame: the live counts of every bounce travel to the host.
+    copy_to_host_async(ex, counts[frame % 2]->data(), buffers.live_counts.data(),
+                       buffers.live_counts.bytes());
+    timeline.end_frame();
+    if (!read_one_frame_late) {
+      finish_frame(frame);
+    } else if (frame > 0) {
+      finish_frame(frame - 1);  // queued before, read while this frame runs
+    }
   }
+  if (read_one_frame_late) finish_frame(settings.spp - 1);
   stats.total_ms = milliseconds_since(render_start);
 
   // The film holds sums; the image is the mean.
