@@ -41,7 +41,7 @@ struct RenderStats {
   int frames = 0;
   int width = 0, height = 0, depth = 0;
   std::vector<BounceStats> bounces;
-  std::vector<double> frame_ms;       // wall time of each frame
+  std::vector<double> frame_ms;       // each frame: GPU time between events, CPU wall time
   double total_ms = 0;                // all frames
   std::uint64_t path_segments = 0;    // sum of paths_in over bounces and frames
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
