@@ -16,7 +16,7 @@ class OwnCompactWide : public ::testing::TestWithParam<CompactCase> {};
 TEST_P(OwnCompactWide, Item12AndWideFlags) {
   Runner runner(GetParam().config());
   check_select_wide(
-      runner, small_sizes(),
+      runner, small_sizes<Item12>(),
       {Pattern::all_zero, Pattern::all_one, Pattern::alternating, Pattern::random_half});
 }
 

@@ -43,7 +43,7 @@ TEST(ThrustCompact, LargeRandom) {
 
 TEST(ThrustCompact, Item12AndWideFlags) {
   ThrustCompactRunner runner;
-  check_select_wide(runner, small_sizes(), {Pattern::all_one, Pattern::random_half});
+  check_select_wide(runner, small_sizes<Item12>(), {Pattern::all_one, Pattern::random_half});
 }
 
 TEST(ThrustCompact, EmptyInputWritesCountZero) {

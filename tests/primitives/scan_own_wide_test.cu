@@ -12,10 +12,10 @@ namespace {
 class OwnScanWide : public ::testing::TestWithParam<prim::ScanAlgorithm> {};
 
 TEST_P(OwnScanWide, Int64PlusPastInt32Range) {
-  check_own_scan(GetParam(), ScanKind::exclusive, Placement::out_of_place, standard_sizes(),
-                 std::int64_t(0), prim::Plus{}, BigInt64{});
-  check_own_scan(GetParam(), ScanKind::inclusive, Placement::in_place, standard_sizes(),
-                 std::int64_t(0), prim::Plus{}, BigInt64{});
+  check_own_scan(GetParam(), ScanKind::exclusive, Placement::out_of_place,
+                 standard_sizes<std::int64_t>(), std::int64_t(0), prim::Plus{}, BigInt64{});
+  check_own_scan(GetParam(), ScanKind::inclusive, Placement::in_place,
+                 standard_sizes<std::int64_t>(), std::int64_t(0), prim::Plus{}, BigInt64{});
 }
 
 TEST_P(OwnScanWide, FloatPlusOfIntegers) {
@@ -26,15 +26,15 @@ TEST_P(OwnScanWide, FloatPlusOfIntegers) {
 }
 
 TEST_P(OwnScanWide, Mat2ProductKeepsOrder) {
-  check_own_scan(GetParam(), ScanKind::exclusive, Placement::out_of_place, standard_sizes(),
+  check_own_scan(GetParam(), ScanKind::exclusive, Placement::out_of_place, standard_sizes<Mat2>(),
                  kMat2Identity, Mat2Product{}, RandomMat2{});
-  check_own_scan(GetParam(), ScanKind::inclusive, Placement::out_of_place, standard_sizes(),
+  check_own_scan(GetParam(), ScanKind::inclusive, Placement::out_of_place, standard_sizes<Mat2>(),
                  kMat2Identity, Mat2Product{}, RandomMat2{});
 }
 
 TEST_P(OwnScanWide, Mat2ProductInPlace) {
-  check_own_scan(GetParam(), ScanKind::exclusive, Placement::in_place, small_sizes(), kMat2Identity,
-                 Mat2Product{}, RandomMat2{});
+  check_own_scan(GetParam(), ScanKind::exclusive, Placement::in_place, small_sizes<Mat2>(),
+                 kMat2Identity, Mat2Product{}, RandomMat2{});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllScans, OwnScanWide, ::testing::ValuesIn(prim::all_scan_algorithms()),

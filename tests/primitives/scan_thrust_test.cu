@@ -51,10 +51,10 @@ TEST(ThrustScan, Int32Max) {
 }
 
 TEST(ThrustScan, Int64PlusPastInt32Range) {
-  check_thrust_scan(ScanKind::exclusive, Placement::out_of_place, standard_sizes(), std::int64_t(0),
-                    prim::Plus{}, BigInt64{});
-  check_thrust_scan(ScanKind::inclusive, Placement::out_of_place, standard_sizes(), std::int64_t(0),
-                    prim::Plus{}, BigInt64{});
+  check_thrust_scan(ScanKind::exclusive, Placement::out_of_place, standard_sizes<std::int64_t>(),
+                    std::int64_t(0), prim::Plus{}, BigInt64{});
+  check_thrust_scan(ScanKind::inclusive, Placement::out_of_place, standard_sizes<std::int64_t>(),
+                    std::int64_t(0), prim::Plus{}, BigInt64{});
 }
 
 TEST(ThrustScan, FloatPlusOfIntegers) {
@@ -63,9 +63,9 @@ TEST(ThrustScan, FloatPlusOfIntegers) {
 }
 
 TEST(ThrustScan, Mat2ProductKeepsOrder) {
-  check_thrust_scan(ScanKind::exclusive, Placement::out_of_place, standard_sizes(), kMat2Identity,
-                    Mat2Product{}, RandomMat2{});
-  check_thrust_scan(ScanKind::inclusive, Placement::in_place, small_sizes(), kMat2Identity,
+  check_thrust_scan(ScanKind::exclusive, Placement::out_of_place, standard_sizes<Mat2>(),
+                    kMat2Identity, Mat2Product{}, RandomMat2{});
+  check_thrust_scan(ScanKind::inclusive, Placement::in_place, small_sizes<Mat2>(), kMat2Identity,
                     Mat2Product{}, RandomMat2{});
 }
 

@@ -59,14 +59,14 @@ TEST(Scatter, OwnUint32) {
   check_scatter<std::uint32_t, std::uint32_t>(Backend::own, {std::size_t(1) << 26});
 }
 TEST(Scatter, OwnItem12WithInt64Map) {
-  check_scatter<Item12, std::int64_t>(Backend::own, standard_sizes());
+  check_scatter<Item12, std::int64_t>(Backend::own, standard_sizes<Item12>());
 }
 TEST(Scatter, ThrustUint32) {
   check_scatter<std::uint32_t, std::uint32_t>(Backend::thrust, standard_sizes());
   check_scatter<std::uint32_t, std::uint32_t>(Backend::thrust, {std::size_t(1) << 26});
 }
 TEST(Scatter, ThrustItem12WithInt64Map) {
-  check_scatter<Item12, std::int64_t>(Backend::thrust, standard_sizes());
+  check_scatter<Item12, std::int64_t>(Backend::thrust, standard_sizes<Item12>());
 }
 
 TEST(Scatter, WorkedExample) {

@@ -18,7 +18,7 @@ TEST_P(OwnSortWide, Uint32Keys) {
 
 TEST_P(OwnSortWide, Uint32KeysItem12Values) {
   OwnSortRunner runner(GetParam().config());
-  check_sort<std::uint32_t, Item12>(runner, small_sizes(), {{0, 3}, {0, 32}, {3, 11}},
+  check_sort<std::uint32_t, Item12>(runner, small_sizes<Item12>(), {{0, 3}, {0, 32}, {3, 11}},
                                     {KeyDist::uniform, KeyDist::materials});
 }
 

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "primitives/block/tile_shape.cuh"
 #include "primitives/error.h"
 #include "primitives/tuning.h"
 
@@ -38,13 +39,22 @@ inline std::vector<std::size_t> sorted_unique(std::vector<std::size_t> sizes) {
   return sizes;
 }
 
-// 0, 1, warp edges, tile edges of every variant, non-powers of two, a three-level blocked scan
-// (2^20 + 3), and a few random sizes from a fixed seed.
-inline std::vector<std::size_t> standard_sizes() {
+// The tile of the single-pass kernels (lookback scan, fused compaction) for items of type T.
+template <class T>
+constexpr std::size_t lookback_tile() {
+  return std::size_t(prim::tuning::kLookbackThreads) * prim::block::default_items_per_thread<T>();
+}
+
+// 0, 1, warp edges, tile edges of every variant (the single-pass tile for items of type T),
+// non-powers of two, a three-level blocked scan (2^20 + 3), and a few random sizes from a fixed
+// seed.
+template <class T = std::uint32_t>
+std::vector<std::size_t> standard_sizes() {
   std::vector<std::size_t> sizes = {
       0, 1, 2, 31, 32, 33, 1000, 12345, 65537, 1u << 20, (1u << 20) + 3};
   add_edges(sizes, kBlockedTile);
   add_edges(sizes, kLookbackTile);
+  add_edges(sizes, lookback_tile<T>());
   add_edges(sizes, kSortTile);
   add_edges(sizes, kBlockedTile * kBlockedTile);  // where blocked needs a third level
   std::mt19937_64 rng(20261121);
@@ -54,9 +64,10 @@ inline std::vector<std::size_t> standard_sizes() {
 }
 
 // The same without the sizes above 300000: for tests that run many combinations.
-inline std::vector<std::size_t> small_sizes() {
+template <class T = std::uint32_t>
+std::vector<std::size_t> small_sizes() {
   std::vector<std::size_t> sizes;
-  for (std::size_t n : standard_sizes())
+  for (std::size_t n : standard_sizes<T>())
     if (n <= 300000) sizes.push_back(n);
   return sizes;
 }
