@@ -2,6 +2,8 @@
 // beyond 2^24, real text, unaligned pointers, codec reuse, argument errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpu_test_support.h"
 #include "text_generator.h"
 #include "utf8_test_inputs.h"
@@ -60,7 +62,7 @@ TEST_P(GpuCodecTest, DecodeRandomBytesAtTileEdges) {
                                12289,
                                4096 * 256 + 5,
                                (1u << 20) + 3};
-  Codec codec({(1u << 20) + 3, 0}, options());
+  Codec codec({*std::max_element(std::begin(sizes), std::end(sizes)), 0}, options());
   std::uint64_t seed = 1;
   for (std::size_t n : sizes) {
     const auto in = biased_random_bytes(n, seed++);
