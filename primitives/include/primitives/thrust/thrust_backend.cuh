@@ -105,13 +105,13 @@ struct AfterCount {
   __host__ __device__ std::size_t operator()(std::size_t i) const { return *d_start + i; }
 };
 
-// The key bits [begin_bit, begin_bit + bits) as a small integer, for a partial bit range.
-template <class K>
+// The key bits [begin_bit, begin_bit + bits) as an integer of type Field, for a partial range.
+template <class K, class Field>
 struct KeyBits {
   int begin_bit;
   std::uint32_t mask;
-  __host__ __device__ K operator()(K key) const {
-    return static_cast<K>((static_cast<std::uint32_t>(key) >> begin_bit) & mask);
+  __host__ __device__ Field operator()(K key) const {
+    return static_cast<Field>((static_cast<std::uint32_t>(key) >> begin_bit) & mask);
   }
 };
 
@@ -141,6 +141,28 @@ void run_select(Select select, Workspace& ws) {
   PRIM_CUDA_CHECK(select(nullptr, temp_bytes));
   TempBlock temp(ws.caching_allocator(), temp_bytes);
   PRIM_CUDA_CHECK(select(temp.data(), temp_bytes));
+}
+
+// Sorts by `bits` bits from begin_bit: the field in the narrowest type that holds it (Thrust's
+// radix sort makes one pass per byte of the key type), sorted with the item indices, then keys
+// and values gathered by the sorted indices.
+template <class Field, class K, class V>
+void sort_by_bit_field(const char* function, const K* d_keys_in, K* d_keys_out,
+                       const V* d_values_in, V* d_values_out, std::size_t n, int begin_bit,
+                       int bits, Workspace& ws, cudaStream_t stream) {
+  const std::size_t field_bytes = align256(n * sizeof(Field));
+  TempBlock temp(ws.caching_allocator(), field_bytes + n * sizeof(std::uint32_t));
+  auto* d_field = reinterpret_cast<Field*>(temp.data());
+  auto* d_index = reinterpret_cast<std::uint32_t*>(temp.data() + field_bytes);
+  const std::uint32_t mask = (std::uint32_t(1) << bits) - 1;  // bits < 32
+  auto exec = policy(ws, stream);
+  translate_errors(function, [&] {
+    thrust::transform(exec, d_keys_in, d_keys_in + n, d_field, KeyBits<K, Field>{begin_bit, mask});
+    thrust::sequence(exec, d_index, d_index + n);
+    thrust::stable_sort_by_key(exec, d_field, d_field + n, d_index);
+    thrust::gather(exec, d_index, d_index + n, d_keys_in, d_keys_out);
+    thrust::gather(exec, d_index, d_index + n, d_values_in, d_values_out);
+  });
 }
 
 }  // namespace detail
@@ -286,9 +308,10 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
 //
 // Thrust sorts whole keys. Over the full key width the pairs are copied to the outputs and
 // sorted there by thrust::stable_sort_by_key. Over part of the key the bit field is extracted
-// into a temporary key (thrust::transform), sorted with the item indices (thrust::sequence,
-// thrust::stable_sort_by_key), and keys and values are gathered by the sorted indices
-// (thrust::gather); that path indexes with 32 bits, so n must be below 2^32.
+// into a temporary key of the narrowest type that holds it (thrust::transform; 8 materials in
+// bits [0, 3) become uint8_t keys, one radix pass), sorted with the item indices
+// (thrust::sequence, thrust::stable_sort_by_key), and keys and values are gathered by the sorted
+// indices (thrust::gather); that path indexes with 32 bits, so n must be below 2^32.
 
 template <class K, class V>
 void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
@@ -312,9 +335,9 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
   require(static_cast<const void*>(d_keys_in) != d_keys_out &&
               static_cast<const void*>(d_values_in) != d_values_out,
           function, "outputs must not alias inputs");
-  auto exec = detail::policy(ws, stream);
 
   if (begin_bit == 0 && end_bit == key_bits) {
+    auto exec = detail::policy(ws, stream);
     detail::translate_errors(function, [&] {
       thrust::copy(exec, d_keys_in, d_keys_in + n, d_keys_out);
       thrust::copy(exec, d_values_in, d_values_in + n, d_values_out);
@@ -325,18 +348,19 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
 
   require(n <= std::numeric_limits<std::uint32_t>::max(), function,
           "n " + std::to_string(n) + " is 2^32 or more with a partial bit range");
-  const std::size_t field_bytes = detail::align256(n * sizeof(K));
-  detail::TempBlock temp(ws.caching_allocator(), field_bytes + n * sizeof(std::uint32_t));
-  K* d_field = reinterpret_cast<K*>(temp.data());
-  auto* d_index = reinterpret_cast<std::uint32_t*>(temp.data() + field_bytes);
-  const std::uint32_t mask = (std::uint32_t(1) << (end_bit - begin_bit)) - 1;  // < 32 bits here
-  detail::translate_errors(function, [&] {
-    thrust::transform(exec, d_keys_in, d_keys_in + n, d_field, detail::KeyBits<K>{begin_bit, mask});
-    thrust::sequence(exec, d_index, d_index + n);
-    thrust::stable_sort_by_key(exec, d_field, d_field + n, d_index);
-    thrust::gather(exec, d_index, d_index + n, d_keys_in, d_keys_out);
-    thrust::gather(exec, d_index, d_index + n, d_values_in, d_values_out);
-  });
+  const int bits = end_bit - begin_bit;  // below 32 here
+  if (bits <= 8) {
+    detail::sort_by_bit_field<std::uint8_t>(function, d_keys_in, d_keys_out, d_values_in,
+                                            d_values_out, n, begin_bit, bits, ws, stream);
+  } else if constexpr (sizeof(K) >= 2) {
+    if (sizeof(K) == 2 || bits <= 16) {
+      detail::sort_by_bit_field<std::uint16_t>(function, d_keys_in, d_keys_out, d_values_in,
+                                               d_values_out, n, begin_bit, bits, ws, stream);
+    } else if constexpr (sizeof(K) == 4) {
+      detail::sort_by_bit_field<std::uint32_t>(function, d_keys_in, d_keys_out, d_values_in,
+                                               d_values_out, n, begin_bit, bits, ws, stream);
+    }
+  }
 }
 
 }  // namespace prim::thrust_backend
