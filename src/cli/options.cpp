@@ -49,7 +49,7 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
 
   app.add_option("scene", options.scene, "Scene file (JSON)")->required();
   int spp = 0, depth = 0;
-  std::string resolution, output, sort, compact, device = "auto", stats;
+  std::string resolution, output, sort, compact, bvh, device = "auto", stats;
   auto* spp_opt = app.add_option("--spp", spp,
                                  "Samples per pixel (frames); default: the scene's ITERATIONS, or "
                                  "on the CPU a count that takes about a minute")
@@ -73,6 +73,11 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                      "Remove dead paths after every bounce (default: " +
                                          on_off_text(defaults.compact) + ")")
                           ->check(CLI::IsMember({"on", "off"}));
+  auto* bvh_opt = app.add_option("--bvh", bvh,
+                                 "Intersect through the BVH; off tests every primitive per ray, "
+                                 "to measure the speedup (default: " +
+                                     on_off_text(defaults.use_bvh) + ")")
+                      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--seed", options.seed, "Random seed (default: 0); same seed, same image");
   app.add_option("--device", device,
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
@@ -107,6 +112,7 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
   if (*output_opt) options.output = output;
   if (*sort_opt) options.sort_by_material = on_off(sort);
   if (*compact_opt) options.compact = on_off(compact);
+  if (*bvh_opt) options.use_bvh = on_off(bvh);
   options.device = device == "gpu"   ? DeviceChoice::gpu
                    : device == "cpu" ? DeviceChoice::cpu
                                      : DeviceChoice::automatic;
@@ -122,6 +128,7 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.height = options.resolution ? options.resolution->second : scene.camera.height;
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
   s.compact = options.compact.value_or(s.compact);
+  s.use_bvh = options.use_bvh.value_or(s.use_bvh);
   s.seed = options.seed;
   s.executor = executor;
   return s;

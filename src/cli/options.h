@@ -22,6 +22,7 @@ struct Options {
   std::optional<std::string> output;              // --output (else renders/<FILE>.png)
   std::optional<bool> sort_by_material;           // --sort-by-material on|off
   std::optional<bool> compact;                    // --compact on|off
+  std::optional<bool> use_bvh;                    // --bvh on|off
   std::uint64_t seed = 0;                         // --seed
   DeviceChoice device = DeviceChoice::automatic;  // --device gpu|cpu|auto
   std::optional<std::string> stats;               // --stats FILE.json

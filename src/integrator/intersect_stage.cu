@@ -1,4 +1,5 @@
-// Stage: closest hit of every live path against every object (brute force).
+// Stage: closest hit of every live path: BVH traversal over triangles, spheres and cubes (or every
+// primitive in turn when the scene view has no BVH).
 #include "integrator/parallel_for.cuh"
 #include "integrator/stages.h"
 
@@ -7,8 +8,7 @@ namespace raystream {
 namespace {
 
 struct IntersectBody {
-  const SceneObject* objects;
-  int object_count;
+  SceneGeometry geometry;
   PathState paths;
   std::uint32_t* ids;
   LiveBound bound;
@@ -25,7 +25,7 @@ struct IntersectBody {
     Ray ray;
     ray.origin = paths.origin[id];
     ray.direction = paths.direction[id];
-    const Hit hit = closest_hit(objects, object_count, ray);
+    const Hit hit = closest_hit(geometry, ray);
     if (hit.material < 0) {  // escaped: there is no environment light
       ids[i] = kDeadPath;
       if (keys) keys[i] = dead_key;
@@ -43,9 +43,8 @@ struct IntersectBody {
 void intersect_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                      std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
                      std::uint16_t dead_key) {
-  parallel_for(
-      ex, "intersect stage", bound.n,
-      IntersectBody{scene.objects, scene.object_count, paths, ids, bound, material_keys, dead_key});
+  parallel_for(ex, "intersect stage", bound.n,
+               IntersectBody{scene_geometry(scene), paths, ids, bound, material_keys, dead_key});
 }
 
 }  // namespace raystream

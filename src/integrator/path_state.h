@@ -8,6 +8,7 @@
 #include <glm/glm.hpp>
 
 #include "geometry/camera.h"
+#include "geometry/scene_geometry.h"
 #include "geometry/scene_object.h"
 #include "materials/bsdf.h"
 
@@ -29,10 +30,31 @@ struct PathState {
 struct SceneView {
   const SceneObject* objects = nullptr;
   int object_count = 0;
+  // Triangles and the BVH over triangles and objects (bvh_node_count 0: brute force).
+  const TriangleGeometry* triangles = nullptr;
+  const TriangleShading* triangle_shading = nullptr;
+  int triangle_count = 0;
+  const BvhNode* bvh_nodes = nullptr;
+  int bvh_node_count = 0;
+  const std::int32_t* bvh_primitives = nullptr;
   const MaterialData* materials = nullptr;
   int material_count = 0;
   CameraFrame camera;
 };
+
+// What the intersection code sees of the scene.
+inline RAYSTREAM_HD SceneGeometry scene_geometry(const SceneView& view) {
+  SceneGeometry g;
+  g.objects = view.objects;
+  g.object_count = view.object_count;
+  g.triangles = view.triangles;
+  g.triangle_shading = view.triangle_shading;
+  g.triangle_count = view.triangle_count;
+  g.nodes = view.bvh_nodes;
+  g.node_count = view.bvh_node_count;
+  g.primitives = view.bvh_primitives;
+  return g;
+}
 
 // The live bound of a stage: the count the previous compaction left on the device (read inside
 // the kernel), or all n slots when no compaction runs.

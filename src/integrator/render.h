@@ -20,6 +20,7 @@ struct RenderSettings {
   int height = 0;
   bool sort_by_material = false;
   bool compact = true;
+  bool use_bvh = true;  // false: every ray tests every primitive (for speedup measurements)
   std::uint64_t seed = 0;
   ExecutorKind executor = ExecutorKind::gpu;
   // Called after each frame on the host (frames done, frames total); may be empty.
@@ -34,6 +35,17 @@ struct BounceStats {
   double intersect_ms = 0, sort_ms = 0, shade_ms = 0, compact_ms = 0;
 };
 
+// The acceleration structure of a render (built on the host before the first frame).
+struct BvhStats {
+  bool built = false;            // false: brute force (RenderSettings::use_bvh off)
+  std::uint64_t primitives = 0;  // triangles + spheres + cubes
+  std::uint64_t triangles = 0;
+  std::uint64_t nodes = 0, leaves = 0;
+  int depth = 0;        // levels below the root
+  double sah_cost = 0;  // SAH cost (node visit = primitive test = 1) of a ray through the root
+  double build_ms = 0;  // host wall time of the build (and of reordering the triangles)
+};
+
 struct RenderStats {
   std::string backend;   // primitives backend: "own" or "thrust"
   std::string executor;  // "gpu" or "cpu"
@@ -45,6 +57,7 @@ struct RenderStats {
   double total_ms = 0;                // all frames
   std::uint64_t path_segments = 0;    // sum of paths_in over bounces and frames
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
+  BvhStats bvh;
 };
 
 struct Image {

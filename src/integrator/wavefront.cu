@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "geometry/camera.h"
+#include "geometry/scene_acceleration.h"
 #include "geometry/scene_object.h"
 #include "integrator/buffer.h"
 #include "integrator/executor.h"
@@ -71,6 +72,12 @@ void validate(const Scene& scene, const RenderSettings& s, int width, int height
     for (int axis = 0; axis < 3; ++axis)
       if (!(std::fabs(scale[axis]) > 0.0f) || !std::isfinite(scale[axis]))
         fail("object " + std::to_string(k) + " has a zero or non-finite SCALE (it has no inverse)");
+  }
+  for (std::size_t k = 0; k < scene.triangles.size(); ++k) {
+    const int m = scene.triangles[k].material;
+    if (m < 0 || m >= static_cast<int>(scene.materials.size()))
+      fail("triangle " + std::to_string(k) + " names material index " + std::to_string(m) +
+           ", out of range");
   }
   const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
   if (pixels >= kDeadPath) fail("the image has too many pixels (" + std::to_string(pixels) + ")");
@@ -243,10 +250,9 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   const int material_count = static_cast<int>(scene.materials.size());
   const int key_bits = material_key_bits(material_count);
 
-  // The scene, as the kernels see it.
-  std::vector<SceneObject> objects;
-  objects.reserve(scene.objects.size());
-  for (const Object& o : scene.objects) objects.push_back(make_scene_object(o));
+  // The scene, as the kernels see it: objects, triangles and the BVH over both (built here).
+  const SceneAcceleration acceleration = build_scene_acceleration(scene, settings.use_bvh);
+  const std::vector<SceneObject>& objects = acceleration.objects;
   std::vector<MaterialData> materials;
   materials.reserve(scene.materials.size());
   for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
@@ -258,6 +264,12 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   MemoryTally tally;
   RenderBuffers buffers(ex, n, depth, settings.sort_by_material, objects.size(), materials.size(),
                         &tally);
+  Buffer<TriangleGeometry> triangles(ex, "triangles", acceleration.triangles.size(), &tally);
+  Buffer<TriangleShading> triangle_shading(ex, "triangle normals and materials",
+                                           acceleration.shading.size(), &tally);
+  Buffer<BvhNode> bvh_nodes(ex, "BVH nodes", acceleration.nodes.size(), &tally);
+  Buffer<std::int32_t> bvh_primitives(ex, "BVH primitive references",
+                                      acceleration.primitives.size(), &tally);
   prim::Workspace workspace;
   if (gpu && (settings.compact || settings.sort_by_material)) {
     const std::size_t bytes =
@@ -273,11 +285,22 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   copy_from_host(ex, buffers.objects.data(), objects.data(), objects.size() * sizeof(SceneObject));
   copy_from_host(ex, buffers.materials.data(), materials.data(),
                  materials.size() * sizeof(MaterialData));
+  copy_from_host(ex, triangles.data(), acceleration.triangles.data(), triangles.bytes());
+  copy_from_host(ex, triangle_shading.data(), acceleration.shading.data(),
+                 triangle_shading.bytes());
+  copy_from_host(ex, bvh_nodes.data(), acceleration.nodes.data(), bvh_nodes.bytes());
+  copy_from_host(ex, bvh_primitives.data(), acceleration.primitives.data(), bvh_primitives.bytes());
   fill_bytes(ex, buffers.film.data(), 0, buffers.film.bytes());
 
   SceneView view;
   view.objects = buffers.objects.data();
   view.object_count = static_cast<int>(objects.size());
+  view.triangles = triangles.data();
+  view.triangle_shading = triangle_shading.data();
+  view.triangle_count = static_cast<int>(acceleration.triangles.size());
+  view.bvh_nodes = bvh_nodes.data();
+  view.bvh_node_count = static_cast<int>(acceleration.nodes.size());
+  view.bvh_primitives = bvh_primitives.data();
   view.materials = buffers.materials.data();
   view.material_count = material_count;
   view.camera = make_camera_frame(scene.camera, width, height);
@@ -292,6 +315,14 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   stats.depth = depth;
   stats.bounces.resize(depth);
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
+  stats.bvh.built = !acceleration.nodes.empty();
+  stats.bvh.primitives = acceleration.triangles.size() + acceleration.objects.size();
+  stats.bvh.triangles = acceleration.triangles.size();
+  stats.bvh.nodes = acceleration.nodes.size();
+  stats.bvh.leaves = acceleration.leaves;
+  stats.bvh.depth = acceleration.depth;
+  stats.bvh.sah_cost = acceleration.sah_cost;
+  stats.bvh.build_ms = acceleration.build_ms;
 
   FrameLoop loop{ex,
                  settings,

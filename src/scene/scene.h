@@ -28,6 +28,13 @@ struct Object {
   glm::vec3 scale{1.0f};                // SCALE
 };
 
+// A triangle of a mesh object, in world space (the loader applies the object's transform).
+struct Triangle {
+  glm::vec3 v[3]{};  // vertices, counter-clockwise seen from the outside
+  glm::vec3 n[3]{};  // unit vertex normals (the face normal three times for flat shading)
+  int material = 0;  // index into Scene::materials
+};
+
 struct Camera {
   int width = 800;  // RES
   int height = 800;
@@ -42,7 +49,8 @@ struct Camera {
 struct Scene {
   std::string path;  // the file it came from, for messages
   std::vector<Material> materials;
-  std::vector<Object> objects;
+  std::vector<Object> objects;      // spheres and cubes
+  std::vector<Triangle> triangles;  // every mesh object's triangles (TYPE mesh)
   Camera camera;
   int iterations = 1;                  // ITERATIONS: samples per pixel
   int depth = 8;                       // DEPTH: maximum path length in bounces

@@ -6,11 +6,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <glm/gtc/matrix_transform.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <unordered_map>
+
+#include "scene/obj_loader.h"
 
 namespace raystream {
 namespace {
@@ -302,6 +305,33 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   }
 }
 
+// TRANS, ROTAT and SCALE of an object (defaults: identity).
+void read_transform(Reader& r, const Json& j, const std::string& key, Object& o) {
+  if (j.contains("TRANS")) o.translation = r.vec3(j["TRANS"], key + ".TRANS");
+  if (j.contains("ROTAT")) o.rotation_degrees = r.vec3(j["ROTAT"], key + ".ROTAT");
+  if (j.contains("SCALE")) {
+    o.scale = r.vec3(j["SCALE"], key + ".SCALE");
+    if (o.scale.x == 0 || o.scale.y == 0 || o.scale.z == 0) {
+      r.fail(key + ".SCALE", "expected non-zero components");
+    }
+  }
+}
+
+int material_id(Reader& r, const Json& j, const std::string& key,
+                const std::unordered_map<std::string, int>& material_ids,
+                const std::vector<Material>& materials) {
+  const std::string name = r.string(j, key);
+  const auto it = material_ids.find(name);
+  if (it == material_ids.end()) {
+    std::string known;
+    for (const Material& m : materials) {
+      if (m.name.find(':') == std::string::npos) known += (known.empty() ? "" : ", ") + m.name;
+    }
+    r.fail(key, "unknown material \"" + name + "\" (defined: " + known + ")");
+  }
+  return it->second;
+}
+
 Object read_object(Reader& r, const Json& j, const std::string& key,
                    const std::unordered_map<std::string, int>& material_ids,
                    const std::vector<Material>& materials) {
@@ -315,25 +345,128 @@ Object read_object(Reader& r, const Json& j, const std::string& key,
     o.shape = ShapeType::cube;
   } else {
     r.fail(key + ".TYPE", "unknown object TYPE \"" + j["TYPE"].get<std::string>() +
-                              "\" (expected sphere or cube)");
+                              "\" (expected sphere, cube or mesh)");
   }
-  const std::string name = r.string(r.require(j, key, "MATERIAL"), key + ".MATERIAL");
-  const auto it = material_ids.find(name);
-  if (it == material_ids.end()) {
-    std::string known;
-    for (const Material& m : materials) known += (known.empty() ? "" : ", ") + m.name;
-    r.fail(key + ".MATERIAL", "unknown material \"" + name + "\" (defined: " + known + ")");
+  o.material =
+      material_id(r, r.require(j, key, "MATERIAL"), key + ".MATERIAL", material_ids, materials);
+  read_transform(r, j, key, o);
+  return o;
+}
+
+// Mesh objects: OBJ files read once each, their MTL materials added to the scene once per file.
+struct MeshCache {
+  std::unordered_map<std::string, ObjMesh> meshes;              // by resolved path
+  std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's MTL
+  std::unordered_map<std::string, int> fallback;                // a file's default material
+};
+
+// TYPE mesh: the OBJ at FILE (relative to the scene file), MATERIAL optional (else the MTL's),
+// transformed to world space and appended to scene.triangles.
+void read_mesh_object(Reader& r, const Json& j, const std::string& key, const std::string& path,
+                      const std::unordered_map<std::string, int>& material_ids, Scene& scene,
+                      MeshCache& cache, std::vector<std::string>& warnings) {
+  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "TRANS", "ROTAT", "SCALE"});
+  const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
+  if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
+  int named = -1;
+  if (j.contains("MATERIAL")) {
+    named = material_id(r, j["MATERIAL"], key + ".MATERIAL", material_ids, scene.materials);
   }
-  o.material = it->second;
-  if (j.contains("TRANS")) o.translation = r.vec3(j["TRANS"], key + ".TRANS");
-  if (j.contains("ROTAT")) o.rotation_degrees = r.vec3(j["ROTAT"], key + ".ROTAT");
-  if (j.contains("SCALE")) {
-    o.scale = r.vec3(j["SCALE"], key + ".SCALE");
-    if (o.scale.x == 0 || o.scale.y == 0 || o.scale.z == 0) {
-      r.fail(key + ".SCALE", "expected non-zero components");
+  Object transform;
+  read_transform(r, j, key, transform);
+
+  const std::filesystem::path obj_path =
+      std::filesystem::path(path).parent_path() / std::filesystem::path(file);
+  const std::string resolved = obj_path.lexically_normal().string();
+  auto found = cache.meshes.find(resolved);
+  if (found == cache.meshes.end()) {
+    try {
+      found = cache.meshes.emplace(resolved, load_obj(resolved, warnings)).first;
+    } catch (const SceneError& e) {
+      r.fail(key + ".FILE", e.what());
     }
   }
-  return o;
+  const ObjMesh& mesh = found->second;
+
+  // Scene material ids of this file's faces: MTL materials (added once per file, named
+  // "<FILE>:<name>"), or a grey diffuse default for faces without one.
+  std::vector<int>* ids = nullptr;
+  int fallback = named;
+  if (named < 0) {
+    auto added = cache.materials.find(resolved);
+    if (added == cache.materials.end()) {
+      added = cache.materials.emplace(resolved, std::vector<int>()).first;
+      for (const Material& m : mesh.materials) {
+        added->second.push_back(static_cast<int>(scene.materials.size()));
+        scene.materials.push_back(m);
+        scene.materials.back().name = file + ":" + m.name;
+      }
+    }
+    ids = &added->second;
+    const bool needs_default = std::any_of(mesh.triangles.begin(), mesh.triangles.end(),
+                                           [](const Triangle& t) { return t.material < 0; });
+    if (needs_default) {
+      auto it = cache.fallback.find(resolved);
+      if (it == cache.fallback.end()) {
+        Material grey;
+        grey.name = file + ":default";
+        grey.type = MaterialType::diffuse;
+        grey.color = glm::vec3(0.8f);
+        it = cache.fallback.emplace(resolved, static_cast<int>(scene.materials.size())).first;
+        scene.materials.push_back(grey);
+      }
+      fallback = it->second;
+    }
+    if (scene.materials.size() > static_cast<std::size_t>(kMaxMaterials)) {
+      r.fail(key + ".FILE",
+             "the scene's materials and the OBJ files' materials are too many "
+             "(at most " +
+                 std::to_string(kMaxMaterials) + ")");
+    }
+  }
+
+  // The course's object-to-world transform: translate * rotateX * rotateY * rotateZ * scale.
+  const glm::vec3 rad = glm::radians(transform.rotation_degrees);
+  glm::mat4 m = glm::translate(glm::mat4(1.0f), transform.translation);
+  m = glm::rotate(m, rad.x, glm::vec3(1.0f, 0.0f, 0.0f));
+  m = glm::rotate(m, rad.y, glm::vec3(0.0f, 1.0f, 0.0f));
+  m = glm::rotate(m, rad.z, glm::vec3(0.0f, 0.0f, 1.0f));
+  m = glm::scale(m, transform.scale);
+  const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
+  const bool mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
+
+  if (scene.triangles.size() + mesh.triangles.size() > static_cast<std::size_t>(kMaxTriangles)) {
+    r.fail(key + ".FILE",
+           "too many triangles in the scene (at most " + std::to_string(kMaxTriangles) + ")");
+  }
+  std::size_t dropped = 0;
+  for (const Triangle& t : mesh.triangles) {
+    Triangle w;
+    for (int c = 0; c < 3; ++c) {
+      w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
+      const glm::vec3 n = normal_matrix * t.n[c];
+      const float length = glm::length(n);
+      w.n[c] = length > 0.0f ? n / length : n;
+    }
+    if (mirrored) {  // a mirroring transform reverses the winding: keep it counter-clockwise
+      std::swap(w.v[1], w.v[2]);
+      std::swap(w.n[1], w.n[2]);
+    }
+    const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
+    const float area2 = glm::length(face);
+    if (!(area2 > 0.0f) || !std::isfinite(area2) ||
+        !(std::isfinite(w.v[0].x + w.v[0].y + w.v[0].z + w.v[1].x + w.v[1].y + w.v[1].z + w.v[2].x +
+                        w.v[2].y + w.v[2].z))) {
+      ++dropped;  // collapsed or overflowed by the transform
+      continue;
+    }
+    w.material = named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
+    scene.triangles.push_back(w);
+  }
+  if (dropped > 0) {
+    r.warn(key, std::to_string(dropped) + " triangles of " + file +
+                    " dropped: zero area or non-finite after the transform");
+  }
 }
 
 bool emits(const Material& m) {
@@ -398,15 +531,27 @@ Scene parse_scene(const std::string& text, const std::string& path,
 
   const Json& objects = r.require(doc, "", "Objects");
   if (!objects.is_array()) r.fail("Objects", "expected an array, got " + type_name(objects));
+  MeshCache meshes;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    scene.objects.push_back(read_object(r, objects[i], "Objects[" + std::to_string(i) + "]",
-                                        material_ids, scene.materials));
+    const std::string key = "Objects[" + std::to_string(i) + "]";
+    const Json& j = r.object(objects[i], key);
+    if (j.contains("TYPE") && j["TYPE"].is_string() &&
+        lower(j["TYPE"].get<std::string>()) == "mesh") {
+      read_mesh_object(r, j, key, path, material_ids, scene, meshes, warnings);
+    } else {
+      scene.objects.push_back(read_object(r, j, key, material_ids, scene.materials));
+    }
   }
 
-  const bool lit = std::any_of(scene.objects.begin(), scene.objects.end(), [&](const Object& o) {
-    return emits(scene.materials[static_cast<std::size_t>(o.material)]);
-  });
-  if (scene.objects.empty()) {
+  const bool lit =
+      std::any_of(scene.objects.begin(), scene.objects.end(),
+                  [&](const Object& o) {
+                    return emits(scene.materials[static_cast<std::size_t>(o.material)]);
+                  }) ||
+      std::any_of(scene.triangles.begin(), scene.triangles.end(), [&](const Triangle& t) {
+        return emits(scene.materials[static_cast<std::size_t>(t.material)]);
+      });
+  if (scene.objects.empty() && scene.triangles.empty()) {
     r.warn("Objects", "the scene has no objects; the image will be black");
   } else if (!lit) {
     r.warn("",

@@ -34,5 +34,6 @@ inline constexpr long long kMaxImagePixels = 8192LL * 8192LL;
 inline constexpr int kMaxIterations = 1000000;
 inline constexpr int kMaxDepth = 1024;
 inline constexpr int kMaxMaterials = 65534;  // material ids are 16-bit sort keys on the device
+inline constexpr long long kMaxTriangles = 0x7FFFFFFFLL - 65536;  // BVH references are int32
 
 }  // namespace raystream

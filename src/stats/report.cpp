@@ -107,6 +107,20 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
                 rate_text(s.path_segments_per_second).c_str(),
                 static_cast<unsigned long long>(stats.path_segments));
   out << format("%-17s %s\n", "peak GPU memory", bytes_text(stats.peak_device_bytes).c_str());
+  const BvhStats& bvh = stats.bvh;
+  if (bvh.built) {
+    out << format(
+        "%-17s %llu nodes (%llu leaves), depth %d, SAH cost %.2f, built in %.1f ms "
+        "over %llu primitives (%llu triangles)\n",
+        "BVH", static_cast<unsigned long long>(bvh.nodes),
+        static_cast<unsigned long long>(bvh.leaves), bvh.depth, bvh.sah_cost, bvh.build_ms,
+        static_cast<unsigned long long>(bvh.primitives),
+        static_cast<unsigned long long>(bvh.triangles));
+  } else {
+    out << format("%-17s off (brute force over %llu primitives, %llu triangles)\n", "BVH",
+                  static_cast<unsigned long long>(bvh.primitives),
+                  static_cast<unsigned long long>(bvh.triangles));
+  }
   if (!info.binary_backend.empty() && info.binary_backend != stats.backend) {
     out << format("%-17s %s (binary built with %s)\n", "backend", stats.backend.c_str(),
                   info.binary_backend.c_str());
@@ -145,6 +159,10 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["path_segments"] = stats.path_segments;
   j["path_segments_per_second"] = s.path_segments_per_second;
   j["peak_device_bytes"] = stats.peak_device_bytes;
+  j["bvh"] = {{"built", stats.bvh.built},         {"primitives", stats.bvh.primitives},
+              {"triangles", stats.bvh.triangles}, {"nodes", stats.bvh.nodes},
+              {"leaves", stats.bvh.leaves},       {"depth", stats.bvh.depth},
+              {"sah_cost", stats.bvh.sah_cost},   {"build_ms", stats.bvh.build_ms}};
   j["stage_ms"] = {{"intersect", s.intersect_ms},
                    {"sort", s.sort_ms},
                    {"shade", s.shade_ms},

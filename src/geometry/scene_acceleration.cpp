@@ -1,0 +1,114 @@
+#include "geometry/scene_acceleration.h"
+
+#include <chrono>
+#include <cmath>
+
+#include "geometry/bvh_build.h"
+
+namespace raystream {
+namespace {
+
+TriangleGeometry triangle_geometry(const Triangle& t) {
+  TriangleGeometry g;
+  g.v0 = t.v[0];
+  g.e1 = t.v[1] - t.v[0];
+  g.e2 = t.v[2] - t.v[0];
+  return g;
+}
+
+TriangleShading triangle_shading(const Triangle& t) {
+  TriangleShading s;
+  s.n0 = t.n[0];
+  s.n1 = t.n[1];
+  s.n2 = t.n[2];
+  s.material = t.material;
+  return s;
+}
+
+}  // namespace
+
+SceneGeometry SceneAcceleration::geometry() const {
+  SceneGeometry g;
+  g.objects = objects.data();
+  g.object_count = static_cast<int>(objects.size());
+  g.triangles = triangles.data();
+  g.triangle_shading = shading.data();
+  g.triangle_count = static_cast<int>(triangles.size());
+  g.nodes = nodes.data();
+  g.node_count = static_cast<int>(nodes.size());
+  g.primitives = primitives.data();
+  return g;
+}
+
+void object_world_bounds(const Object& object, glm::vec3& lo, glm::vec3& hi) {
+  const glm::mat4 m = object_to_world(object);
+  lo = glm::vec3(3.0e38f);
+  hi = glm::vec3(-3.0e38f);
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec4 p((corner & 1) ? 0.5f : -0.5f, (corner & 2) ? 0.5f : -0.5f,
+                      (corner & 4) ? 0.5f : -0.5f, 1.0f);
+    const glm::vec3 w(m * p);
+    lo = glm::min(lo, w);
+    hi = glm::max(hi, w);
+  }
+}
+
+SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
+  SceneAcceleration acc;
+  acc.objects.reserve(scene.objects.size());
+  for (const Object& o : scene.objects) acc.objects.push_back(make_scene_object(o));
+  const std::size_t triangle_count = scene.triangles.size();
+  acc.triangles.reserve(triangle_count);
+  acc.shading.reserve(triangle_count);
+  if (!use_bvh) {
+    for (const Triangle& t : scene.triangles) {
+      acc.triangles.push_back(triangle_geometry(t));
+      acc.shading.push_back(triangle_shading(t));
+    }
+    return acc;
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  // Primitive p < triangle_count is triangle p; the others are objects in order.
+  std::vector<Aabb> bounds(triangle_count + scene.objects.size());
+  for (std::size_t p = 0; p < triangle_count; ++p) {
+    const Triangle& t = scene.triangles[p];
+    bounds[p].grow(t.v[0]);
+    bounds[p].grow(t.v[1]);
+    bounds[p].grow(t.v[2]);
+    // Padded: the intersection test accepts hits a hair outside the triangle (its edge slack),
+    // and rounding must not let the box test cull those.
+    const glm::vec3 extent = bounds[p].hi - bounds[p].lo;
+    const glm::vec3 magnitude = glm::max(glm::abs(bounds[p].lo), glm::abs(bounds[p].hi));
+    const float pad = 1.0e-5f * fmaxf(extent.x, fmaxf(extent.y, extent.z)) +
+                      1.0e-6f * fmaxf(magnitude.x, fmaxf(magnitude.y, magnitude.z));
+    bounds[p].lo -= glm::vec3(pad);
+    bounds[p].hi += glm::vec3(pad);
+  }
+  for (std::size_t k = 0; k < scene.objects.size(); ++k) {
+    object_world_bounds(scene.objects[k], bounds[triangle_count + k].lo,
+                        bounds[triangle_count + k].hi);
+  }
+  Bvh bvh = build_bvh(bounds);
+  acc.nodes = std::move(bvh.nodes);
+  acc.leaves = bvh.leaves;
+  acc.depth = bvh.depth;
+  acc.sah_cost = bvh.sah_cost;
+  // Triangles in leaf order, so a leaf's triangles lie next to each other in memory.
+  acc.primitives.resize(bvh.order.size());
+  for (std::size_t k = 0; k < bvh.order.size(); ++k) {
+    const std::size_t p = static_cast<std::size_t>(bvh.order[k]);
+    if (p < triangle_count) {
+      acc.primitives[k] = static_cast<std::int32_t>(acc.triangles.size());
+      acc.triangles.push_back(triangle_geometry(scene.triangles[p]));
+      acc.shading.push_back(triangle_shading(scene.triangles[p]));
+    } else {
+      acc.primitives[k] = object_reference(static_cast<int>(p - triangle_count));
+    }
+  }
+  acc.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return acc;
+}
+
+}  // namespace raystream

@@ -1,0 +1,39 @@
+// The scene's primitives in the form the intersection code reads (see scene_geometry.h), built
+// on the host once per render: triangles precomputed and reordered to the BVH's leaf order, the
+// BVH over triangles and objects (by their world bounding boxes), and its numbers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "geometry/bvh.h"
+#include "geometry/scene_geometry.h"
+#include "geometry/scene_object.h"
+#include "geometry/triangle.h"
+#include "scene/scene.h"
+
+namespace raystream {
+
+struct SceneAcceleration {
+  std::vector<SceneObject> objects;  // Scene::objects, in order
+  std::vector<TriangleGeometry> triangles;
+  std::vector<TriangleShading> shading;
+  std::vector<BvhNode> nodes;            // empty without a BVH
+  std::vector<std::int32_t> primitives;  // leaf ranges index this (see SceneGeometry)
+  std::size_t leaves = 0;
+  int depth = 0;
+  double sah_cost = 0.0;
+  double build_ms = 0.0;  // host wall time of the BVH build and the triangles' reordering
+
+  // Host pointers into the arrays above (valid while this lives and is not changed).
+  SceneGeometry geometry() const;
+};
+
+// World-space bounding box of a sphere or cube object (its unit box carried to world space).
+void object_world_bounds(const Object& object, glm::vec3& lo, glm::vec3& hi);
+
+// With `use_bvh` the BVH is built (binned SAH) and the triangles follow its leaf order; without,
+// triangles keep the scene's order and the intersection tests every primitive.
+SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh);
+
+}  // namespace raystream

@@ -1,0 +1,141 @@
+// Everything a ray can hit: analytic objects (spheres, cubes), triangles, and the BVH over both.
+// closest_hit and any_hit are __host__ __device__: the GPU kernels and the CPU executor run this
+// same code. Without a BVH (node_count == 0) they test every primitive (brute force).
+#pragma once
+
+#include <cstdint>
+
+#include "geometry/bvh.h"
+#include "geometry/host_device.h"
+#include "geometry/ray.h"
+#include "geometry/scene_object.h"
+#include "geometry/triangle.h"
+
+namespace raystream {
+
+struct SceneGeometry {
+  const SceneObject* objects = nullptr;
+  int object_count = 0;
+  const TriangleGeometry* triangles = nullptr;
+  const TriangleShading* triangle_shading = nullptr;
+  int triangle_count = 0;
+  const BvhNode* nodes = nullptr;  // node 0 is the root
+  int node_count = 0;              // 0: no BVH, brute force
+  // Leaf ranges index this array: a value r >= 0 is triangle r, a value r < 0 is object ~r.
+  const std::int32_t* primitives = nullptr;
+};
+
+// Primitive reference of object k in SceneGeometry::primitives.
+RAYSTREAM_HD inline std::int32_t object_reference(int k) {
+  return ~static_cast<std::int32_t>(k);
+}
+
+namespace detail {
+
+// The closest hit found so far: a triangle (index, barycentrics) or an object (its full Hit).
+struct HitSearch {
+  float t_best = kNoHit;
+  std::int32_t triangle = -1;  // -1: the best hit, if any, is `object_hit`
+  float u = 0.0f, v = 0.0f;
+  Hit object_hit;
+};
+
+// Tests one primitive against the ray, narrowing the search. Returns true on a closer hit.
+RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref, const Ray& ray,
+                                        float t_min, HitSearch& s) {
+  if (ref >= 0) {
+    float u = 0.0f, v = 0.0f;
+    const float t =
+        intersect_triangle(g.triangles[ref], ray.origin, ray.direction, t_min, s.t_best, u, v);
+    if (t < s.t_best) {
+      s.t_best = t;
+      s.triangle = ref;
+      s.u = u;
+      s.v = v;
+      return true;
+    }
+    return false;
+  }
+  const Hit hit = intersect_object(g.objects[~ref], ray, t_min);
+  if (hit.t < s.t_best) {
+    s.t_best = hit.t;
+    s.triangle = -1;
+    s.object_hit = hit;
+    return true;
+  }
+  return false;
+}
+
+// Walks the BVH (or every primitive without one). With `any`, stops at the first hit.
+RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_min, bool any,
+                                HitSearch& s) {
+  if (g.node_count == 0) {
+    for (int k = 0; k < g.triangle_count; ++k)
+      if (test_primitive(g, k, ray, t_min, s) && any) return;
+    for (int k = 0; k < g.object_count; ++k)
+      if (test_primitive(g, object_reference(k), ray, t_min, s) && any) return;
+    return;
+  }
+  const glm::vec3 inv_d = reciprocal_direction(ray.direction);
+  if (bvh_box_entry(g.nodes[0], ray.origin, inv_d, t_min, s.t_best) >= kNoHit) return;
+  int stack[kBvhStackSize];
+  int top = 0;
+  int node = 0;
+  while (true) {
+    const BvhNode n = g.nodes[node];
+    if (n.count > 0) {
+      for (int k = n.offset; k < n.offset + n.count; ++k)
+        if (test_primitive(g, g.primitives[k], ray, t_min, s) && any) return;
+    } else {
+      const int first = node + 1;
+      const int second = n.offset;
+      const float t_first = bvh_box_entry(g.nodes[first], ray.origin, inv_d, t_min, s.t_best);
+      const float t_second = bvh_box_entry(g.nodes[second], ray.origin, inv_d, t_min, s.t_best);
+      const bool hit_first = t_first < kNoHit;
+      const bool hit_second = t_second < kNoHit;
+      if (hit_first && hit_second) {
+        // Nearer child first; the other waits on the stack (the builder bounds the depth, so the
+        // stack cannot overflow; the check keeps a corrupt tree from writing past it).
+        const bool first_nearer = t_first <= t_second;
+        if (top < kBvhStackSize) stack[top++] = first_nearer ? second : first;
+        node = first_nearer ? first : second;
+        continue;
+      }
+      if (hit_first || hit_second) {
+        node = hit_first ? first : second;
+        continue;
+      }
+    }
+    if (top == 0) return;
+    node = stack[--top];
+  }
+}
+
+}  // namespace detail
+
+// Closest hit with t > t_min over all primitives, or a Hit with t == kNoHit. A triangle's hit
+// reports its interpolated vertex normal (see triangle_hit_normal) and its material.
+RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
+                                    float t_min = kMinHitDistance) {
+  detail::HitSearch s;
+  detail::search(g, ray, t_min, false, s);
+  if (s.triangle >= 0) {
+    const TriangleShading shading = g.triangle_shading[s.triangle];
+    Hit hit;
+    hit.t = s.t_best;
+    hit.normal = triangle_hit_normal(g.triangles[s.triangle], shading, ray.direction, s.u, s.v);
+    hit.material = shading.material;
+    return hit;
+  }
+  return s.object_hit;  // t == kNoHit when nothing was hit
+}
+
+// True when anything lies along the ray with t in (t_min, t_max) (for shadow rays).
+RAYSTREAM_HD inline bool any_hit(const SceneGeometry& g, const Ray& ray, float t_min, float t_max) {
+  detail::HitSearch s;
+  s.t_best = t_max;
+  detail::search(g, ray, t_min, true, s);
+  return s.t_best < t_max;
+}
+
+}  // namespace raystream

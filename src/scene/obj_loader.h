@@ -1,0 +1,42 @@
+// Triangle meshes from Wavefront OBJ files (tinyobjloader) with their MTL materials mapped onto
+// the renderer's materials. Host only. The README's "Meshes and the BVH" section documents the
+// mapping and the fallbacks for unusual files.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <string>
+#include <vector>
+
+#include "scene/scene.h"
+
+namespace raystream {
+
+// A mesh as read from one OBJ file, in the file's own coordinates.
+struct ObjMesh {
+  std::vector<Triangle> triangles;  // material: index into `materials`, or -1 (no material)
+  std::vector<Material> materials;  // the MTL's materials, mapped (names as in the MTL)
+  std::size_t skipped_faces = 0;    // faces dropped: bad indices, non-finite or zero-area
+};
+
+// The values of an MTL material that the mapping reads.
+struct MtlMaterial {
+  std::string name;
+  glm::vec3 kd{0.0f}, ks{0.0f}, ke{0.0f}, tf{0.0f};
+  float ni = 1.0f;  // index of refraction
+  float d = 1.0f;   // dissolve: 1 opaque
+  int illum = 2;
+};
+
+// Kd -> diffuse; Ke > 0 -> emitting (RGB = Ke / max(Ke), EMITTANCE = max(Ke)); Ks with illum 3 or
+// 5 -> specular (RGB = Ks); Ni with illum 4, 6 or 7, or d < 1 -> refractive (IOR = Ni, RGB = Tf,
+// white where Tf is black). Checked in that order after emission.
+Material material_from_mtl(const MtlMaterial& mtl);
+
+// Reads the OBJ at `path`: faces triangulated, vertex normals where every corner of a face has a
+// finite one (else the face normal), winding turned to agree with the vertex normals. Faces with
+// out-of-range indices, non-finite or coincident vertices are skipped and counted. Throws
+// SceneError naming `path`: the file is missing or unreadable, tinyobjloader fails, or no face is
+// left (an empty file, only points or lines). Warnings name `path`.
+ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings);
+
+}  // namespace raystream
