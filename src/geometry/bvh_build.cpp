@@ -2,7 +2,8 @@
 // the split plane of least SAH cost between bins is taken, and the range is partitioned in place.
 // A node becomes a leaf when no split is cheaper than testing its primitives and it holds at
 // most kBvhMaxLeafSize of them. Near the depth limit, and where all centroids coincide, splits
-// fall back to the median, which keeps the tree within kBvhMaxDepth levels.
+// fall back to the median, which keeps the tree within kBvhMaxDepth levels. The top of the tree
+// splits into OpenMP tasks; each builds its subtree into its own array, appended when done.
 #include "geometry/bvh_build.h"
 
 #include <algorithm>
@@ -19,38 +20,66 @@ int ceil_log2(std::size_t n) {
   return bits;
 }
 
+struct PrimRef {
+  Aabb box;
+  glm::vec3 center;
+  std::int32_t index;  // into the bounds given to build_bvh
+};
+
+// Nodes of one subtree, indexed from its root (0); interior offsets are relative to it too.
+struct Subtree {
+  std::vector<BvhNode> nodes;
+  std::size_t leaves = 0;
+  int depth = 0;  // deepest level reached (absolute)
+};
+
+// Subtrees over at least this many primitives build their two halves as parallel tasks.
+constexpr int kParallelBuildAbove = 8192;
+
 class Builder {
  public:
   explicit Builder(const std::vector<Aabb>& bounds) : bounds_(bounds) {
     const std::size_t n = bounds.size();
-    centroids_.resize(n);
-    bvh_.order.resize(n);
+    refs_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      centroids_[i] = bounds[i].center();
-      bvh_.order[i] = static_cast<std::int32_t>(i);
+      refs_[i].box = bounds[i];
+      refs_[i].center = bounds[i].center();
+      refs_[i].index = static_cast<std::int32_t>(i);
     }
-    bvh_.nodes.reserve(n > 0 ? 2 * n - 1 : 0);
   }
 
   Bvh run() {
-    if (!bounds_.empty()) build(0, static_cast<int>(bounds_.size()), 0);
-    return std::move(bvh_);
+    Bvh bvh;
+    if (!bounds_.empty()) {
+      Subtree tree;
+      tree.nodes.reserve(2 * bounds_.size() - 1);
+#pragma omp parallel
+#pragma omp single
+      build(tree, 0, static_cast<int>(bounds_.size()), 0);
+      bvh.nodes = std::move(tree.nodes);
+      bvh.leaves = tree.leaves;
+      bvh.depth = tree.depth;
+    }
+    bvh.order.resize(refs_.size());
+    for (std::size_t i = 0; i < refs_.size(); ++i) bvh.order[i] = refs_[i].index;
+    return bvh;
   }
 
  private:
-  // Builds the subtree over order[begin, end) at depth `level`; returns its root's index.
-  int build(int begin, int end, int level) {
-    const int index = static_cast<int>(bvh_.nodes.size());
-    bvh_.nodes.emplace_back();
-    std::int32_t* order = bvh_.order.data();
+  // Builds the subtree over the primitives [begin, end) at depth `level`, appending its nodes to
+  // `out` (depth first: a node's first child follows it).
+  void build(Subtree& out, int begin, int end, int level) {
+    const int index = static_cast<int>(out.nodes.size());
+    out.nodes.emplace_back();
+    const PrimRef* refs = refs_.data();
     Aabb box, centers;
     for (int i = begin; i < end; ++i) {
-      box.grow(bounds_[order[i]]);
-      centers.grow(centroids_[order[i]]);
+      box.grow(refs[i].box);
+      centers.grow(refs[i].center);
     }
-    bvh_.nodes[index].lo = box.lo;
-    bvh_.nodes[index].hi = box.hi;
-    bvh_.depth = std::max(bvh_.depth, level);
+    out.nodes[index].lo = box.lo;
+    out.nodes[index].hi = box.hi;
+    out.depth = std::max(out.depth, level);
     const int count = end - begin;
 
     const glm::vec3 extent = centers.hi - centers.lo;
@@ -77,36 +106,57 @@ class Builder {
     if (mid < 0) {
       // Every node keeps level + ceil(log2(count)) <= kBvhMaxDepth (SAH splits only below the
       // limit, median splits halve), so a leaf at the depth limit holds one primitive.
-      bvh_.nodes[index].offset = begin;
-      bvh_.nodes[index].count = count;
-      ++bvh_.leaves;
-      return index;
+      out.nodes[index].offset = begin;
+      out.nodes[index].count = count;
+      ++out.leaves;
+      return;
     }
-    build(begin, mid, level + 1);  // the first child is the next node
-    const int second = build(mid, end, level + 1);
-    bvh_.nodes[index].offset = second;
-    bvh_.nodes[index].count = 0;
-    return index;
+    out.nodes[index].count = 0;
+    if (count < kParallelBuildAbove) {
+      build(out, begin, mid, level + 1);  // the first child is the next node
+      out.nodes[index].offset = static_cast<std::int32_t>(out.nodes.size());
+      build(out, mid, end, level + 1);
+      return;
+    }
+    // Large: the halves are built as parallel tasks into their own arrays, then appended.
+    Subtree first, second;
+#pragma omp task shared(first)
+    build(first, begin, mid, level + 1);
+    build(second, mid, end, level + 1);
+#pragma omp taskwait
+    append(out, first);
+    out.nodes[index].offset = static_cast<std::int32_t>(out.nodes.size());
+    append(out, second);
   }
 
-  // Splits order[begin, end) in two equal halves by centroid along `axis` (in index order when
-  // the centroids are all equal). Returns the middle.
+  // Appends a subtree built on its own, shifting its interior nodes' child indices.
+  static void append(Subtree& out, const Subtree& part) {
+    const std::int32_t base = static_cast<std::int32_t>(out.nodes.size());
+    for (BvhNode n : part.nodes) {
+      if (n.count == 0) n.offset += base;
+      out.nodes.push_back(n);
+    }
+    out.leaves += part.leaves;
+    out.depth = std::max(out.depth, part.depth);
+  }
+
+  // Splits the primitives [begin, end) in two equal halves by centroid along `axis` (in index order
+  // when the centroids are all equal). Returns the middle.
   int median_split(int begin, int end, int axis, bool by_position) {
     const int mid = begin + (end - begin) / 2;
     if (by_position) {
-      std::int32_t* order = bvh_.order.data();
-      std::nth_element(order + begin, order + mid, order + end,
-                       [&](std::int32_t a, std::int32_t b) {
-                         return centroids_[a][axis] < centroids_[b][axis];
-                       });
+      PrimRef* refs = refs_.data();
+      std::nth_element(
+          refs + begin, refs + mid, refs + end,
+          [axis](const PrimRef& a, const PrimRef& b) { return a.center[axis] < b.center[axis]; });
     }
     return mid;
   }
 
-  // The binned SAH split of order[begin, end): partitions it and returns the middle, or -1 when
-  // `may_stop` and keeping a leaf is no more costly than any split.
+  // The binned SAH split of the primitives [begin, end): partitions it and returns the middle, or
+  // -1 when `may_stop` and keeping a leaf is no more costly than any split.
   int sah_split(int begin, int end, const Aabb& box, const Aabb& centers, bool may_stop) {
-    std::int32_t* order = bvh_.order.data();
+    PrimRef* refs = refs_.data();
     const int count = end - begin;
     float best_cost = 3.0e38f;
     int best_axis = -1, best_bin = -1;
@@ -118,8 +168,8 @@ class Builder {
       std::array<Aabb, kSahBins> bin_box;
       std::array<int, kSahBins> bin_count{};
       for (int i = begin; i < end; ++i) {
-        const int b = bin_of(centroids_[order[i]][axis], lo, scale);
-        bin_box[b].grow(bounds_[order[i]]);
+        const int b = bin_of(refs[i].center[axis], lo, scale);
+        bin_box[b].grow(refs[i].box);
         ++bin_count[b];
       }
       // right_area[b], right_count[b]: the bins after b (the right side of a split after bin b).
@@ -157,10 +207,10 @@ class Builder {
     if (may_stop && split_cost >= leaf_cost) return -1;
     const float lo = centers.lo[best_axis];
     const float scale = static_cast<float>(kSahBins) / (centers.hi[best_axis] - lo);
-    std::int32_t* middle = std::partition(order + begin, order + end, [&](std::int32_t p) {
-      return bin_of(centroids_[p][best_axis], lo, scale) <= best_bin;
+    PrimRef* middle = std::partition(refs + begin, refs + end, [&](const PrimRef& p) {
+      return bin_of(p.center[best_axis], lo, scale) <= best_bin;
     });
-    return static_cast<int>(middle - order);
+    return static_cast<int>(middle - refs);
   }
 
   static int bin_of(float c, float lo, float scale) {
@@ -169,8 +219,9 @@ class Builder {
   }
 
   const std::vector<Aabb>& bounds_;
-  std::vector<glm::vec3> centroids_;
-  Bvh bvh_;
+  // The primitives' boxes and centroids, partitioned in place as the tree is built, so each
+  // node's passes read memory in order.
+  std::vector<PrimRef> refs_;
 };
 
 }  // namespace

@@ -45,8 +45,8 @@ RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref
                                         float t_min, HitSearch& s) {
   if (ref >= 0) {
     float u = 0.0f, v = 0.0f;
-    const float t =
-        intersect_triangle(g.triangles[ref], ray.origin, ray.direction, t_min, s.t_best, u, v);
+    const float t = intersect_triangle(load_triangle(g.triangles, ref), ray.origin, ray.direction,
+                                       t_min, s.t_best, u, v);
     if (t < s.t_best) {
       s.t_best = t;
       s.triangle = ref;
@@ -77,20 +77,23 @@ RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_
     return;
   }
   const glm::vec3 inv_d = reciprocal_direction(ray.direction);
-  if (bvh_box_entry(g.nodes[0], ray.origin, inv_d, t_min, s.t_best) >= kNoHit) return;
+  if (bvh_box_entry(load_bvh_node(g.nodes, 0), ray.origin, inv_d, t_min, s.t_best) >= kNoHit)
+    return;
   int stack[kBvhStackSize];
   int top = 0;
   int node = 0;
   while (true) {
-    const BvhNode n = g.nodes[node];
+    const BvhNode n = load_bvh_node(g.nodes, node);
     if (n.count > 0) {
       for (int k = n.offset; k < n.offset + n.count; ++k)
         if (test_primitive(g, g.primitives[k], ray, t_min, s) && any) return;
     } else {
       const int first = node + 1;
       const int second = n.offset;
-      const float t_first = bvh_box_entry(g.nodes[first], ray.origin, inv_d, t_min, s.t_best);
-      const float t_second = bvh_box_entry(g.nodes[second], ray.origin, inv_d, t_min, s.t_best);
+      const float t_first =
+          bvh_box_entry(load_bvh_node(g.nodes, first), ray.origin, inv_d, t_min, s.t_best);
+      const float t_second =
+          bvh_box_entry(load_bvh_node(g.nodes, second), ray.origin, inv_d, t_min, s.t_best);
       const bool hit_first = t_first < kNoHit;
       const bool hit_second = t_second < kNoHit;
       if (hit_first && hit_second) {

@@ -22,6 +22,21 @@ struct TriangleShading {
   std::int32_t material = 0;
 };
 
+// Reads triangle i (on the device through the read-only cache).
+RAYSTREAM_HD inline TriangleGeometry load_triangle(const TriangleGeometry* triangles, int i) {
+#if defined(__CUDA_ARCH__)
+  const float* p = reinterpret_cast<const float*>(triangles + i);
+  TriangleGeometry t;
+  t.v0 = glm::vec3(__ldg(p + 0), __ldg(p + 1), __ldg(p + 2));
+  t.e1 = glm::vec3(__ldg(p + 3), __ldg(p + 4), __ldg(p + 5));
+  t.e2 = glm::vec3(__ldg(p + 6), __ldg(p + 7), __ldg(p + 8));
+  return t;
+#else
+  return triangles[i];
+#endif
+}
+static_assert(sizeof(TriangleGeometry) == 36, "triangles are nine floats");
+
 // Barycentric slack of the edge tests: a ray through an edge or a vertex shared by two triangles
 // hits at least one of them despite rounding (the triangle grows by a millionth of its size).
 inline constexpr float kTriangleEdgeSlack = 1.0e-6f;

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "scene/scene_loader.h"
 
@@ -61,6 +63,33 @@ void add_lines(const std::string& path, const std::string& text,
   }
 }
 
+// tinyobjloader reads a coordinate it cannot parse ("nan", "inf", "1e999", "x") as 0. So the text
+// is scanned first: bad[k] is true when the k-th "v" line's x, y or z is not a finite number.
+std::vector<bool> unreadable_vertices(const std::string& text) {
+  std::vector<bool> bad;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::size_t i = start;
+    while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i + 1 < end && text[i] == 'v' && (text[i + 1] == ' ' || text[i + 1] == '\t')) {
+      const std::string line = text.substr(i + 2, end - i - 2);
+      const char* p = line.c_str();
+      bool ok = true;
+      for (int c = 0; c < 3 && ok; ++c) {
+        char* after = nullptr;
+        const double value = std::strtod(p, &after);
+        ok = after != p && std::isfinite(value) && std::fabs(value) <= 3.0e38;
+        p = after;
+      }
+      bad.push_back(!ok);
+    }
+    start = end + 1;
+  }
+  return bad;
+}
+
 }  // namespace
 
 Material material_from_mtl(const MtlMaterial& mtl) {
@@ -90,8 +119,14 @@ Material material_from_mtl(const MtlMaterial& mtl) {
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, expected an OBJ file");
-  std::ifstream in(path);
-  if (!in) throw SceneError(path + ": cannot open the OBJ file (missing or unreadable)");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw SceneError(path + ": cannot open the OBJ file (missing or unreadable)");
+  std::ostringstream buffer;
+  buffer << file.rdbuf();
+  if (file.bad()) throw SceneError(path + ": error while reading the OBJ file");
+  const std::string text = buffer.str();
+  const std::vector<bool> unreadable = unreadable_vertices(text);
+  std::istringstream in(text);
 
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
@@ -146,8 +181,9 @@ ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
           valid = false;
           break;
         }
-        tri.v[c] = vec3_of(&attrib.vertices[3 * static_cast<std::size_t>(index.vertex_index)]);
-        if (!finite(tri.v[c])) valid = false;
+        const std::size_t k = static_cast<std::size_t>(index.vertex_index);
+        tri.v[c] = vec3_of(&attrib.vertices[3 * k]);
+        if (!finite(tri.v[c]) || (k < unreadable.size() && unreadable[k])) valid = false;
         if (index.normal_index >= 0 && index.normal_index < normal_count) {
           const glm::vec3 n =
               vec3_of(&attrib.normals[3 * static_cast<std::size_t>(index.normal_index)]);

@@ -389,17 +389,18 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   const ObjMesh& mesh = found->second;
 
   // Scene material ids of this file's faces: MTL materials (added once per file, named
-  // "<FILE>:<name>"), or a grey diffuse default for faces without one.
+  // "<file name>:<name>"), or a grey diffuse default for faces without one.
   std::vector<int>* ids = nullptr;
   int fallback = named;
   if (named < 0) {
     auto added = cache.materials.find(resolved);
     if (added == cache.materials.end()) {
       added = cache.materials.emplace(resolved, std::vector<int>()).first;
+      const std::string stem = std::filesystem::path(file).filename().string();
       for (const Material& m : mesh.materials) {
         added->second.push_back(static_cast<int>(scene.materials.size()));
         scene.materials.push_back(m);
-        scene.materials.back().name = file + ":" + m.name;
+        scene.materials.back().name = stem + ":" + m.name;
       }
     }
     ids = &added->second;
@@ -409,7 +410,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
       auto it = cache.fallback.find(resolved);
       if (it == cache.fallback.end()) {
         Material grey;
-        grey.name = file + ":default";
+        grey.name = std::filesystem::path(file).filename().string() + ":default";
         grey.type = MaterialType::diffuse;
         grey.color = glm::vec3(0.8f);
         it = cache.fallback.emplace(resolved, static_cast<int>(scene.materials.size())).first;
