@@ -1,0 +1,417 @@
+// Meshes from OBJ files: the MTL mapping, the Cornell Box family, mesh objects in scenes, and
+// malformed or unusual files (a clear error naming the file, or the documented fallback).
+#include "scene/obj_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "scene/scene_loader.h"
+
+namespace raystream {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kData = "tests/render/data/meshes/";
+const std::string kCornell = "scenes/meshes/cornell-box/";
+
+// Loads `path` expecting a SceneError whose message contains every one of `parts`.
+void expect_obj_error(const std::string& path, const std::vector<std::string>& parts) {
+  std::vector<std::string> warnings;
+  try {
+    load_obj(path, warnings);
+    ADD_FAILURE() << path << ": loaded, expected an error";
+  } catch (const SceneError& e) {
+    const std::string what = e.what();
+    for (const std::string& part : parts)
+      EXPECT_NE(what.find(part), std::string::npos) << "message: " << what << "\nmissing: " << part;
+  }
+}
+
+int count_type(const Scene& s, MaterialType type) {
+  int n = 0;
+  for (const Triangle& t : s.triangles)
+    if (s.materials[t.material].type == type) ++n;
+  return n;
+}
+
+// A scene around one mesh object (the camera is irrelevant to loading).
+std::string mesh_scene(const std::string& object_json) {
+  return R"({"Materials": {"white": {"TYPE": "Diffuse", "RGB": [0.8, 0.8, 0.8]},
+                          "lamp": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 3}},
+             "Camera": {"RES": [8, 8], "FOVY": 20, "ITERATIONS": 1, "DEPTH": 2,
+                        "EYE": [0, 1, 4], "LOOKAT": [0, 1, 0], "UP": [0, 1, 0]},
+             "Objects": [)" +
+         object_json + "]}";
+}
+
+TEST(MtlMapping, EachRule) {
+  MtlMaterial m;
+  m.name = "a";
+  m.kd = glm::vec3(0.5f, 0.25f, 0.125f);
+  Material d = material_from_mtl(m);
+  EXPECT_EQ(d.type, MaterialType::diffuse);
+  EXPECT_EQ(d.color, m.kd);
+  EXPECT_EQ(d.name, "a");
+
+  MtlMaterial e = m;
+  e.ke = glm::vec3(17.0f, 12.0f, 4.0f);
+  d = material_from_mtl(e);
+  EXPECT_EQ(d.type, MaterialType::emitting);
+  EXPECT_FLOAT_EQ(d.emittance, 17.0f);
+  EXPECT_FLOAT_EQ(d.color.x, 1.0f);
+  EXPECT_FLOAT_EQ(d.color.y, 12.0f / 17.0f);
+  EXPECT_FLOAT_EQ(d.color.z, 4.0f / 17.0f);
+
+  for (int illum : {3, 5}) {
+    MtlMaterial s = m;
+    s.ks = glm::vec3(0.9f, 0.8f, 0.7f);
+    s.illum = illum;
+    d = material_from_mtl(s);
+    EXPECT_EQ(d.type, MaterialType::specular) << illum;
+    EXPECT_EQ(d.color, s.ks);
+  }
+  for (int illum : {4, 6, 7}) {
+    MtlMaterial g = m;
+    g.ni = 1.33f;
+    g.illum = illum;
+    d = material_from_mtl(g);
+    EXPECT_EQ(d.type, MaterialType::refractive) << illum;
+    EXPECT_FLOAT_EQ(d.ior, 1.33f);
+    EXPECT_EQ(d.color, glm::vec3(1.0f));  // no Tf: clear
+  }
+  MtlMaterial faded = m;
+  faded.d = 0.5f;
+  faded.ni = 1.7f;
+  faded.tf = glm::vec3(0.9f, 1.0f, 0.8f);
+  d = material_from_mtl(faded);
+  EXPECT_EQ(d.type, MaterialType::refractive);
+  EXPECT_FLOAT_EQ(d.ior, 1.7f);
+  EXPECT_EQ(d.color, faded.tf);
+  // illum 2 with Ks stays diffuse; Ni alone does not make glass.
+  MtlMaterial plain = m;
+  plain.ks = glm::vec3(1.0f);
+  plain.ni = 1.5f;
+  EXPECT_EQ(material_from_mtl(plain).type, MaterialType::diffuse);
+}
+
+TEST(ObjLoader, MaterialsFromMtlFoundBesideTheObj) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "materials.obj", warnings);
+  ASSERT_EQ(mesh.materials.size(), 5u);
+  ASSERT_EQ(mesh.triangles.size(), 6u);
+  const MaterialType expected[5] = {MaterialType::diffuse, MaterialType::emitting,
+                                    MaterialType::specular, MaterialType::refractive,
+                                    MaterialType::refractive};
+  for (int k = 0; k < 5; ++k) {
+    ASSERT_EQ(mesh.triangles[k].material, k);
+    EXPECT_EQ(mesh.materials[k].type, expected[k]) << mesh.materials[k].name;
+  }
+  EXPECT_EQ(mesh.materials[0].name, "matte");
+  EXPECT_FLOAT_EQ(mesh.materials[3].ior, 1.33f);
+  EXPECT_EQ(mesh.triangles[5].material, -1);  // usemtl of an unknown name: no material
+}
+
+TEST(ObjLoader, MissingMaterialLibraryWarnsAndLoads) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "missing_mtl.obj", warnings);
+  ASSERT_EQ(mesh.triangles.size(), 1u);
+  EXPECT_EQ(mesh.triangles[0].material, -1);
+  bool named = false;
+  for (const std::string& w : warnings)
+    named = named || (w.find("missing_mtl.obj") != std::string::npos &&
+                      w.find("no_such_library.mtl") != std::string::npos);
+  EXPECT_TRUE(named) << "no warning names the file and the missing library";
+}
+
+TEST(ObjLoader, MissingFileAndDirectory) {
+  expect_obj_error(kData + "no_such_file.obj", {"no_such_file.obj", "cannot open"});
+  expect_obj_error(kData, {"is a directory"});
+}
+
+TEST(ObjLoader, EmptyFile) {
+  expect_obj_error(kData + "empty.obj", {"empty.obj", "no faces"});
+}
+
+TEST(ObjLoader, OnlyPointsAndLines) {
+  expect_obj_error(kData + "only_points_lines.obj", {"only_points_lines.obj", "points or lines"});
+}
+
+TEST(ObjLoader, FacesIndexingMissingVertices) {
+  expect_obj_error(kData + "bad_indices.obj", {"bad_indices.obj", "no usable face"});
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "some_bad_indices.obj", warnings);
+  EXPECT_EQ(mesh.triangles.size(), 1u);
+  EXPECT_EQ(mesh.skipped_faces, 2u);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_NE(warnings.back().find("some_bad_indices.obj"), std::string::npos);
+  EXPECT_NE(warnings.back().find("2 faces skipped"), std::string::npos) << warnings.back();
+}
+
+TEST(ObjLoader, ZeroIndexIsRejectedOrSkipped) {
+  // tinyobjloader rejects index 0 (OBJ counts from 1): either an error naming the file or the
+  // face is skipped; never a crash and never a triangle made of garbage.
+  std::vector<std::string> warnings;
+  try {
+    const ObjMesh mesh = load_obj(kData + "zero_index.obj", warnings);
+    for (const Triangle& t : mesh.triangles) {
+      EXPECT_EQ(t.v[0], glm::vec3(0, 0, 0));
+      EXPECT_EQ(t.v[1], glm::vec3(1, 0, 0));
+      EXPECT_EQ(t.v[2], glm::vec3(0, 1, 0));
+    }
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("zero_index.obj"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ObjLoader, NonFiniteVerticesAreSkipped) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "nan_vertices.obj", warnings);
+  ASSERT_EQ(mesh.triangles.size(), 1u);
+  EXPECT_EQ(mesh.skipped_faces, 2u);
+  expect_obj_error(kData + "all_nan.obj", {"all_nan.obj", "no usable face"});
+}
+
+TEST(ObjLoader, DegenerateFacesAreSkipped) {
+  expect_obj_error(kData + "degenerate.obj", {"degenerate.obj", "no usable face"});
+}
+
+TEST(ObjLoader, PolygonsAreTriangulated) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "polygons.obj", warnings);
+  ASSERT_EQ(mesh.triangles.size(), 2u + 3u);
+  double area = 0.0;
+  for (const Triangle& t : mesh.triangles) {
+    const glm::vec3 c = glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
+    EXPECT_GT(c.z, 0.0f) << "the winding of the polygon is kept";
+    area += 0.5 * glm::length(c);
+    EXPECT_EQ(t.n[0], glm::vec3(0, 0, 1));  // no normals in the file: the face normal
+  }
+  // The unit quad plus the pentagon (area 2.5 by the shoelace formula).
+  EXPECT_NEAR(area, 1.0 + 2.5, 1e-5);
+}
+
+TEST(ObjLoader, MissingNormalAndTexcoordIndices) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "mixed_indices.obj", warnings);
+  ASSERT_EQ(mesh.triangles.size(), 4u);
+  // Texture coordinates only: the face normal from the winding.
+  EXPECT_EQ(mesh.triangles[0].n[0], glm::vec3(0, 0, 1));
+  // Normals pointing -z: the winding turns so the geometric normal agrees with them.
+  const Triangle& t = mesh.triangles[1];
+  EXPECT_EQ(t.n[0], glm::vec3(0, 0, -1));
+  EXPECT_LT(glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]).z, 0.0f);
+  // One corner without a normal: flat.
+  EXPECT_EQ(mesh.triangles[2].n[2], glm::vec3(0, 0, 1));
+  EXPECT_EQ(mesh.triangles[2].n[0], glm::vec3(0, 0, 1));
+  // Relative indices -3 -2 -1: the last three vertices.
+  EXPECT_EQ(mesh.triangles[3].v[0], glm::vec3(0, 0, 0));
+  EXPECT_EQ(mesh.triangles[3].v[2], glm::vec3(0, 1, 0));
+}
+
+// The Cornell Box family: each file loads with its MTL materials (names as in the MTL) and its
+// light (Ke 17 12 4, or 10 10 10 in the Water box) as an emitting material.
+TEST(CornellBox, FamilyLoadsWithMaterialsAndLight) {
+  if (!fs::is_directory(kCornell)) GTEST_SKIP() << kCornell << " missing";
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(kCornell)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".obj" || name.rfind("CornellBox", 0) != 0) continue;
+    ++files;
+    std::vector<std::string> warnings;
+    const ObjMesh mesh = load_obj(entry.path().string(), warnings);
+    EXPECT_GE(mesh.triangles.size(), 12u) << name;
+    EXPECT_EQ(mesh.skipped_faces, 0u) << name;
+    int lights = 0, unassigned = 0;
+    for (const Triangle& t : mesh.triangles) {
+      if (t.material < 0) {
+        ++unassigned;
+        continue;
+      }
+      const Material& m = mesh.materials[t.material];
+      if (m.type == MaterialType::emitting) {
+        ++lights;
+        EXPECT_EQ(m.name, "light") << name;
+        EXPECT_GT(m.emittance, 0.0f);
+      }
+    }
+    if (name == "CornellBox-Glossy.obj" || name == "CornellBox-Glossy-Floor.obj") {
+      // Both name CornellBox-Glossy.mtl, which defines no "light": those faces fall back to the
+      // default material (the files' own quirk, kept as shipped).
+      EXPECT_EQ(unassigned, 2) << name;
+      EXPECT_EQ(lights, 0) << name;
+      continue;
+    }
+    EXPECT_EQ(unassigned, 0) << name;
+    EXPECT_EQ(lights, 2) << name << ": the light quad is two triangles";
+  }
+  EXPECT_EQ(files, 12);
+}
+
+TEST(CornellBox, OriginalMaterials) {
+  if (!fs::is_directory(kCornell)) GTEST_SKIP() << kCornell << " missing";
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kCornell + "CornellBox-Original.obj", warnings);
+  EXPECT_EQ(mesh.triangles.size(), 36u);  // 18 quads
+  std::vector<std::string> names;
+  for (const Material& m : mesh.materials) {
+    names.push_back(m.name);
+    if (m.name == "leftWall") {
+      EXPECT_EQ(m.type, MaterialType::diffuse);
+      EXPECT_NEAR(m.color.x, 0.63f, 1e-6f);
+      EXPECT_NEAR(m.color.y, 0.065f, 1e-6f);
+    } else if (m.name == "light") {
+      EXPECT_EQ(m.type, MaterialType::emitting);
+      EXPECT_FLOAT_EQ(m.emittance, 17.0f);
+      EXPECT_FLOAT_EQ(m.color.y, 12.0f / 17.0f);
+    } else {
+      EXPECT_EQ(m.type, MaterialType::diffuse) << m.name;
+    }
+  }
+  EXPECT_EQ(names.size(), 8u);
+}
+
+TEST(CornellBox, MirrorGlassAndSphereBoxes) {
+  if (!fs::is_directory(kCornell)) GTEST_SKIP() << kCornell << " missing";
+  auto types_of = [](const std::string& file) {
+    std::vector<std::string> warnings;
+    const ObjMesh mesh = load_obj(file, warnings);
+    std::vector<std::pair<std::string, MaterialType>> out;
+    for (const Material& m : mesh.materials) out.emplace_back(m.name, m.type);
+    return out;
+  };
+  auto type_named = [](const std::vector<std::pair<std::string, MaterialType>>& all,
+                       const std::string& name) {
+    for (const auto& [n, t] : all)
+      if (n == name) return static_cast<int>(t);
+    return -1;
+  };
+  const auto mirror = types_of(kCornell + "CornellBox-Mirror.obj");
+  EXPECT_EQ(type_named(mirror, "tallBox"), static_cast<int>(MaterialType::specular));
+  const auto glass = types_of(kCornell + "CornellBox-Glass.obj");  // d 0, Tf 1: clear glass
+  EXPECT_EQ(type_named(glass, "shortBox"), static_cast<int>(MaterialType::refractive));
+  const auto spheres = types_of(kCornell + "CornellBox-Sphere.obj");
+  EXPECT_EQ(type_named(spheres, "leftSphere"), static_cast<int>(MaterialType::specular));
+  EXPECT_EQ(type_named(spheres, "rightSphere"), static_cast<int>(MaterialType::refractive));
+}
+
+TEST(CornellBox, SceneReferencingOnlyTheObjIsLit) {
+  if (!fs::is_directory(kCornell)) GTEST_SKIP() << kCornell << " missing";
+  std::vector<std::string> warnings;
+  const Scene s = load_scene("scenes/cornell_box_original.json", warnings);
+  EXPECT_TRUE(s.objects.empty());
+  EXPECT_EQ(s.triangles.size(), 36u);
+  EXPECT_EQ(count_type(s, MaterialType::emitting), 2);
+  for (const std::string& w : warnings) EXPECT_EQ(w.find("no emitter"), std::string::npos) << w;
+  bool light = false;
+  for (const Material& m : s.materials) light = light || m.name == "CornellBox-Original.obj:light";
+  EXPECT_TRUE(light) << "MTL materials are named <file name>:<name>";
+}
+
+TEST(MeshObject, TransformAndNamedMaterial) {
+  std::vector<std::string> warnings;
+  const std::string scene_path = kData + "scene.json";  // FILE is relative to the scene's folder
+  const Scene s =
+      parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "polygons.obj", "MATERIAL": "lamp",
+                     "TRANS": [10, 0, 0], "ROTAT": [0, 0, 90], "SCALE": [2, 2, 2]})"),
+                  scene_path, warnings);
+  ASSERT_EQ(s.triangles.size(), 5u);
+  EXPECT_EQ(s.materials.size(), 2u) << "a named MATERIAL adds no MTL or default material";
+  // Vertex (1, 0, 0) scaled by 2, turned 90 degrees about z, moved by 10 in x: (10, 2, 0).
+  const Triangle& t = s.triangles[0];
+  EXPECT_NEAR(t.v[1].x, 10.0f, 1e-5f);
+  EXPECT_NEAR(t.v[1].y, 2.0f, 1e-5f);
+  EXPECT_NEAR(t.n[0].z, 1.0f, 1e-6f);
+  for (const Triangle& tri : s.triangles) EXPECT_EQ(tri.material, 1);
+  for (const std::string& w : warnings) EXPECT_EQ(w.find("no emitter"), std::string::npos) << w;
+}
+
+TEST(MeshObject, MirroringScaleKeepsTheNormalsOutward) {
+  std::vector<std::string> warnings;
+  const Scene s =
+      parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "polygons.obj", "SCALE": [1, 1, -1]})"),
+                  kData + "scene.json", warnings);
+  ASSERT_FALSE(s.triangles.empty());
+  for (const Triangle& t : s.triangles) {
+    EXPECT_NEAR(t.n[0].z, -1.0f, 1e-6f);
+    EXPECT_LT(glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]).z, 0.0f) << "winding follows";
+  }
+  // No MTL: the file's default grey material.
+  EXPECT_EQ(s.materials.back().name, "polygons.obj:default");
+  EXPECT_EQ(s.triangles[0].material, static_cast<int>(s.materials.size()) - 1);
+}
+
+TEST(MeshObject, SharedFileAddsItsMaterialsOnce) {
+  std::vector<std::string> warnings;
+  const Scene s = parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "materials.obj"},
+                                           {"TYPE": "mesh", "FILE": "materials.obj",
+                                            "TRANS": [0, 0, -1]})"),
+                              kData + "scene.json", warnings);
+  EXPECT_EQ(s.triangles.size(), 12u);
+  EXPECT_EQ(s.materials.size(), 2u + 5u + 1u);  // scene, MTL, default for the unnamed face
+  EXPECT_EQ(s.triangles[1].material, s.triangles[7].material);
+  EXPECT_EQ(s.materials[s.triangles[1].material].type, MaterialType::emitting);
+}
+
+TEST(MeshObject, ErrorsNameTheSceneKeyAndTheObj) {
+  std::vector<std::string> warnings;
+  try {
+    parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "no_such.obj"})"), kData + "scene.json",
+                warnings);
+    ADD_FAILURE() << "expected an error";
+  } catch (const SceneError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Objects[0].FILE"), std::string::npos) << what;
+    EXPECT_NE(what.find("no_such.obj"), std::string::npos) << what;
+  }
+  EXPECT_THROW(parse_scene(mesh_scene(R"({"TYPE": "mesh"})"), kData + "scene.json", warnings),
+               SceneError);
+  EXPECT_THROW(parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "polygons.obj",
+                                          "MATERIAL": "nope"})"),
+                           kData + "scene.json", warnings),
+               SceneError);
+  EXPECT_THROW(parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "empty.obj"})"),
+                           kData + "scene.json", warnings),
+               SceneError);
+}
+
+// Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails
+// with a SceneError naming the file; none crashes.
+TEST(AssimpModels, LoadOrFailCleanly) {
+  const std::vector<std::string> folders = {"/usr/share/assimp/models/OBJ",
+                                            "/usr/share/assimp/models-nonbsd/OBJ",
+                                            "/usr/share/assimp/models/invalid"};
+  int tried = 0;
+  for (const std::string& folder : folders) {
+    if (!fs::is_directory(folder)) continue;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() != ".obj") continue;
+      ++tried;
+      std::vector<std::string> warnings;
+      try {
+        const ObjMesh mesh = load_obj(entry.path().string(), warnings);
+        EXPECT_FALSE(mesh.triangles.empty()) << entry.path();
+        for (const Triangle& t : mesh.triangles) {
+          for (int c = 0; c < 3; ++c) {
+            ASSERT_TRUE(std::isfinite(t.v[c].x + t.v[c].y + t.v[c].z)) << entry.path();
+            ASSERT_NEAR(glm::length(t.n[c]), 1.0f, 1e-4f) << entry.path();
+          }
+          ASSERT_TRUE(t.material >= -1 && t.material < static_cast<int>(mesh.materials.size()));
+        }
+      } catch (const SceneError& e) {
+        EXPECT_NE(std::string(e.what()).find(entry.path().filename().string()), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+  if (tried == 0) GTEST_SKIP() << "assimp-testmodels not installed";
+  // The package's point cloud and line files are recognised as such.
+  const std::string points = "/usr/share/assimp/models/OBJ/testpoints.obj";
+  if (fs::exists(points)) expect_obj_error(points, {"testpoints.obj", "points or lines"});
+}
+
+}  // namespace
+}  // namespace raystream
