@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build everything, then run the chosen steps and keep their logs.
-#   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [bench] [render] [utf8]
+#   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [bench] [render] [compare] [meshes] [utf8]
 # Dependencies outside the system prefix: export CMAKE_PREFIX_PATH=/path/to/usr first.
 # Each step writes RESULTS_DIR/<step>.log; a summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=${1:?usage: scripts/gpu_check.sh RESULTS_DIR [steps...]}
 shift
-steps=${*:-build test sanitize bench render utf8}
+steps=${*:-build test sanitize bench render compare meshes utf8}
 mkdir -p "$results"
 export PATH="/usr/local/cuda/bin:$PATH"
 summary=()
@@ -28,17 +28,26 @@ if has test; then
 fi
 
 if has sanitize; then
-  # Sizes are capped (RAYSTREAM_TEST_MAX_N) so the instrumented runs finish in minutes.
+  # compute-sanitizer on the GPU primitive tests, every tool x binary in parallel; the multi-GB
+  # cases (names with Large, Huge, 2Pow26, TwoToThe, Beyond) are left to the plain run above.
+  filter='-*Large*:*Huge*:*2Pow26*:*TwoToThe*:*Beyond*'
+  jobs=()
   for tool in memcheck racecheck synccheck; do
     for t in primitives_scan_test primitives_compact_test primitives_sort_test primitives_misc_test \
-             primitives_production_test; do
-      [ -x "build-gpu/tests/primitives/$t" ] || continue
-      RAYSTREAM_TEST_MAX_N=70000 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-        "build-gpu/tests/primitives/$t" >"$results/sanitize_${tool}_$t.txt" 2>&1
-      rc=$?
-      note "sanitize $tool $t: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' \
-        "$results/sanitize_${tool}_$t.txt" | tail -1)"
+             primitives_classic_test primitives_production_test; do
+      [ -x "build-gpu/tests/primitives/$t" ] && jobs+=("$tool $t")
     done
+  done
+  printf '%s\n' "${jobs[@]}" | xargs -P "${SANITIZE_JOBS:-6}" -L 1 bash -c '
+    timeout "${SANITIZE_TIMEOUT:-420}" compute-sanitizer --tool "$0" --error-exitcode 99 \
+      "build-gpu/tests/primitives/$1" --gtest_filter="'"$filter"'" \
+      >"'"$results"'/sanitize_$0_$1.txt" 2>&1
+    echo "rc=$?" >>"'"$results"'/sanitize_$0_$1.txt"'
+  for j in "${jobs[@]}"; do
+    set -- $j
+    f="$results/sanitize_$1_$2.txt"
+    note "sanitize $1 $2: $(tail -1 "$f") $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | tail -1) \
+$(grep -E 'tests? ran|PASSED|FAILED  \]' "$f" | head -2 | tr '\n' ' ')"
   done
   cat "$results"/sanitize_*.txt >"$results/sanitize.log" 2>/dev/null && rm -f "$results"/sanitize_*.txt
 fi
@@ -63,6 +72,17 @@ if has render; then
       note "render $base $bin: rc=$?"
     done
   done
+fi
+
+if has compare; then
+  python3 scripts/compare_backends.py --build build-gpu --out "$results/compare" \
+    >"$results/compare.log" 2>&1
+  note "compare: rc=$?"
+fi
+
+if has meshes; then
+  BUILD=build-gpu bash scripts/bench_meshes.sh >"$results/meshes.log" 2>&1
+  note "meshes: rc=$?"
 fi
 
 if has utf8; then
