@@ -160,18 +160,28 @@ class Builder {
     const int count = end - begin;
     float best_cost = 3.0e38f;
     int best_axis = -1, best_bin = -1;
+    // One pass bins the centroids along all three axes (an axis of zero extent puts everything
+    // in its bin 0, which offers no split).
+    float axis_lo[3], axis_scale[3];
     for (int axis = 0; axis < 3; ++axis) {
-      const float lo = centers.lo[axis];
-      const float extent = centers.hi[axis] - lo;
-      if (!(extent > 0.0f)) continue;
-      const float scale = static_cast<float>(kSahBins) / extent;
-      std::array<Aabb, kSahBins> bin_box;
-      std::array<int, kSahBins> bin_count{};
-      for (int i = begin; i < end; ++i) {
-        const int b = bin_of(refs[i].center[axis], lo, scale);
-        bin_box[b].grow(refs[i].box);
-        ++bin_count[b];
+      const float extent = centers.hi[axis] - centers.lo[axis];
+      axis_lo[axis] = centers.lo[axis];
+      axis_scale[axis] = extent > 0.0f ? static_cast<float>(kSahBins) / extent : 0.0f;
+    }
+    std::array<std::array<Aabb, kSahBins>, 3> bins;
+    std::array<std::array<int, kSahBins>, 3> counts{};
+    for (int i = begin; i < end; ++i) {
+      const PrimRef& r = refs[i];
+      for (int axis = 0; axis < 3; ++axis) {
+        const int b = bin_of(r.center[axis], axis_lo[axis], axis_scale[axis]);
+        bins[axis][b].grow(r.box);
+        ++counts[axis][b];
       }
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(axis_scale[axis] > 0.0f)) continue;
+      const std::array<Aabb, kSahBins>& bin_box = bins[axis];
+      const std::array<int, kSahBins>& bin_count = counts[axis];
       // right_area[b], right_count[b]: the bins after b (the right side of a split after bin b).
       std::array<float, kSahBins> right_area{};
       std::array<int, kSahBins> right_count{};

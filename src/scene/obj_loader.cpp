@@ -50,16 +50,23 @@ bool finite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
-// tinyobjloader's messages, one line each, prefixed with the file.
-void add_lines(const std::string& path, const std::string& text,
-               std::vector<std::string>& warnings) {
+// tinyobjloader's messages, one line each, prefixed with the file: those about materials go to
+// `material_warnings` (they matter only where the MTL's materials are used), the others to
+// `warnings`. Its note that an MTL has both `d` and `Tr` is dropped: `d` is what is read.
+void add_lines(const std::string& path, const std::string& text, std::vector<std::string>& warnings,
+               std::vector<std::string>& material_warnings) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(start, end - start);
-    if (!line.empty() && line != ".") warnings.push_back(path + ": " + line);
     start = end + 1;
+    if (line.empty() || line == "." || line.find("Both `d` and `Tr`") != std::string::npos)
+      continue;
+    const bool about_materials = line.find("material") != std::string::npos ||
+                                 line.find("Material") != std::string::npos ||
+                                 line.find(".mtl") != std::string::npos;
+    (about_materials ? material_warnings : warnings).push_back(path + ": " + line);
   }
 }
 
@@ -140,10 +147,9 @@ ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
     while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.')) reason.pop_back();
     throw SceneError(path + ": malformed OBJ file" + (reason.empty() ? "" : ": " + reason));
   }
-  add_lines(path, err, warnings);
-  add_lines(path, warn, warnings);
-
   ObjMesh mesh;
+  add_lines(path, err, warnings, mesh.material_warnings);
+  add_lines(path, warn, warnings, mesh.material_warnings);
   for (const tinyobj::material_t& t : materials) {
     MtlMaterial mtl;
     mtl.name = t.name;

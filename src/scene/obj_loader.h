@@ -16,6 +16,9 @@ struct ObjMesh {
   std::vector<Triangle> triangles;  // material: index into `materials`, or -1 (no material)
   std::vector<Material> materials;  // the MTL's materials, mapped (names as in the MTL)
   std::size_t skipped_faces = 0;    // faces dropped: bad indices, non-finite or zero-area
+  // Warnings about the MTL (a missing library, an unknown usemtl name), each naming the file:
+  // relevant only where the mesh takes its materials from the MTL.
+  std::vector<std::string> material_warnings;
 };
 
 // The values of an MTL material that the mapping reads.
@@ -36,7 +39,8 @@ Material material_from_mtl(const MtlMaterial& mtl);
 // finite one (else the face normal), winding turned to agree with the vertex normals. Faces with
 // out-of-range indices, non-finite or coincident vertices are skipped and counted. Throws
 // SceneError naming `path`: the file is missing or unreadable, tinyobjloader fails, or no face is
-// left (an empty file, only points or lines). Warnings name `path`.
+// left (an empty file, only points or lines). Warnings name `path`; those about materials go to
+// ObjMesh::material_warnings instead.
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings);
 
 }  // namespace raystream

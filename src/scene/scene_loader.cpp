@@ -396,6 +396,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     auto added = cache.materials.find(resolved);
     if (added == cache.materials.end()) {
       added = cache.materials.emplace(resolved, std::vector<int>()).first;
+      warnings.insert(warnings.end(), mesh.material_warnings.begin(), mesh.material_warnings.end());
       const std::string stem = std::filesystem::path(file).filename().string();
       for (const Material& m : mesh.materials) {
         added->second.push_back(static_cast<int>(scene.materials.size()));

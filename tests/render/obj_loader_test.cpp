@@ -121,7 +121,7 @@ TEST(ObjLoader, MissingMaterialLibraryWarnsAndLoads) {
   ASSERT_EQ(mesh.triangles.size(), 1u);
   EXPECT_EQ(mesh.triangles[0].material, -1);
   bool named = false;
-  for (const std::string& w : warnings)
+  for (const std::string& w : mesh.material_warnings)
     named = named || (w.find("missing_mtl.obj") != std::string::npos &&
                       w.find("no_such_library.mtl") != std::string::npos);
   EXPECT_TRUE(named) << "no warning names the file and the missing library";
@@ -354,6 +354,20 @@ TEST(MeshObject, SharedFileAddsItsMaterialsOnce) {
   EXPECT_EQ(s.materials.size(), 2u + 5u + 1u);  // scene, MTL, default for the unnamed face
   EXPECT_EQ(s.triangles[1].material, s.triangles[7].material);
   EXPECT_EQ(s.materials[s.triangles[1].material].type, MaterialType::emitting);
+}
+
+TEST(MeshObject, MaterialWarningsOnlyWhereTheMtlIsUsed) {
+  std::vector<std::string> warnings;
+  parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "missing_mtl.obj", "MATERIAL": "lamp"})"),
+              kData + "scene.json", warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "missing_mtl.obj"},
+                            {"TYPE": "mesh", "FILE": "missing_mtl.obj"})"),
+              kData + "scene.json", warnings);
+  int about_library = 0;
+  for (const std::string& w : warnings)
+    if (w.find("no_such_library.mtl") != std::string::npos) ++about_library;
+  EXPECT_EQ(about_library, 1) << "once per file";
 }
 
 TEST(MeshObject, ErrorsNameTheSceneKeyAndTheObj) {

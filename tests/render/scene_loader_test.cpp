@@ -120,7 +120,7 @@ TEST(SceneLoader, ShippedScenesLoadWithoutWarnings) {
     std::vector<std::string> warnings;
     const Scene s = load_scene(entry.path().string(), warnings);
     EXPECT_TRUE(warnings.empty()) << entry.path() << ": " << warnings.front();
-    EXPECT_FALSE(s.objects.empty()) << entry.path();
+    EXPECT_FALSE(s.objects.empty() && s.triangles.empty()) << entry.path();
     EXPECT_EQ(s.output_name, entry.path().stem().string()) << entry.path();
   }
   EXPECT_GE(count, 4);
@@ -359,8 +359,8 @@ TEST(SceneLoader, WrongTypes) {
   EXPECT_CONTAINS(error_of("[1, 2]"), "expected an object, got an array");
   EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, "Diffuse", "Velvet"), kCamera, kObjects)),
                   "Materials.white.TYPE: unknown material TYPE \"Velvet\"");
-  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, with(kObjects, "sphere", "mesh"))),
-                  "Objects[1].TYPE: unknown object TYPE \"mesh\"");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, with(kObjects, "sphere", "torus"))),
+                  "Objects[1].TYPE: unknown object TYPE \"torus\" (expected sphere, cube or mesh)");
 }
 
 TEST(SceneLoader, NonPositiveAndAbsurdSizes) {
