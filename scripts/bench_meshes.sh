@@ -3,12 +3,14 @@
 # 1.05M-triangle scene at 1920x1080, depth 8, and prints path segments/s and the BVH's numbers;
 # then the speedup of the BVH over the brute-force loop (--bvh off) on a small mesh (the Cornell
 # Box OBJ, 36 triangles) and on the bunny (21k triangles, fewer frames).
-#   scripts/bench_meshes.sh [BUILD_DIR] [OUT_DIR]   (defaults: build, renders/bench_meshes)
+#   scripts/bench_meshes.sh [BUILD_DIR] [OUT_DIR]
+# BUILD_DIR: the build folder (default: $BUILD, else build); OUT_DIR: where the images and the
+# stats JSON go (default: $OUT, else renders/bench_meshes).
 # Each run's --stats JSON lands in OUT_DIR; the table goes to stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
-out=${2:-renders/bench_meshes}
+build=${1:-${BUILD:-build}}
+out=${2:-${OUT:-renders/bench_meshes}}
 exe="$build/raystream"
 if [[ ! -x "$exe" ]]; then
   echo "bench_meshes: $exe not found; build it first (scripts/build.sh --target raystream)" >&2
