@@ -9,16 +9,37 @@
 //
 //   predecessors  ... [P:10] [A:3] [A:4]   (nearest first on the right)
 //   exclusive prefix = 10 + 3 + 4 = 17   (op applied left to right)
+//
+// Polling: a window with a tile that has published nothing yet is read again after sleeping
+// `poll_ns` nanoseconds (0: at once). Hundreds of warps polling the same few status lines without
+// a pause keep the L2 slices that hold them busy and slow down every other access to those slices.
 #pragma once
 
+#include <cstddef>
+
 #include "primitives/block/tile_status.cuh"
+#include "primitives/tuning.h"
 #include "primitives/warp/warp_reduce.cuh"
 
 namespace prim::block {
 
+// Pauses of a look-back: `first_ns` after a tile publishes its aggregate and before it first reads
+// its predecessors (they are likely still busy; reading at once only adds polling traffic), and
+// `poll_ns` between two reads of a window that is not ready yet.
+struct LookbackDelays {
+  unsigned first_ns = 0;
+  unsigned poll_ns = 0;
+};
+
+// The pauses for a grid of `tiles` tiles: none for small grids, whose look-backs are short.
+inline LookbackDelays lookback_delays(std::size_t tiles) {
+  if (static_cast<long long>(tiles) < tuning::kLookbackDelayMinTiles) return {};
+  return {tuning::kLookbackFirstDelayNs, tuning::kLookbackPollDelayNs};
+}
+
 template <class Status, class T, class Op>
 __device__ __forceinline__ T tile_lookback(const Status& status, long long tile, const T& identity,
-                                           Op op) {
+                                           Op op, unsigned poll_ns = 0) {
   const int lane = warp::lane_id();
   T exclusive = identity;
   long long window_end = tile;  // the window is [window_end - 32, window_end)
@@ -26,14 +47,20 @@ __device__ __forceinline__ T tile_lookback(const Status& status, long long tile,
     const long long index = window_end - warp::kWarpThreads + lane;
     unsigned flag;
     T value = identity;
-    do {
+    while (true) {
       if (index >= 0) {
         status.load(index, flag, value);
       } else {  // before tile 0: nothing to add
         flag = kTileInclusive;
         value = identity;
       }
-    } while (__any_sync(warp::kFullMask, flag == kTileInvalid));
+      // Only the tiles after the nearest inclusive prefix (the highest lane with P) are needed;
+      // tiles before it may still be empty.
+      const unsigned invalid_lanes = __ballot_sync(warp::kFullMask, flag == kTileInvalid);
+      const unsigned inclusive_lanes = __ballot_sync(warp::kFullMask, flag == kTileInclusive);
+      if (invalid_lanes == 0 || (inclusive_lanes >> (31 - __clz(invalid_lanes))) > 1u) break;
+      if (poll_ns) __nanosleep(poll_ns);
+    }
     const unsigned inclusive_lanes = __ballot_sync(warp::kFullMask, flag == kTileInclusive);
     // The nearest inclusive prefix is the highest lane with P; lanes before it are not needed.
     const int first = inclusive_lanes ? 31 - __clz(inclusive_lanes) : 0;

@@ -37,4 +37,10 @@ constexpr int default_items_per_thread() {
   }
 }
 
+// Register cap (__maxnreg__) of the look-back kernels for items of T (see tuning.h).
+template <class T>
+constexpr int lookback_max_registers() {
+  return sizeof(T) <= 4 ? tuning::kLookbackMaxRegisters : 64;
+}
+
 }  // namespace prim::block

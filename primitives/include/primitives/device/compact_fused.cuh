@@ -8,6 +8,13 @@
 // 64-bit counts), stages its items in shared memory in output order and writes them out with
 // contiguous, coalesced stores. The last tile writes the total to *d_count on the device.
 //
+// Compaction stores 16-byte vectors when T tiles 16 bytes and the output is 16-byte aligned: the
+// kept items are staged `kept_before_tile % VEC` places further into shared memory, so that the
+// staged vectors line up with aligned output vectors; only the two partial vectors at the ends of
+// the tile's output are written item by item. The kept flags live in one bit mask and the ranks
+// are recomputed from one count per row, and the kernel is held to 40 registers for items of up
+// to 4 bytes (see device/scan_lookback.cuh for that and for the look-back pauses).
+//
 // Stable partition (Partition == true) needs every rejected item at kept_total + rejected_rank,
 // and kept_total is only known when the last tile is done. Rather than read the input twice (a
 // counting pass first) or stage rejected items in a workspace as large as the input, the pass
@@ -46,7 +53,8 @@ struct TileShape {
   int threads = 0;
   int items = 0;
   std::size_t tiles = 0;
-  std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T
+  std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ 16 bytes, see below)
+  block::LookbackDelays delays;
 };
 
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
@@ -71,6 +79,9 @@ TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* fun
   shape.tiles = (n + tile_items - 1) / tile_items;
   require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
           "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles");
+  // One more vector for the shifted staging of 16-byte stores, where it fits.
+  if (shape.staging_bytes + 16 <= 48 * 1024) shape.staging_bytes += 16;
+  shape.delays = block::lookback_delays(shape.tiles);
   return shape;
 }
 
@@ -94,13 +105,14 @@ std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
 }
 
 template <bool Partition, int ITEMS, int VEC, class T, class Selector>
-__global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
-                              Selector selector, std::size_t* d_count,
-                              block::CountTileStatus status, unsigned* ticket_counter,
-                              unsigned tiles, bool aligned) {
+__global__ void __maxnreg__(block::lookback_max_registers<T>())
+    select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n, Selector selector,
+                  std::size_t* d_count, block::CountTileStatus status, unsigned* ticket_counter,
+                  unsigned tiles, bool aligned, bool out_aligned, block::LookbackDelays delays) {
   using Count = unsigned long long;
   using Scan = block::BlockScan<Count>;
   static_assert(alignof(T) <= 16, "staging in shared memory assumes alignof(T) <= 16");
+  static_assert(ITEMS <= 32, "the kept flags of a thread live in one 32-bit mask");
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned ticket;
   extern __shared__ uint4 staging_vectors[];
@@ -114,16 +126,15 @@ __global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std
   constexpr int kSegmentItems = warp::kWarpThreads * ITEMS;
   const int lane = warp::lane_id();
   const int warp_index = static_cast<int>(threadIdx.x) / warp::kWarpThreads;
-  const std::size_t tile_items = static_cast<std::size_t>(blockDim.x) * ITEMS;
+  const unsigned tile_items = blockDim.x * ITEMS;
   const std::size_t tile_start = static_cast<std::size_t>(tile) * tile_items;
-  const std::size_t tile_valid = n - tile_start < tile_items ? n - tile_start : tile_items;
+  const unsigned tile_valid =
+      static_cast<unsigned>(n - tile_start < tile_items ? n - tile_start : tile_items);
   const int segment_offset = warp_index * kSegmentItems;  // within the tile
   const std::size_t segment_start = tile_start + segment_offset;
-  const long long valid =
-      segment_start >= n ? 0
-                         : static_cast<long long>(n - segment_start < std::size_t(kSegmentItems)
-                                                      ? n - segment_start
-                                                      : std::size_t(kSegmentItems));
+  const int valid = segment_offset >= static_cast<int>(tile_valid)
+                        ? 0
+                        : min(static_cast<int>(tile_valid) - segment_offset, kSegmentItems);
 
   T items[ITEMS];
   bool vectorized = false;
@@ -133,9 +144,12 @@ __global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std
   }
   if (!vectorized) block::load_striped_guarded<ITEMS, VEC>(in + segment_start, items, lane, valid);
 
-  // keep[i], and rank[i] = kept items of the warp's segment before item i (kept or not).
-  bool keep[ITEMS];
-  unsigned rank[ITEMS];
+  // Bit i of kept_bits: item i is kept. row_base[r]: kept items of the warp's segment before the
+  // lane's first item of row r (a kept item's rank adds the lane's kept items before it in the
+  // row). Ranks are recomputed from these when staging, which keeps registers (and so resident
+  // blocks) down.
+  unsigned kept_bits = 0;
+  unsigned row_base[ITEMS / VEC];
   unsigned warp_kept = 0;
   const unsigned lower_lanes = warp::lanemask_lt();
 #pragma unroll
@@ -146,17 +160,13 @@ __global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std
     for (int v = 0; v < VEC; ++v) {
       const int i = r * VEC + v;
       const int index = block::striped_index<VEC>(i, lane);
-      keep[i] = index < valid && selector(items[i], segment_start + index);
-      const unsigned ballot = __ballot_sync(warp::kFullMask, keep[i]);
+      const bool keep = index < valid && selector(items[i], segment_start + index);
+      kept_bits |= (keep ? 1u : 0u) << i;
+      const unsigned ballot = __ballot_sync(warp::kFullMask, keep);
       before_lane += __popc(ballot & lower_lanes);
       row_kept += __popc(ballot);
     }
-    unsigned own = 0;
-#pragma unroll
-    for (int v = 0; v < VEC; ++v) {
-      rank[r * VEC + v] = warp_kept + before_lane + own;
-      own += keep[r * VEC + v] ? 1u : 0u;
-    }
+    row_base[r] = warp_kept + before_lane;
     warp_kept += row_kept;
   }
 
@@ -166,37 +176,73 @@ __global__ void select_kernel(const T* __restrict__ in, T* __restrict__ out, std
       return 0;
     }
     if (lane == 0) status.publish(tile, block::kTileAggregate, tile_kept);
-    const Count before = block::tile_lookback(status, tile, Count(0), Plus{});
+    if (delays.first_ns) __nanosleep(delays.first_ns);
+    const Count before = block::tile_lookback(status, tile, Count(0), Plus{}, delays.poll_ns);
     if (lane == 0) status.publish(tile, block::kTileInclusive, before + tile_kept);
     return before;
   };
   const Count warp_base =
       Scan::warp_base(storage, Count(warp_kept), Count(0), Plus{}, tile_prefix_of);
   const Count kept_before_tile = storage.tile_prefix();
-  const Count tile_kept = storage.tile_aggregate();
+  const unsigned tile_kept = static_cast<unsigned>(storage.tile_aggregate());
   const unsigned warp_offset = static_cast<unsigned>(warp_base - kept_before_tile);
 
-  // Stage in output order: kept items at their rank, rejected ones from the end of the tile's
-  // valid range backwards (see the note at the top of the file).
+  // Compaction with 16-byte stores: the output of the tile starts at kept_before_tile, which need
+  // not be a multiple of VEC; staging the kept items `shift` places further makes staged vector q
+  // the output vector that starts at (kept_before_tile - shift) + q * VEC, which is 16-byte
+  // aligned.
+  constexpr bool kVectorStores = !Partition && block::vectorizable<T, VEC>();
+  const bool vector_stores = kVectorStores && out_aligned;
+  const unsigned shift = vector_stores ? static_cast<unsigned>(kept_before_tile % VEC) : 0u;
+
+  // Stage in output order: kept items at their rank (+ shift), rejected ones from the end of the
+  // tile's valid range backwards (see the note at the top of the file).
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const int index = block::striped_index<VEC>(i, lane);
-    const unsigned kept_rank = warp_offset + rank[i];
-    if (keep[i]) {
-      staged[kept_rank] = items[i];
-    } else if (Partition && index < valid) {
-      const unsigned rejected_rank = static_cast<unsigned>(segment_offset + index) - kept_rank;
-      staged[tile_valid - 1 - rejected_rank] = items[i];
+  for (int r = 0; r < ITEMS / VEC; ++r) {
+    unsigned kept_rank = warp_offset + row_base[r];
+#pragma unroll
+    for (int v = 0; v < VEC; ++v) {
+      const int i = r * VEC + v;
+      const int index = block::striped_index<VEC>(i, lane);
+      if ((kept_bits >> i) & 1u) {
+        staged[shift + kept_rank] = items[i];
+        ++kept_rank;
+      } else if (Partition && index < valid) {
+        const unsigned rejected_rank = static_cast<unsigned>(segment_offset + index) - kept_rank;
+        staged[tile_valid - 1 - rejected_rank] = items[i];
+      }
     }
   }
   __syncthreads();
 
-  const std::size_t rejected_before_tile = tile_start - kept_before_tile;
-  const std::size_t end = Partition ? tile_valid : static_cast<std::size_t>(tile_kept);
-  for (std::size_t j = threadIdx.x; j < end; j += blockDim.x) {
-    const std::size_t destination =
-        j < tile_kept ? kept_before_tile + j : n - rejected_before_tile - tile_valid + j;
-    out[destination] = staged[j];
+  if (vector_stores) {
+    if constexpr (kVectorStores) {
+      // Staged items [shift, shift + tile_kept) go to out[base + shift, ...), base % VEC == 0.
+      uint4* out_vectors = reinterpret_cast<uint4*>(out + (kept_before_tile - shift));
+      const unsigned end = shift + tile_kept;
+      const unsigned vectors = (end + VEC - 1) / VEC;
+      for (unsigned q = threadIdx.x; q < vectors; q += blockDim.x) {
+        const unsigned first = q * VEC;
+        if (first >= shift && first + VEC <= end) {
+          out_vectors[q] = staging_vectors[q];
+        } else {  // the partial vectors at both ends
+          T* out_items = reinterpret_cast<T*>(out_vectors);
+#pragma unroll
+          for (int v = 0; v < VEC; ++v) {
+            const unsigned j = first + v;
+            if (j >= shift && j < end) out_items[j] = staged[j];
+          }
+        }
+      }
+    }
+  } else {
+    const std::size_t rejected_before_tile = tile_start - kept_before_tile;
+    const unsigned end = Partition ? tile_valid : tile_kept;
+    T* kept_out = out + kept_before_tile;
+    T* rejected_out = out + (n - rejected_before_tile - tile_valid);
+    for (unsigned j = threadIdx.x; j < end; j += blockDim.x) {
+      (j < tile_kept ? kept_out : rejected_out)[j] = staged[j];
+    }
   }
   if (tile == static_cast<long long>(tiles) - 1 && threadIdx.x == 0) {
     *d_count = static_cast<std::size_t>(kept_before_tile + tile_kept);
@@ -224,12 +270,16 @@ void launch(const T* in, T* out, std::size_t n, Selector selector, std::size_t* 
   constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
   const Layout layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  // 16-byte stores need a 16-byte aligned output and the extra staging vector.
+  const bool out_aligned =
+      reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+      shape.staging_bytes > shape.threads * std::size_t(shape.items) * sizeof(T);
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
   if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
   select_kernel<Partition, ITEMS, kVec>
       <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
           in, out, n, selector, d_count, layout.status, single ? nullptr : layout.counter,
-          static_cast<unsigned>(shape.tiles), aligned);
+          static_cast<unsigned>(shape.tiles), aligned, out_aligned, shape.delays);
   PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
   if constexpr (Partition) {
     const int threads = 256;

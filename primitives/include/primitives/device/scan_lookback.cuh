@@ -8,6 +8,13 @@
 // a time (block/tile_lookback.cuh), and stores the result. Each element is read once and written
 // once: 2 * n * sizeof(T) bytes of traffic, plus 8 bytes of status per tile.
 //
+// Performance (block/tile_lookback.cuh, tuning.h): after publishing its aggregate a tile sleeps
+// about one L2 round trip before it reads its predecessors, and sleeps between reads of a window
+// that is not ready, so that it finds an inclusive prefix close by instead of walking back over
+// hundreds of aggregates; and the kernel is held to 40 registers for items of up to 4 bytes, so
+// that three blocks of 512 threads stay resident per SM and keep enough loads in flight while
+// some of them wait in their look-back.
+//
 // Status reset: the ticket counter and the tile flags must be zero when the kernel starts. The
 // workspace is shared with every other primitive, so its old contents are arbitrary; an epoch
 // stamped into the flags cannot tell a stale flag of this scan from a stray bit pattern left by
@@ -46,6 +53,7 @@ struct TileShape {
   int threads = 0;
   int items = 0;
   std::size_t tiles = 0;
+  block::LookbackDelays delays;
 };
 
 template <class T>
@@ -64,6 +72,7 @@ TileShape tile_shape(std::size_t n, const ScanConfig& config, const char* functi
   shape.tiles = (n + tile_items - 1) / tile_items;
   require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
           "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles");
+  shape.delays = block::lookback_delays(shape.tiles);
   return shape;
 }
 
@@ -90,8 +99,9 @@ std::size_t workspace_bytes(std::size_t n, const ScanConfig& config) {
 }
 
 template <bool Inclusive, int ITEMS, int VEC, class T, class Op, class Status>
-__global__ void scan_kernel(const T* in, T* out, std::size_t n, T identity, Op op, Status status,
-                            unsigned* ticket_counter, bool aligned) {
+__global__ void __maxnreg__(block::lookback_max_registers<T>())
+    scan_kernel(const T* in, T* out, std::size_t n, T identity, Op op, Status status,
+                unsigned* ticket_counter, bool aligned, block::LookbackDelays delays) {
   using Scan = block::BlockScan<T>;
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned ticket;
@@ -128,7 +138,8 @@ __global__ void scan_kernel(const T* in, T* out, std::size_t n, T identity, Op o
       return identity;
     }
     if (lane == 0) status.publish(tile, block::kTileAggregate, tile_aggregate);
-    const T exclusive = block::tile_lookback(status, tile, identity, op);
+    if (delays.first_ns) __nanosleep(delays.first_ns);
+    const T exclusive = block::tile_lookback(status, tile, identity, op, delays.poll_ns);
     if (lane == 0) status.publish(tile, block::kTileInclusive, op(exclusive, tile_aggregate));
     return exclusive;
   };
@@ -165,7 +176,8 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.reset, stream));
   scan_kernel<Inclusive, ITEMS, kVec>
       <<<static_cast<unsigned>(shape.tiles), shape.threads, 0, stream>>>(
-          in, out, n, identity, op, layout.status, single ? nullptr : layout.counter, aligned);
+          in, out, n, identity, op, layout.status, single ? nullptr : layout.counter, aligned,
+          shape.delays);
   PRIM_LAUNCH_CHECK("lookback::scan_kernel");
 }
 
