@@ -77,40 +77,58 @@ RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_
     return;
   }
   const glm::vec3 inv_d = reciprocal_direction(ray.direction);
-  if (bvh_box_entry(load_bvh_node(g.nodes, 0), ray.origin, inv_d, t_min, s.t_best) >= kNoHit)
-    return;
-  int stack[kBvhStackSize];
+  BvhNode n = load_bvh_node(g.nodes, 0);
+  if (bvh_box_entry(n, ray.origin, inv_d, t_min, s.t_best) >= kNoHit) return;
+  // Nodes waiting to be visited, with where the ray enters their boxes: a node whose entry lies
+  // beyond the closest hit found since it was pushed is dropped when popped.
+  int stack_node[kBvhStackSize];
+  float stack_entry[kBvhStackSize];
   int top = 0;
   int node = 0;
+  // Triangles follow the leaves' order, so without objects the reference of leaf slot k is k.
+  const bool triangles_only = g.object_count == 0;
   while (true) {
-    const BvhNode n = load_bvh_node(g.nodes, node);
     if (n.count > 0) {
-      for (int k = n.offset; k < n.offset + n.count; ++k)
-        if (test_primitive(g, g.primitives[k], ray, t_min, s) && any) return;
+      for (int k = n.offset; k < n.offset + n.count; ++k) {
+        const std::int32_t ref = triangles_only ? k : g.primitives[k];
+        if (test_primitive(g, ref, ray, t_min, s) && any) return;
+      }
     } else {
+      // Both children's boxes; the child visited next is already loaded (no second read).
       const int first = node + 1;
       const int second = n.offset;
-      const float t_first =
-          bvh_box_entry(load_bvh_node(g.nodes, first), ray.origin, inv_d, t_min, s.t_best);
-      const float t_second =
-          bvh_box_entry(load_bvh_node(g.nodes, second), ray.origin, inv_d, t_min, s.t_best);
+      const BvhNode a = load_bvh_node(g.nodes, first);
+      const BvhNode b = load_bvh_node(g.nodes, second);
+      const float t_first = bvh_box_entry(a, ray.origin, inv_d, t_min, s.t_best);
+      const float t_second = bvh_box_entry(b, ray.origin, inv_d, t_min, s.t_best);
       const bool hit_first = t_first < kNoHit;
       const bool hit_second = t_second < kNoHit;
       if (hit_first && hit_second) {
         // Nearer child first; the other waits on the stack (the builder bounds the depth, so the
         // stack cannot overflow; the check keeps a corrupt tree from writing past it).
         const bool first_nearer = t_first <= t_second;
-        if (top < kBvhStackSize) stack[top++] = first_nearer ? second : first;
+        if (top < kBvhStackSize) {
+          stack_node[top] = first_nearer ? second : first;
+          stack_entry[top] = first_nearer ? t_second : t_first;
+          ++top;
+        }
         node = first_nearer ? first : second;
+        n = first_nearer ? a : b;
         continue;
       }
       if (hit_first || hit_second) {
         node = hit_first ? first : second;
+        n = hit_first ? a : b;
         continue;
       }
     }
-    if (top == 0) return;
-    node = stack[--top];
+    // Next: the most recently pushed node the ray can still reach before its closest hit.
+    do {
+      if (top == 0) return;
+      --top;
+    } while (!(stack_entry[top] <= s.t_best * 1.00000024f));  // the box test's slack
+    node = stack_node[top];
+    n = load_bvh_node(g.nodes, node);
   }
 }
 
