@@ -22,6 +22,8 @@ struct SceneGeometry {
   const BvhNode* nodes = nullptr;  // node 0 is the root
   int node_count = 0;              // 0: no BVH, brute force
   // Leaf ranges index this array: a value r >= 0 is triangle r, a value r < 0 is object ~r.
+  // Triangles are stored in leaf order, so without objects primitives[k] == k and traversal
+  // does not read it (build_scene_acceleration keeps that order).
   const std::int32_t* primitives = nullptr;
 };
 
