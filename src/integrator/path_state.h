@@ -30,16 +30,17 @@ struct PathState {
 struct SceneView {
   const SceneObject* objects = nullptr;
   int object_count = 0;
-  // Triangles and the BVH over triangles and objects (bvh_node_count 0: brute force).
+  const MaterialData* materials = nullptr;
+  int material_count = 0;
+  CameraFrame camera;
+  // Triangles and the BVH over triangles and objects (bvh_node_count 0: brute force). Last, so
+  // that positional initialisation of the fields above stays valid.
   const TriangleGeometry* triangles = nullptr;
   const TriangleShading* triangle_shading = nullptr;
   int triangle_count = 0;
   const BvhNode* bvh_nodes = nullptr;
   int bvh_node_count = 0;
   const std::int32_t* bvh_primitives = nullptr;
-  const MaterialData* materials = nullptr;
-  int material_count = 0;
-  CameraFrame camera;
 };
 
 // What the intersection code sees of the scene.

@@ -3,6 +3,7 @@
 // GPU as on the CPU (same seed) with and without the BVH.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <string>
