@@ -1,6 +1,7 @@
 // Ray-triangle intersection, the BVH builder's invariants, and BVH traversal against brute force
 // (closest hit and any hit) over the Stanford bunny with spheres and cubes among the triangles.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -186,6 +187,29 @@ TEST(BvhBuild, SizesAndStructure) {
     const std::vector<Aabb> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
     check_bvh(build_bvh(boxes), boxes);
   }
+}
+
+// Subtrees over 8192 primitives are built as parallel tasks and appended: the tree is the same
+// whatever the number of threads.
+TEST(BvhBuild, SameTreeOnOneThreadAndMany) {
+  const std::vector<Aabb> boxes = random_boxes(60000, 17);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const Bvh one = build_bvh(boxes);
+  omp_set_num_threads(std::max(threads, 4));
+  const Bvh many = build_bvh(boxes);
+  omp_set_num_threads(threads);
+  check_bvh(many, boxes);
+  ASSERT_EQ(one.nodes.size(), many.nodes.size());
+  for (std::size_t i = 0; i < one.nodes.size(); ++i) {
+    ASSERT_EQ(one.nodes[i].offset, many.nodes[i].offset) << i;
+    ASSERT_EQ(one.nodes[i].count, many.nodes[i].count) << i;
+    ASSERT_EQ(one.nodes[i].lo, many.nodes[i].lo) << i;
+    ASSERT_EQ(one.nodes[i].hi, many.nodes[i].hi) << i;
+  }
+  EXPECT_EQ(one.order, many.order);
+  EXPECT_EQ(one.depth, many.depth);
+  EXPECT_EQ(one.leaves, many.leaves);
 }
 
 TEST(BvhBuild, LeavesStaySmall) {
