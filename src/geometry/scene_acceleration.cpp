@@ -76,18 +76,20 @@ SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
     bounds[p].grow(t.v[0]);
     bounds[p].grow(t.v[1]);
     bounds[p].grow(t.v[2]);
-    // Padded: the intersection test accepts hits a hair outside the triangle (its edge slack),
-    // and rounding must not let the box test cull those.
-    const glm::vec3 extent = bounds[p].hi - bounds[p].lo;
-    const glm::vec3 magnitude = glm::max(glm::abs(bounds[p].lo), glm::abs(bounds[p].hi));
-    const float pad = 1.0e-5f * fmaxf(extent.x, fmaxf(extent.y, extent.z)) +
-                      1.0e-6f * fmaxf(magnitude.x, fmaxf(magnitude.y, magnitude.z));
-    bounds[p].lo -= glm::vec3(pad);
-    bounds[p].hi += glm::vec3(pad);
   }
   for (std::size_t k = 0; k < scene.objects.size(); ++k) {
     object_world_bounds(scene.objects[k], bounds[triangle_count + k].lo,
                         bounds[triangle_count + k].hi);
+  }
+  // Padded: the triangle test accepts hits a hair outside the triangle (its edge slack), a cube's
+  // faces lie on its box, and rounding must not let the box test cull such hits.
+  for (Aabb& b : bounds) {
+    const glm::vec3 extent = b.hi - b.lo;
+    const glm::vec3 magnitude = glm::max(glm::abs(b.lo), glm::abs(b.hi));
+    const float pad = 1.0e-5f * fmaxf(extent.x, fmaxf(extent.y, extent.z)) +
+                      1.0e-6f * fmaxf(magnitude.x, fmaxf(magnitude.y, magnitude.z));
+    b.lo -= glm::vec3(pad);
+    b.hi += glm::vec3(pad);
   }
   Bvh bvh = build_bvh(bounds);
   acc.nodes = std::move(bvh.nodes);
