@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 
+#include "primitives/detail/sort_arguments.h"
 #include "primitives/device/radix_sort_lsd.cuh"
 #include "primitives/device/radix_sort_onesweep.cuh"
 #include "primitives/device/radix_sort_split.cuh"
@@ -41,25 +42,10 @@ template <class K, class V>
 void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
                 std::size_t n, int begin_bit, int end_bit, Workspace& ws, cudaStream_t stream = 0,
                 const SortConfig& config = {}) {
-  static_assert(std::is_same_v<K, std::uint8_t> || std::is_same_v<K, std::uint16_t> ||
-                    std::is_same_v<K, std::uint32_t>,
-                "sort_pairs keys are uint8_t, uint16_t or uint32_t");
-  static_assert(std::is_trivially_copyable_v<V>, "sort_pairs needs trivially copyable values");
   const char* function = "prim::own::sort_pairs";
-  const int key_bits = static_cast<int>(8 * sizeof(K));
-  require(begin_bit >= 0, function, "begin_bit " + std::to_string(begin_bit) + " is negative");
-  require(begin_bit < end_bit, function,
-          "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
-              std::to_string(end_bit));
-  require(end_bit <= key_bits, function,
-          "end_bit " + std::to_string(end_bit) + " is past the key width of " +
-              std::to_string(key_bits) + " bits");
-  if (n == 0) return;
-  require(d_keys_in && d_keys_out && d_values_in && d_values_out, function,
-          "a key or value pointer is null with n > 0");
-  require(static_cast<const void*>(d_keys_in) != d_keys_out &&
-              static_cast<const void*>(d_values_in) != d_values_out,
-          function, "outputs must not alias inputs");
+  if (!::prim::detail::check_sort_pairs_arguments(function, d_keys_in, d_keys_out, d_values_in,
+                                                  d_values_out, n, begin_bit, end_bit))
+    return;
   ws.require(sort_pairs_workspace_bytes<K, V>(n, begin_bit, end_bit, config), function);
   switch (config.algorithm) {
     case SortAlgorithm::split_1bit:

@@ -41,6 +41,7 @@
 #include <type_traits>
 
 #include "primitives/caching_allocator.h"
+#include "primitives/detail/sort_arguments.h"
 #include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/workspace.h"
@@ -316,25 +317,11 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
 template <class K, class V>
 void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
                 std::size_t n, int begin_bit, int end_bit, Workspace& ws, cudaStream_t stream = 0) {
-  static_assert(std::is_same_v<K, std::uint8_t> || std::is_same_v<K, std::uint16_t> ||
-                    std::is_same_v<K, std::uint32_t>,
-                "sort_pairs keys are uint8_t, uint16_t or uint32_t");
-  static_assert(std::is_trivially_copyable_v<V>, "sort_pairs needs trivially copyable values");
   const char* function = "prim::thrust_backend::sort_pairs";
+  if (!::prim::detail::check_sort_pairs_arguments(function, d_keys_in, d_keys_out, d_values_in,
+                                                  d_values_out, n, begin_bit, end_bit))
+    return;
   const int key_bits = static_cast<int>(8 * sizeof(K));
-  require(begin_bit >= 0, function, "begin_bit " + std::to_string(begin_bit) + " is negative");
-  require(begin_bit < end_bit, function,
-          "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
-              std::to_string(end_bit));
-  require(end_bit <= key_bits, function,
-          "end_bit " + std::to_string(end_bit) + " is past the key width of " +
-              std::to_string(key_bits) + " bits");
-  if (n == 0) return;
-  require(d_keys_in && d_keys_out && d_values_in && d_values_out, function,
-          "a key or value pointer is null with n > 0");
-  require(static_cast<const void*>(d_keys_in) != d_keys_out &&
-              static_cast<const void*>(d_values_in) != d_values_out,
-          function, "outputs must not alias inputs");
 
   if (begin_bit == 0 && end_bit == key_bits) {
     auto exec = detail::policy(ws, stream);
