@@ -68,6 +68,10 @@ int run(const Options& options) {
     scene = load_scene(options.scene);
   } catch (const SceneError& e) {
     return fail(kExitUsageError, e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(kExitRuntimeError, options.scene + ": out of memory while loading the scene");
+  } catch (const std::exception& e) {
+    return fail(kExitRuntimeError, options.scene + ": " + e.what());
   }
 
   const std::string output = output_path_for(scene, options);
@@ -144,5 +148,9 @@ int main(int argc, char** argv) {
   if (const auto code = parse_options(argc, argv, version, options, std::cout, std::cerr)) {
     return *code;
   }
-  return run(options);
+  try {
+    return run(options);
+  } catch (const std::exception& e) {
+    return fail(kExitRuntimeError, e.what());
+  }
 }

@@ -66,7 +66,7 @@ class Bench {
   // recorded after a short spin kernel (so the host has queued the whole run before the GPU
   // reaches the start event and host launch latency is not timed). Records the median; `bytes`
   // gives the effective bandwidth. Skips (op, impl) pairs that were slower than cap_ms at a
-  // smaller size, and variants that report "not implemented" through prim::Error.
+  // smaller size, and pairs that failed with a prim::Error at a smaller size.
   void measure(const std::string& op, const std::string& impl, std::size_t n, double bytes,
                int slots, const std::function<void(int slot)>& run, int block_threads = 0,
                int items_per_thread = 0);

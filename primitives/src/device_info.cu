@@ -27,14 +27,26 @@ const DeviceInfo& device_info() {
   return info;
 }
 
+namespace {
+__global__ void probe_kernel() {}
+}  // namespace
+
 bool cuda_device_available() {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  // A device the build has no code for (older than the CUDA architectures compiled in) cannot run
+  // the kernels: the attributes of a kernel of this library are then unavailable.
+  cudaFuncAttributes attributes{};
+  status = cudaFuncGetAttributes(&attributes, probe_kernel);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
-  return count > 0;
+  return true;
 }
 
 }  // namespace prim

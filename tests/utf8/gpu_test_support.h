@@ -56,10 +56,6 @@ inline std::vector<CodecConfig> codec_configs() {
   return configs;
 }
 
-inline bool not_implemented(const std::exception& e) {
-  return std::string(e.what()).find("not implemented yet") != std::string::npos;
-}
-
 // Runs the codec on host data. in_offset / out_offset shift the device pointers (in bytes for
 // UTF-8, in elements for UTF-32) to exercise unaligned inputs and outputs.
 inline cpu::Decoded gpu_decode(Codec& codec, const std::vector<std::uint8_t>& in,
@@ -138,26 +134,9 @@ void expect_same_sequence(const std::vector<T>& expected, const std::vector<T>& 
   }
 }
 
-// The fixture of the tests run under every configuration. A configuration whose primitives
-// variants are not implemented yet skips with the library's message; a probe decode and encode of
-// one item finds out.
+// The fixture of the tests run under every configuration.
 class GpuCodecTest : public ::testing::TestWithParam<CodecConfig> {
  protected:
-  void SetUp() override {
-    try {
-      Codec probe({16, 16}, options());
-      DeviceBuffer a(64), b(64);
-      PRIM_CUDA_CHECK(cudaMemset(a.bytes(), 0x41, 64));
-      probe.decode(reinterpret_cast<std::uint8_t*>(a.bytes()), 1,
-                   reinterpret_cast<std::uint32_t*>(b.bytes()));
-      probe.encode(reinterpret_cast<std::uint32_t*>(a.bytes()), 1,
-                   reinterpret_cast<std::uint8_t*>(b.bytes()));
-      probe.result();
-    } catch (const prim::Error& e) {
-      if (not_implemented(e)) GTEST_SKIP() << GetParam().name << ": " << e.what();
-      throw;
-    }
-  }
   const Options& options() const { return GetParam().options; }
 };
 

@@ -17,7 +17,7 @@ struct DeviceInfo {
 // Throws prim::Error when no device is usable.
 const DeviceInfo& device_info();
 
-// True when at least one CUDA device can be used (never throws).
+// True when a CUDA device is present and the build has code for it (never throws).
 bool cuda_device_available();
 
 }  // namespace prim

@@ -18,7 +18,11 @@ class Error : public std::runtime_error {
 // Throws prim::Error when `status` is not cudaSuccess; `expr` is the failing call's text.
 void check_cuda(cudaError_t status, const char* expr, const char* file, int line);
 
-// Throws prim::Error "<function>: <message>" when `condition` is false.
+// Throws prim::Error "<function>: <message>" when `condition` is false. The message is a literal
+// so that a passing check costs no string construction (checks run on every call).
+inline void require(bool condition, const char* function, const char* message) {
+  if (!condition) throw Error(std::string(function) + ": " + message);
+}
 inline void require(bool condition, const char* function, const std::string& message) {
   if (!condition) throw Error(std::string(function) + ": " + message);
 }

@@ -21,13 +21,15 @@ bool check_sort_pairs_arguments(const char* function, const K* keys_in, const K*
                 "sort_pairs keys are uint8_t, uint16_t or uint32_t");
   static_assert(std::is_trivially_copyable_v<V>, "sort_pairs needs trivially copyable values");
   const int key_bits = static_cast<int>(8 * sizeof(K));
-  require(begin_bit >= 0, function, "begin_bit " + std::to_string(begin_bit) + " is negative");
-  require(begin_bit < end_bit, function,
-          "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
-              std::to_string(end_bit));
-  require(end_bit <= key_bits, function,
-          "end_bit " + std::to_string(end_bit) + " is past the key width of " +
-              std::to_string(key_bits) + " bits");
+  if (begin_bit < 0 || begin_bit >= end_bit || end_bit > key_bits) {
+    throw Error(std::string(function) + ": " +
+                (begin_bit < 0 ? "begin_bit " + std::to_string(begin_bit) + " is negative"
+                 : begin_bit >= end_bit
+                     ? "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
+                           std::to_string(end_bit)
+                     : "end_bit " + std::to_string(end_bit) + " is past the key width of " +
+                           std::to_string(key_bits) + " bits"));
+  }
   if (n == 0) return false;
   require(keys_in && keys_out && values_in && values_out, function,
           "a key or value pointer is null with n > 0");
