@@ -11,8 +11,8 @@
 //
 // What is compacted is the id array (4 bytes per path), not the path state; the state is reached
 // through the id. Compacting the state itself (about 70 bytes per path) would make the later
-// stages' reads contiguous at the price of moving all of it every bounce: a measurement to make
-// on the device (issue 6).
+// stages' reads contiguous at the price of moving all of it every bounce: a measurement still to
+// make on a GPU.
 #include <omp.h>
 
 #include <algorithm>
