@@ -21,10 +21,13 @@
 #include <utility>
 #include <vector>
 
+#include "device_buffer.h"
 #include "primitives/error.h"
 #include "text_generator.h"
 #include "utf8_cpu.h"
 #include "utf8_gpu.h"
+
+using utf8::DeviceBuffer;
 
 namespace {
 
@@ -109,23 +112,6 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) {
-    PRIM_CUDA_CHECK(cudaMalloc(&data_, bytes ? bytes : 1));
-  }
-  ~DeviceBuffer() { cudaFree(data_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
-
- private:
-  void* data_ = nullptr;
-};
 
 // Median milliseconds of `work` on the GPU by CUDA events, after two warm-up runs.
 double gpu_median_ms(int reps, const std::function<void()>& work) {

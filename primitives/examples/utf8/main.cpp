@@ -20,9 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "device_buffer.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "utf8_gpu.h"
+
+using utf8::DeviceBuffer;
 
 namespace {
 
@@ -101,24 +104,6 @@ void write_file_atomically(const std::string& path, const void* data, std::size_
     throw InputError("cannot write '" + path + "': " + why);
   }
 }
-
-// Device memory freed at scope exit.
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) {
-    PRIM_CUDA_CHECK(cudaMalloc(&data_, bytes ? bytes : 1));
-  }
-  ~DeviceBuffer() { cudaFree(data_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
-
- private:
-  void* data_ = nullptr;
-};
 
 struct Args {
   std::string command, in, out;
