@@ -51,7 +51,7 @@ void check_select_u32(Runner& runner, const std::vector<SelectKind>& kinds,
   DeviceBuffer<std::uint32_t> d_in(max_n), d_out(max_n);
   DeviceBuffer<std::uint8_t> d_flags8(max_n);
   DeviceCount d_count;
-  for (Pattern pattern : patterns) {
+  for (Pattern pattern : sampled(patterns)) {
     for (std::size_t n : sizes) {
       const auto flags = make_flags(pattern, n, 1000003 * n + static_cast<int>(pattern));
       const auto items = flagged_items(flags);
@@ -98,7 +98,7 @@ void check_select_wide(Runner& runner, const std::vector<std::size_t>& sizes,
   DeviceBuffer<Item12> d_in(max_n), d_out(max_n);
   DeviceBuffer<std::uint32_t> d_in32(max_n), d_out32(max_n), d_flags32(max_n);
   DeviceCount d_count;
-  for (Pattern pattern : patterns) {
+  for (Pattern pattern : sampled(patterns)) {
     for (std::size_t n : sizes) {
       const auto flags = make_flags(pattern, n, 7 * n + 3);
       std::vector<Item12> items(n);

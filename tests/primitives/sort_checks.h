@@ -99,14 +99,14 @@ void check_sort(Runner& runner, const std::vector<std::size_t>& sizes, const Bit
   runner.template reserve<K, V>(max_n, ranges);
   DeviceBuffer<K> d_keys_in(max_n), d_keys_out(max_n);
   DeviceBuffer<V> d_values_in(max_n), d_values_out(max_n);
-  for (KeyDist dist : dists) {
+  for (KeyDist dist : sampled(dists)) {
     for (std::size_t n : sizes) {
       const auto keys = make_keys<K>(dist, n, 977 * n + static_cast<int>(dist));
       std::vector<V> values(n);
       for (std::size_t i = 0; i < n; ++i) values[i] = value_for_index<V>(i);
       d_keys_in.upload(keys);
       d_values_in.upload(values);
-      for (auto [begin_bit, end_bit] : ranges) {
+      for (auto [begin_bit, end_bit] : sampled(ranges)) {
         SCOPED_TRACE(std::string(name(dist)) + " keys of " + std::to_string(8 * sizeof(K)) +
                      " bits, bits " + range_text(begin_bit, end_bit) +
                      ", n = " + std::to_string(n));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
 #include <ostream>
 #include <random>
@@ -45,9 +46,32 @@ constexpr std::size_t lookback_tile() {
   return std::size_t(prim::tuning::kLookbackThreads) * prim::block::default_items_per_thread<T>();
 }
 
+// PRIM_TEST_SANITIZER=1 in the environment (scripts/gpu_check.sh sets it for its
+// compute-sanitizer runs) marks a run under a sanitizer, where every launch costs milliseconds and
+// launches are serialized. The checks then run a thinner matrix: every edge size still, but not
+// the random sizes, and every third flag pattern, key distribution and bit range (sampled()); the
+// wall-clock checks of the stream tests are skipped.
+inline bool under_sanitizer() {
+  static const bool set = [] {
+    const char* value = std::getenv("PRIM_TEST_SANITIZER");
+    return value != nullptr && *value != '\0' && std::string(value) != "0";
+  }();
+  return set;
+}
+
+// All of `items`, or under a sanitizer every third one from the second (all of them if fewer
+// than three).
+template <class V>
+std::vector<V> sampled(const std::vector<V>& items) {
+  if (!under_sanitizer() || items.size() < 3) return items;
+  std::vector<V> kept;
+  for (std::size_t i = 1; i < items.size(); i += 3) kept.push_back(items[i]);
+  return kept;
+}
+
 // 0, 1, warp edges, tile edges of every variant (the single-pass tile for items of type T),
 // non-powers of two, a three-level blocked scan (2^20 + 3), and a few random sizes from a fixed
-// seed.
+// seed (not under a sanitizer).
 template <class T = std::uint32_t>
 std::vector<std::size_t> standard_sizes() {
   std::vector<std::size_t> sizes = {
@@ -59,7 +83,7 @@ std::vector<std::size_t> standard_sizes() {
   add_edges(sizes, kBlockedTile * kBlockedTile);  // where blocked needs a third level
   std::mt19937_64 rng(20261121);
   std::uniform_int_distribution<std::size_t> size(2, 300000);
-  for (int i = 0; i < 3; ++i) sizes.push_back(size(rng));
+  for (int i = 0; i < 3 && !under_sanitizer(); ++i) sizes.push_back(size(rng));
   return sorted_unique(sizes);
 }
 
