@@ -28,26 +28,46 @@ if has test; then
 fi
 
 if has sanitize; then
-  # compute-sanitizer on the GPU primitive tests, every tool x binary in parallel; the multi-GB
-  # cases (names with Large, Huge, 2Pow26, TwoToThe, Beyond) are left to the plain run above.
+  # compute-sanitizer on the GPU primitive tests: every tool (SANITIZE_TOOLS) x binary
+  # (SANITIZE_BINARIES), each split into SANITIZE_SHARDS gtest shards, run SANITIZE_JOBS at a
+  # time, each within SANITIZE_TIMEOUT seconds. The multi-GB cases (names with
+  # Large, Huge, 2Pow26, TwoToThe, Beyond) are left to the plain run above, and
+  # PRIM_TEST_SANITIZER=1 thins the test matrix (see tests/primitives/test_support.h).
   filter='-*Large*:*Huge*:*2Pow26*:*TwoToThe*:*Beyond*'
+  shards=${SANITIZE_SHARDS:-4}
+  binaries=(${SANITIZE_BINARIES:-primitives_scan_test primitives_compact_test primitives_sort_test
+            primitives_misc_test primitives_classic_test primitives_production_test})
   jobs=()
-  for tool in memcheck racecheck synccheck; do
-    for t in primitives_scan_test primitives_compact_test primitives_sort_test primitives_misc_test \
-             primitives_classic_test primitives_production_test; do
-      [ -x "build-gpu/tests/primitives/$t" ] && jobs+=("$tool $t")
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    for t in "${binaries[@]}"; do
+      [ -x "build-gpu/tests/primitives/$t" ] || continue
+      for ((s = 0; s < shards; ++s)); do jobs+=("$tool $t $s"); done
     done
   done
-  printf '%s\n' "${jobs[@]}" | xargs -P "${SANITIZE_JOBS:-6}" -L 1 bash -c '
-    timeout "${SANITIZE_TIMEOUT:-420}" compute-sanitizer --tool "$0" --error-exitcode 99 \
-      "build-gpu/tests/primitives/$1" --gtest_filter="'"$filter"'" \
-      >"'"$results"'/sanitize_$0_$1.txt" 2>&1
-    echo "rc=$?" >>"'"$results"'/sanitize_$0_$1.txt"'
-  for j in "${jobs[@]}"; do
-    set -- $j
-    f="$results/sanitize_$1_$2.txt"
-    note "sanitize $1 $2: $(tail -1 "$f") $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$f" | tail -1) \
-$(grep -E 'tests? ran|PASSED|FAILED  \]' "$f" | head -2 | tr '\n' ' ')"
+  start=$SECONDS
+  printf '%s\n' "${jobs[@]}" | PRIM_TEST_SANITIZER=1 GTEST_TOTAL_SHARDS=$shards \
+    xargs -P "${SANITIZE_JOBS:-16}" -L 1 bash -c '
+    out="'"$results"'/sanitize_$0_$1_$2.txt"
+    begin=$SECONDS
+    GTEST_SHARD_INDEX=$2 timeout "${SANITIZE_TIMEOUT:-540}" compute-sanitizer --tool "$0" \
+      --error-exitcode 99 "build-gpu/tests/primitives/$1" --gtest_filter="'"$filter"'" >"$out" 2>&1
+    echo "rc=$? in $((SECONDS - begin)) s" >>"$out"'
+  note "sanitize: ${#jobs[@]} runs in $((SECONDS - start)) s"
+  # One line per tool x binary: the exit codes of its shards, the tests that passed, and the
+  # sanitizer's error or hazard counts.
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    for t in "${binaries[@]}"; do
+      files=("$results"/sanitize_${tool}_${t}_*.txt)
+      [ -e "${files[0]}" ] || continue
+      rcs=$(grep -h '^rc=' "${files[@]}" | sed 's/ in .*//' | sort | uniq -c | tr -s ' ' | tr '\n' ',')
+      passed=$(grep -h 'PASSED  \]' "${files[@]}" | awk '{s += $4} END {print s + 0}')
+      failed=$(grep -h 'FAILED TEST' "${files[@]}" | awk '{s += $1} END {print s + 0}')
+      errors=$(grep -hE 'ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY' "${files[@]}" |
+        grep -v 'not printed' | grep -oE '[0-9]+ (errors?|hazards)' | awk '{s += $1} END {print s + 0}')
+      slowest=$(grep -h '^rc=' "${files[@]}" | awk '{print $3}' | sort -n | tail -1)
+      note "sanitize $tool $t: shards rc [$rcs] passed $passed failed $failed \
+errors/hazards $errors, slowest shard ${slowest} s"
+    done
   done
   cat "$results"/sanitize_*.txt >"$results/sanitize.log" 2>/dev/null && rm -f "$results"/sanitize_*.txt
 fi
