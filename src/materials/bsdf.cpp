@@ -7,6 +7,7 @@ MaterialData make_material_data(const Material& material) {
   m.color = material.color;
   m.emittance = material.emittance;
   m.ior = material.ior;
+  m.alpha = material.type == MaterialType::specular ? ggx_alpha(material.roughness) : 0.0f;
   m.type = static_cast<std::int32_t>(material.type);
   return m;
 }

@@ -1,5 +1,5 @@
 // Materials as the kernels see them, and BSDF sampling: Lambertian (cosine-weighted), perfect
-// mirror, smooth dielectric (reflect or refract chosen by the Fresnel reflectance, total
+// or rough (GGX) mirror, smooth dielectric (reflect or refract chosen by the Fresnel reflectance, total
 // internal reflection). Emitters have no BSDF: a path that hits one ends.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include "geometry/host_device.h"
 #include "materials/fresnel.h"
+#include "materials/microfacet.h"
 #include "materials/rng.h"
 #include "materials/sampling.h"
 #include "scene/scene.h"
@@ -18,6 +19,7 @@ struct MaterialData {
   glm::vec3 color{1.0f};  // albedo, or emitted colour
   float emittance = 0.0f;
   float ior = 1.5f;
+  float alpha = 0.0f;     // GGX width of a rough mirror (0: perfect)
   std::int32_t type = 0;  // MaterialType
 };
 
@@ -53,8 +55,14 @@ RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec
   BsdfSample s;
   s.weight = m.color;
   if (m.type == static_cast<std::int32_t>(MaterialType::specular)) {
-    s.direction = glm::normalize(reflect_about(d, facing));
     s.side = facing;
+    if (m.alpha > 0.0f) {
+      const glm::vec3 h = sample_ggx_normal(facing, m.alpha, u1, u2);
+      s.direction = glm::normalize(reflect_about(d, h));
+      s.weight *= ggx_sample_weight(m.alpha, facing, -d, s.direction, h);
+    } else {
+      s.direction = glm::normalize(reflect_about(d, facing));
+    }
   } else if (m.type == static_cast<std::int32_t>(MaterialType::refractive)) {
     const float eta_i = front ? 1.0f : m.ior;
     const float eta_t = front ? m.ior : 1.0f;

@@ -15,7 +15,7 @@ struct Material {
   glm::vec3 color{1.0f};   // RGB: albedo (diffuse, specular, refractive tint) or emitted colour
   float emittance = 0.0f;  // EMITTANCE: radiance = color * emittance for emitting materials
   float ior = 1.5f;        // IOR: index of refraction of refractive materials
-  float roughness = 0.0f;  // ROUGHNESS: reserved for glossy materials (0 = perfect)
+  float roughness = 0.0f;  // ROUGHNESS of a specular material: 0 perfect mirror, 1 roughest
 };
 
 enum class ShapeType { sphere, cube };

@@ -242,9 +242,8 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
     if (m.roughness < 0 || m.roughness > 1)
       r.fail(key + ".ROUGHNESS", "expected a value in [0, 1]");
-    if (m.roughness > 0)
-      r.warn(key + ".ROUGHNESS",
-             "glossy materials are not rendered yet; the surface renders smooth");
+    if (m.roughness > 0 && m.type != MaterialType::specular)
+      r.warn(key + ".ROUGHNESS", "only Specular materials are rough; ignored");
   }
   return m;
 }

@@ -74,7 +74,8 @@ inline Scene furnace_scene() {
   return s;
 }
 
-// A small closed box with a light, diffuse walls, a glass and a mirror sphere, a diffuse cube.
+// A small closed box with a light, diffuse walls, a glass and a mirror sphere, a rough (brushed
+// gold) mirror cube.
 inline Scene box_scene() {
   Scene s;
   s.path = "box (test)";
@@ -83,7 +84,9 @@ inline Scene box_scene() {
                  make_material("red", MaterialType::diffuse, glm::vec3(0.8f, 0.2f, 0.2f)),
                  make_material("green", MaterialType::diffuse, glm::vec3(0.2f, 0.8f, 0.2f)),
                  make_material("mirror", MaterialType::specular, glm::vec3(0.95f)),
-                 make_material("glass", MaterialType::refractive, glm::vec3(1.0f), 0.0f, 1.5f)};
+                 make_material("glass", MaterialType::refractive, glm::vec3(1.0f), 0.0f, 1.5f),
+                 make_material("brushed", MaterialType::specular, glm::vec3(0.9f, 0.75f, 0.5f))};
+  s.materials.back().roughness = 0.4f;
   auto wall = [](int m, glm::vec3 t, glm::vec3 sc) {
     return make_object(ShapeType::cube, m, t, glm::vec3(0.0f), sc);
   };
@@ -99,7 +102,7 @@ inline Scene box_scene() {
                            glm::vec3(3.5f)),
                make_object(ShapeType::sphere, 5, glm::vec3(2.0f, 1.8f, 1.0f), glm::vec3(0.0f),
                            glm::vec3(3.0f)),
-               make_object(ShapeType::cube, 1, glm::vec3(1.5f, 1.0f, -2.5f),
+               make_object(ShapeType::cube, 6, glm::vec3(1.5f, 1.0f, -2.5f),
                            glm::vec3(0.0f, 30.0f, 0.0f), glm::vec3(2.0f))};
   s.camera.width = 40;
   s.camera.height = 32;

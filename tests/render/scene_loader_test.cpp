@@ -58,9 +58,10 @@ std::string error_of(const std::string& text) {
 TEST(SceneLoader, ReadsEveryKey) {
   std::vector<std::string> warnings;
   const Scene s = load_scene(std::string(kData) + "every_key.json", warnings);
-  // The one warning: a ROUGHNESS above 0 is read but not rendered.
+  // The one warning: a ROUGHNESS on a material other than Specular is ignored.
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_CONTAINS(warnings[0], "ROUGHNESS");
+  EXPECT_CONTAINS(warnings[0], "Materials.water.ROUGHNESS");
+  EXPECT_CONTAINS(warnings[0], "only Specular materials are rough");
   EXPECT_EQ(s.path, std::string(kData) + "every_key.json");
 
   ASSERT_EQ(s.materials.size(), 6u);
@@ -77,6 +78,7 @@ TEST(SceneLoader, ReadsEveryKey) {
   EXPECT_FLOAT_EQ(s.materials[2].roughness, 0.25f);
   EXPECT_EQ(s.materials[3].type, MaterialType::refractive);
   EXPECT_FLOAT_EQ(s.materials[3].ior, 1.33f);
+  EXPECT_FLOAT_EQ(s.materials[3].roughness, 0.5f);
   EXPECT_EQ(s.materials[3].color, glm::vec3(0.9f, 1.0f, 0.9f));
   // "Dielectric" is accepted for Refractive; RGB defaults to white there; IOR to 1.5.
   EXPECT_EQ(s.materials[4].name, "a_glass");
