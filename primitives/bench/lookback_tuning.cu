@@ -146,9 +146,9 @@ void compact_new(Buffers& b, const char* label, int threads, unsigned first, uns
   shape.staging_bytes = std::size_t(threads) * ITEMS * 4 + 16;  // fits: checked above
   shape.delays = {first, poll};
   const double us = time_us(b, [&](int s) {
-    cf::launch<false, ITEMS>(b.in[s], b.out[s], b.n, Sel{{50}}, g_count, g_ws, 0, shape);
+    cf::launch<false, ITEMS>(b.in[s], b.out[s], b.n, nullptr, Sel{{50}}, g_count, g_ws, 0, shape);
   });
-  cf::launch<false, ITEMS>(b.in[0], b.out[0], b.n, Sel{{50}}, g_count, g_ws, 0, shape);
+  cf::launch<false, ITEMS>(b.in[0], b.out[0], b.n, nullptr, Sel{{50}}, g_count, g_ws, 0, shape);
   std::printf(
       "compact n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u  %8.2f us  copy %.3f cub %.3f %s\n", b.n,
       label, threads, ITEMS, first, poll, us, us / copy_us, us / cub_us,
@@ -164,8 +164,8 @@ bool check_unaligned(Buffers& b) {
   bool ok = true;
   for (int offset : {1, 0}) {
     prim::CompactConfig cc;
-    prim::detail::compact_fused::select<false>(b.in[0], b.out[0] + offset, n, Sel{{50}}, g_count,
-                                               g_ws, 0, cc);
+    prim::detail::compact_fused::select<false>(b.in[0], b.out[0] + offset, n, nullptr, Sel{{50}},
+                                               g_count, g_ws, 0, cc);
     std::size_t count = 0;
     PRIM_CUDA_CHECK(cudaMemcpy(out.data(), b.out[0] + offset, n * 4, cudaMemcpyDeviceToHost));
     PRIM_CUDA_CHECK(cudaMemcpy(&count, g_count, sizeof count, cudaMemcpyDeviceToHost));
@@ -222,8 +222,8 @@ int main(int argc, char** argv) {
                   us / cub_scan);
       prim::CompactConfig cc;
       const double cus = time_us(b, [&](int s) {
-        prim::detail::compact_fused::select<false>(b.in[s], b.out[s], n, Sel{{50}}, g_count, g_ws,
-                                                   0, cc);
+        prim::detail::compact_fused::select<false>(b.in[s], b.out[s], n, nullptr, Sel{{50}},
+                                                   g_count, g_ws, 0, cc);
       });
       std::printf("compact n=%-10zu defaults %8.2f us  copy %.3f cub %.3f\n", n, cus, cus / copy_us,
                   cus / cub_sel);

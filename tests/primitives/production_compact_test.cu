@@ -1,10 +1,13 @@
 // Special cases of the fused single-pass compaction and stable partition: tiny tiles (many
 // look-backs), all/none/alternating/random selections, selection by index (flags), unaligned
-// input, a 48-byte path-state type, and stability of both partition halves.
+// input, a 48-byte path-state type, stability of both partition halves, and an item count read
+// on the device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "primitives/compact.cuh"
@@ -182,6 +185,79 @@ TEST(FusedCompaction, FlagsByIndex) {
       EXPECT_TRUE(same(expected, d_out.download(expected.size())));
     }
   }
+}
+
+// DeviceItems: the item count is read on the device. Over max_n = 2^20 + 5 slots, counts from 0
+// to past max_n (clamped): the first min(*d_n, max_n) items are compacted or partitioned, with
+// every tile size, and nothing past that output is written.
+template <bool Partition>
+void check_device_count(const std::vector<int>& in, std::size_t count,
+                        const prim::CompactConfig& config) {
+  const std::size_t max_n = in.size();
+  const std::size_t n = std::min(count, max_n);
+  SCOPED_TRACE("*d_n = " + std::to_string(count) + (Partition ? ", partition" : ", compact") +
+               ", threads " + std::to_string(config.scan.block_threads));
+  DeviceArray<int> d_in(max_n), d_out(max_n);
+  DeviceArray<std::size_t> d_n(1), d_count(1);
+  d_in.upload(in);
+  d_n.upload({count});
+  prim::Workspace ws(prim::own::compact_workspace_bytes<int>(max_n, config));
+  const prim::DeviceItems items{d_n.get(), max_n};
+  if (Partition) {
+    prim::own::stable_partition(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0,
+                                config);
+  } else {
+    prim::own::compact_if(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0,
+                          config);
+  }
+  std::vector<int> expected;
+  std::copy_if(in.begin(), in.begin() + n, std::back_inserter(expected), Positive{});
+  const std::size_t kept = expected.size();
+  if (Partition) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (!Positive{}(in[i])) expected.push_back(in[i]);
+  }
+  EXPECT_EQ(read_count(d_count.get()), kept);
+  const std::vector<int> out = d_out.download(max_n);
+  EXPECT_TRUE(same(expected, std::vector<int>(out.begin(), out.begin() + expected.size())));
+  const auto untouched = static_cast<int>(0xABABABABu);
+  EXPECT_EQ(std::count(out.begin() + expected.size(), out.end(), untouched),
+            static_cast<std::ptrdiff_t>(max_n - expected.size()))
+      << "written past the output";
+}
+
+TEST(FusedCompaction, DeviceSideItemCount) {
+  const std::size_t max_n = (std::size_t(1) << 20) + 5;
+  const auto in = items_for(Keep::random_half, max_n, 8);
+  for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
+    for (std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096),
+                              std::size_t(4097), std::size_t(100003), max_n - 1, max_n,
+                              max_n + 1000}) {
+      check_device_count<false>(in, count, fused(tiles));
+      check_device_count<true>(in, count, fused(tiles));
+    }
+  }
+}
+
+TEST(FusedCompaction, DeviceSideItemCountRejectsBadArguments) {
+  DeviceArray<int> d_in(10), d_out(10);
+  DeviceArray<std::size_t> d_n(1), d_count(1);
+  prim::Workspace ws(1 << 20);
+  auto message = [&](const prim::DeviceItems& items, const prim::CompactConfig& config) {
+    try {
+      prim::own::compact_if(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0,
+                            config);
+    } catch (const prim::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  prim::CompactConfig classic;
+  classic.algorithm = prim::CompactAlgorithm::scan_scatter;
+  EXPECT_NE(message({d_n.get(), 10}, classic).find("needs CompactAlgorithm::fused"),
+            std::string::npos);
+  EXPECT_NE(message({d_count.get(), 10}, {}).find("must not alias d_count"), std::string::npos);
+  EXPECT_NE(message({nullptr, 10}, {}).find("DeviceItems::d_n is null"), std::string::npos);
 }
 
 }  // namespace

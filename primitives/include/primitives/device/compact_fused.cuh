@@ -24,6 +24,10 @@
 // that range in place (it reads kept_total from d_count, on the device). Extra traffic: one read
 // and one write of the rejected items, no host round trip, workspace of 8 bytes per tile.
 //
+// Device-side item count: with d_n set, the kernels process the first min(*d_n, n) items, read on
+// the device (the grid and the workspace are sized for n). Blocks whose tile starts past that
+// count exit after taking their ticket; no live tile looks back on them.
+//
 // Status reset: as for the lookback scan (device/scan_lookback.cuh), a cudaMemsetAsync zeroes the
 // ticket counter and the tile status words (256 + 8 * tiles bytes) before each pass; a single
 // tile needs neither.
@@ -106,30 +110,42 @@ std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
 
 template <bool Partition, int ITEMS, int VEC, class T, class Selector>
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
-    select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t n, Selector selector,
-                  std::size_t* d_count, block::CountTileStatus status, unsigned* ticket_counter,
-                  unsigned tiles, bool aligned, bool out_aligned, block::LookbackDelays delays) {
+    select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t max_n,
+                  const std::size_t* d_n, Selector selector, std::size_t* d_count,
+                  block::CountTileStatus status, unsigned* ticket_counter, bool aligned,
+                  bool out_aligned, block::LookbackDelays delays) {
   using Count = unsigned long long;
   using Scan = block::BlockScan<Count>;
   static_assert(alignof(T) <= 16, "staging in shared memory assumes alignof(T) <= 16");
   static_assert(ITEMS <= 32, "the kept flags of a thread live in one 32-bit mask");
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned ticket;
+  // The item count lives in shared memory rather than in a register for the whole kernel (which
+  // is held to few registers): it is read at the start and again at the end.
+  __shared__ std::size_t item_count;
   extern __shared__ uint4 staging_vectors[];
   T* staged = reinterpret_cast<T*>(staging_vectors);
 
   // A single-tile launch passes no counter: no ticket, no status, no reset.
-  if (threadIdx.x == 0) ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
+  if (threadIdx.x == 0) {
+    ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
+    item_count = d_n && *d_n < max_n ? *d_n : max_n;
+  }
   __syncthreads();
   const long long tile = ticket;
+
+  const unsigned tile_items = blockDim.x * ITEMS;
+  const std::size_t tile_start = static_cast<std::size_t>(tile) * tile_items;
+  if (tile_start >= item_count) {  // past a device-side count (tile 0 when it is 0)
+    if (tile == 0 && threadIdx.x == 0) *d_count = 0;
+    return;
+  }
 
   constexpr int kSegmentItems = warp::kWarpThreads * ITEMS;
   const int lane = warp::lane_id();
   const int warp_index = static_cast<int>(threadIdx.x) / warp::kWarpThreads;
-  const unsigned tile_items = blockDim.x * ITEMS;
-  const std::size_t tile_start = static_cast<std::size_t>(tile) * tile_items;
-  const unsigned tile_valid =
-      static_cast<unsigned>(n - tile_start < tile_items ? n - tile_start : tile_items);
+  const unsigned tile_valid = static_cast<unsigned>(
+      item_count - tile_start < tile_items ? item_count - tile_start : tile_items);
   const int segment_offset = warp_index * kSegmentItems;  // within the tile
   const std::size_t segment_start = tile_start + segment_offset;
   const int valid = segment_offset >= static_cast<int>(tile_valid)
@@ -239,19 +255,21 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
     const std::size_t rejected_before_tile = tile_start - kept_before_tile;
     const unsigned end = Partition ? tile_valid : tile_kept;
     T* kept_out = out + kept_before_tile;
-    T* rejected_out = out + (n - rejected_before_tile - tile_valid);
+    T* rejected_out = out + (item_count - rejected_before_tile - tile_valid);
     for (unsigned j = threadIdx.x; j < end; j += blockDim.x) {
       (j < tile_kept ? kept_out : rejected_out)[j] = staged[j];
     }
   }
-  if (tile == static_cast<long long>(tiles) - 1 && threadIdx.x == 0) {
+  if (tile_start + tile_items >= item_count && threadIdx.x == 0) {  // the last tile
     *d_count = static_cast<std::size_t>(kept_before_tile + tile_kept);
   }
 }
 
-// Reverses out[kept, n) in place, kept = *d_count.
+// Reverses out[kept, n) in place, kept = *d_count, n = min(*d_n, max_n) (max_n without d_n).
 template <class T>
-__global__ void reverse_rejected_kernel(T* out, std::size_t n, const std::size_t* d_count) {
+__global__ void reverse_rejected_kernel(T* out, std::size_t max_n, const std::size_t* d_n,
+                                        const std::size_t* d_count) {
+  const std::size_t n = d_n && *d_n < max_n ? *d_n : max_n;
   const std::size_t kept = *d_count;
   const std::size_t half = (n - kept) / 2;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -265,8 +283,8 @@ __global__ void reverse_rejected_kernel(T* out, std::size_t n, const std::size_t
 }
 
 template <bool Partition, int ITEMS, class T, class Selector>
-void launch(const T* in, T* out, std::size_t n, Selector selector, std::size_t* d_count,
-            void* workspace, cudaStream_t stream, const TileShape& shape) {
+void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
+            std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape) {
   constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
   const Layout layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
@@ -278,31 +296,33 @@ void launch(const T* in, T* out, std::size_t n, Selector selector, std::size_t* 
   if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
   select_kernel<Partition, ITEMS, kVec>
       <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
-          in, out, n, selector, d_count, layout.status, single ? nullptr : layout.counter,
-          static_cast<unsigned>(shape.tiles), aligned, out_aligned, shape.delays);
+          in, out, n, d_n, selector, d_count, layout.status, single ? nullptr : layout.counter,
+          aligned, out_aligned, shape.delays);
   PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
   if constexpr (Partition) {
     const int threads = 256;
     std::size_t blocks = (n / 2 + threads - 1) / threads;
     if (blocks > 65535) blocks = 65535;
     if (blocks == 0) blocks = 1;
-    reverse_rejected_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(out, n, d_count);
+    reverse_rejected_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(out, n, d_n,
+                                                                                  d_count);
     PRIM_LAUNCH_CHECK("compact_fused::reverse_rejected_kernel");
   }
 }
 
 // Partition == false: keep selected items in order. Partition == true: selected items first,
 // then the others, both in order. selector(item, index) -> bool. Writes the selected count to
-// *d_count.
+// *d_count. Over the first n items, or min(*d_n, n) when d_n is set.
 template <bool Partition, class T, class Selector>
-void select(const T* d_in, T* d_out, std::size_t n, Selector selector, std::size_t* d_count,
-            void* workspace, cudaStream_t stream, const CompactConfig& config) {
+void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Selector selector,
+            std::size_t* d_count, void* workspace, cudaStream_t stream,
+            const CompactConfig& config) {
   const TileShape shape = tile_shape<T>(n, config, "prim::own compaction (fused)");
   if (shape.items == 1) {
-    launch<Partition, 1>(d_in, d_out, n, selector, d_count, workspace, stream, shape);
+    launch<Partition, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape);
   } else {
-    launch<Partition, block::default_items_per_thread<T>()>(d_in, d_out, n, selector, d_count,
-                                                            workspace, stream, shape);
+    launch<Partition, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector,
+                                                            d_count, workspace, stream, shape);
   }
 }
 
