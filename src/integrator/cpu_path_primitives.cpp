@@ -18,8 +18,9 @@ class CpuPathPrimitives final : public PathPrimitives {
   const char* name() const override { return "cpu"; }
   std::size_t workspace_bytes(std::size_t, bool, int) const override { return 0; }
   void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                    std::size_t* count, prim::Workspace&, cudaStream_t) const override {
-    *count = prim::cpu::compact_if_parallel(ids_in, ids_out, n, IsLive{});
+                    const std::size_t* live, std::size_t* count, prim::Workspace&,
+                    cudaStream_t) const override {
+    *count = prim::cpu::compact_if_parallel(ids_in, ids_out, *live < n ? *live : n, IsLive{});
   }
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,

@@ -23,10 +23,15 @@ class PathPrimitives {
   // key_bits bits (when key_bits > 0).
   virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const = 0;
 
-  // Keeps the slots of ids_in[0, n) that are not kDeadPath, in order, in ids_out; writes how many
-  // to *count (executor memory: the count stays where the kernels read it).
+  // Keeps the slots of ids_in[0, *live) (*live <= n) that are not kDeadPath, in order, in ids_out,
+  // and writes how many to *count. live and count are executor memory: the counts stay where the
+  // kernels read them. The own and CPU backends read the live slots only and leave ids_out past
+  // *count as it was. The Thrust backend reads all n slots (CUB takes its item count from the
+  // host), so ids_in[*live, n) must be dead there; its output is dead past *count, which keeps
+  // that true from bounce to bounce.
   virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                            std::size_t* count, prim::Workspace& ws, cudaStream_t stream) const = 0;
+                            const std::size_t* live, std::size_t* count, prim::Workspace& ws,
+                            cudaStream_t stream) const = 0;
 
   // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits).
   virtual void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,

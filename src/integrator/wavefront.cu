@@ -5,7 +5,8 @@
 // slot. With compaction on, the live ids are compacted into the other id buffer and the count
 // stays on the device, where the next bounce's kernels read their bound. Kernels are launched
 // over all n slots and return early past the bound, so no count ever travels to the host within
-// a frame. Counts and stage timings are read back once per frame. (On the CPU executor the count
+// a frame; the own backend's compaction also reads its item count on the device, so it works on
+// the live slots only. Counts and stage timings are read back once per frame. (On the CPU executor the count
 // is host memory anyway, so there the stages work on the live slots only and a frame stops when
 // no path is left; WavefrontOptions can make it run the GPU's way, for tests.)
 //
@@ -205,10 +206,8 @@ struct FrameLoop {
       timeline.begin(bounce, Stage::compact);
       std::size_t* next_count = live_counts + bounce + 1;
       if (settings.compact) {
-        // The compaction reads all the slots; the ones past the live count must read as dead, so
-        // the destination starts all dead (0xFF bytes = kDeadPath) and keeps that past the count.
-        fill_bytes(ex, spare, 0xFF, slots * sizeof(std::uint32_t));
-        primitives.compact_live(ids, spare, slots, next_count, workspace, ex.stream);
+        primitives.compact_live(ids, spare, slots, live_counts + bounce, next_count, workspace,
+                                ex.stream);
         std::swap(ids, spare);
       } else {
         count_live_paths(ex, ids, slots, next_count);

@@ -71,8 +71,8 @@ TEST(RenderCpu, CompactionAndSortingLeaveTheImageBitIdentical) {
 
 TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
   // The CPU executor normally works on the live slots only. Run it the way the GPU runs: every
-  // bounce over all n slots, the bound read inside the stages, dead slots kept dead by the
-  // compaction's all-dead destination. Same bits, same counts, with every switch.
+  // bounce over all n slots, the bound read inside the stages and by the compaction. Same bits,
+  // same counts, with every switch.
   const Scene scene = box_scene();
   RenderSettings base = settings_for(scene, ExecutorKind::cpu, 4);
   const RenderResult reference = render(scene, base);

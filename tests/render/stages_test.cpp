@@ -131,9 +131,16 @@ TEST(Stages, CountCompactAndSortPathIds) {
   prim::Workspace ws;
   std::vector<std::uint32_t> out(ids.size(), kDeadPath);
   std::size_t kept = 0;
-  cpu.compact_live(ids.data(), out.data(), ids.size(), &kept, ws, nullptr);
+  std::size_t live = ids.size();
+  cpu.compact_live(ids.data(), out.data(), ids.size(), &live, &kept, ws, nullptr);
   EXPECT_EQ(kept, 5u);
   EXPECT_EQ(out, (std::vector<std::uint32_t>{7, 2, 9, 4, 0, kDeadPath, kDeadPath, kDeadPath}));
+  // Only the first `live` slots are read, and the output past the count is left as it was.
+  live = 4;
+  std::vector<std::uint32_t> out4(ids.size(), 99);
+  cpu.compact_live(ids.data(), out4.data(), ids.size(), &live, &kept, ws, nullptr);
+  EXPECT_EQ(kept, 3u);
+  EXPECT_EQ(out4, (std::vector<std::uint32_t>{7, 2, 9, 99, 99, 99, 99, 99}));
 
   // Dead slots carry the dead key (here 3 materials -> key 3) and sort last, stably.
   const std::vector<std::uint16_t> keys = {2, 3, 0, 2, 3, 3, 0, 1};
