@@ -62,8 +62,11 @@ if has sanitize; then
       rcs=$(grep -h '^rc=' "${files[@]}" | sed 's/ in .*//' | sort | uniq -c | tr -s ' ' | tr '\n' ',')
       passed=$(grep -h 'PASSED  \]' "${files[@]}" | awk '{s += $4} END {print s + 0}')
       failed=$(grep -h 'FAILED TEST' "${files[@]}" | awk '{s += $1} END {print s + 0}')
-      errors=$(grep -hE 'ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY' "${files[@]}" |
-        grep -v 'not printed' | grep -oE '[0-9]+ (errors?|hazards)' | awk '{s += $1} END {print s + 0}')
+      # memcheck and synccheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N hazards
+      # displayed (...)".
+      errors=$( (grep -hoE 'ERROR SUMMARY: [0-9]+ errors?$' "${files[@]}" | grep -oE '[0-9]+';
+                 grep -hoE 'RACECHECK SUMMARY: [0-9]+ hazards' "${files[@]}" | grep -oE '[0-9]+') |
+        awk '{s += $1} END {print s + 0}')
       slowest=$(grep -h '^rc=' "${files[@]}" | awk '{print $3}' | sort -n | tail -1)
       note "sanitize $tool $t: shards rc [$rcs] passed $passed failed $failed \
 errors/hazards $errors, slowest shard ${slowest} s"

@@ -230,9 +230,11 @@ TEST(FusedCompaction, DeviceSideItemCount) {
   const std::size_t max_n = (std::size_t(1) << 20) + 5;
   const auto in = items_for(Keep::random_half, max_n, 8);
   for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
+    // Tile edges of both tile sizes (tiny: 4096 items, default: 512 x 16 = 8192 ints).
     for (std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096),
-                              std::size_t(4097), std::size_t(100003), max_n - 1, max_n,
-                              max_n + 1000}) {
+                              std::size_t(4097), std::size_t(8191), std::size_t(8192),
+                              std::size_t(8193), std::size_t(16384), std::size_t(100003),
+                              max_n - 1, max_n, max_n + 1000}) {
       check_device_count<false>(in, count, fused(tiles));
       check_device_count<true>(in, count, fused(tiles));
     }

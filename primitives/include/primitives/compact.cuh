@@ -11,10 +11,10 @@
 //
 // The item count can also stay on the device: pass DeviceItems{d_n, max_n} instead of n, and the
 // call works on the first min(*d_n, max_n) items, reading *d_n on the device (the count a
-// previous call wrote, for one). The grid and the workspace are sized for max_n, so a smaller
-// count costs little more than its own items; the rest of d_out is left as it was (a stable
-// partition fills d_out[0, min(*d_n, max_n)) only). Fused algorithm only (the default): the
-// scan-and-scatter variants size their passes on the host.
+// previous call wrote, for one). The grid and the workspace are sized for max_n: a smaller count
+// costs its own items plus the launch and the status reset for max_n; the rest of d_out is left
+// as it was (a stable partition fills d_out[0, min(*d_n, max_n)) only). Fused algorithm only
+// (the default): the scan-and-scatter variants size their passes on the host.
 //
 //   in = [5, 2, 8, 1, 9, 4], *d_n = 4, max_n = 6, pred = (x > 3)
 //   compact_if(in, out, DeviceItems{d_n, 6}, pred, d_count) -> out = [5, 8, ...], *d_count = 2
