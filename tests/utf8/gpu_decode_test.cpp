@@ -170,8 +170,8 @@ TEST(Utf8GpuCodecArguments, BadArgumentsThrowNamingTheFunction) {
   EXPECT_THROW(Codec({0, kMaxCodePoints + 1}), prim::Error);
   Codec codec({100, 100});
   DeviceBuffer buffer(4096);
-  auto* bytes_ptr = reinterpret_cast<std::uint8_t*>(buffer.bytes());
-  auto* words_ptr = reinterpret_cast<std::uint32_t*>(buffer.bytes());
+  auto* bytes_ptr = buffer.as<std::uint8_t>();
+  auto* words_ptr = buffer.as<std::uint32_t>();
   try {
     codec.decode(bytes_ptr, 101, words_ptr);
     ADD_FAILURE() << "n above the capacity was accepted";

@@ -1,5 +1,5 @@
-// Helpers of the GPU tests of the UTF-8 example: device buffers, running the codec on host data,
-// and the codec configurations every test runs under.
+// Helpers of the GPU tests of the UTF-8 example: running the codec on host data (in the example's
+// utf8::DeviceBuffer), and the codec configurations every test runs under.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,25 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "device_buffer.h"
 #include "primitives/error.h"
 #include "utf8_cpu.h"
 #include "utf8_gpu.h"
 
 namespace utf8::test {
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) {
-    PRIM_CUDA_CHECK(cudaMalloc(&data_, bytes ? bytes : 1));
-  }
-  ~DeviceBuffer() { cudaFree(data_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  char* bytes() const { return static_cast<char*>(data_); }
-
- private:
-  void* data_ = nullptr;
-};
 
 // A named codec configuration: the method and the primitives' variants under it.
 struct CodecConfig {
@@ -63,16 +50,17 @@ inline cpu::Decoded gpu_decode(Codec& codec, const std::vector<std::uint8_t>& in
   const std::size_t n = in.size();
   const std::size_t out_elements = n + out_offset + 4;
   DeviceBuffer d_in(n + in_offset), d_out(4 * out_elements);
-  auto* src = reinterpret_cast<std::uint8_t*>(d_in.bytes()) + in_offset;
-  auto* dst = reinterpret_cast<std::uint32_t*>(d_out.bytes()) + out_offset;
+  auto* src = d_in.as<std::uint8_t>() + in_offset;
+  auto* dst = d_out.as<std::uint32_t>() + out_offset;
   if (n) PRIM_CUDA_CHECK(cudaMemcpy(src, in.data(), n, cudaMemcpyHostToDevice));
   // Poison the output so that a missing or stray write shows.
-  PRIM_CUDA_CHECK(cudaMemset(d_out.bytes(), 0xAB, 4 * out_elements));
+  PRIM_CUDA_CHECK(cudaMemset(d_out.as<char>(), 0xAB, 4 * out_elements));
   codec.decode(src, n, dst);
   const Result r = codec.result();
   EXPECT_LE(r.count, n);
   std::vector<std::uint32_t> all(out_elements);
-  PRIM_CUDA_CHECK(cudaMemcpy(all.data(), d_out.bytes(), 4 * out_elements, cudaMemcpyDeviceToHost));
+  PRIM_CUDA_CHECK(
+      cudaMemcpy(all.data(), d_out.as<char>(), 4 * out_elements, cudaMemcpyDeviceToHost));
   cpu::Decoded d;
   const std::size_t count = std::min(r.count, n);
   d.code_points.assign(all.begin() + out_offset, all.begin() + out_offset + count);
@@ -91,8 +79,8 @@ inline cpu::Decoded gpu_decode(Codec& codec, const std::vector<std::uint8_t>& in
 inline std::size_t gpu_validate(Codec& codec, const std::vector<std::uint8_t>& in) {
   DeviceBuffer d_in(in.size());
   if (!in.empty())
-    PRIM_CUDA_CHECK(cudaMemcpy(d_in.bytes(), in.data(), in.size(), cudaMemcpyHostToDevice));
-  codec.validate(reinterpret_cast<std::uint8_t*>(d_in.bytes()), in.size());
+    PRIM_CUDA_CHECK(cudaMemcpy(d_in.as<char>(), in.data(), in.size(), cudaMemcpyHostToDevice));
+  codec.validate(d_in.as<std::uint8_t>(), in.size());
   return codec.result().first_invalid;
 }
 
@@ -101,15 +89,15 @@ inline cpu::Encoded gpu_encode(Codec& codec, const std::vector<std::uint32_t>& i
   const std::size_t n = in.size();
   const std::size_t out_bytes = 4 * n + out_offset + 16;
   DeviceBuffer d_in(4 * (n + in_offset)), d_out(out_bytes);
-  auto* src = reinterpret_cast<std::uint32_t*>(d_in.bytes()) + in_offset;
-  auto* dst = reinterpret_cast<std::uint8_t*>(d_out.bytes()) + out_offset;
+  auto* src = d_in.as<std::uint32_t>() + in_offset;
+  auto* dst = d_out.as<std::uint8_t>() + out_offset;
   if (n) PRIM_CUDA_CHECK(cudaMemcpy(src, in.data(), 4 * n, cudaMemcpyHostToDevice));
-  PRIM_CUDA_CHECK(cudaMemset(d_out.bytes(), 0xAB, out_bytes));
+  PRIM_CUDA_CHECK(cudaMemset(d_out.as<char>(), 0xAB, out_bytes));
   codec.encode(src, n, dst);
   const Result r = codec.result();
   EXPECT_LE(r.count, 4 * n);
   std::vector<std::uint8_t> all(out_bytes);
-  PRIM_CUDA_CHECK(cudaMemcpy(all.data(), d_out.bytes(), out_bytes, cudaMemcpyDeviceToHost));
+  PRIM_CUDA_CHECK(cudaMemcpy(all.data(), d_out.as<char>(), out_bytes, cudaMemcpyDeviceToHost));
   cpu::Encoded e;
   const std::size_t count = std::min(r.count, 4 * n);
   e.bytes.assign(all.begin() + out_offset, all.begin() + out_offset + count);

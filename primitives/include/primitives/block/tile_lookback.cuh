@@ -15,10 +15,15 @@
 // a pause keep the L2 slices that hold them busy and slow down every other access to those slices.
 #pragma once
 
+#include <climits>
 #include <cstddef>
+#include <string>
 
+#include "primitives/block/tile_shape.cuh"
 #include "primitives/block/tile_status.cuh"
+#include "primitives/error.h"
 #include "primitives/tuning.h"
+#include "primitives/variants.h"
 #include "primitives/warp/warp_reduce.cuh"
 
 namespace prim::block {
@@ -35,6 +40,35 @@ struct LookbackDelays {
 inline LookbackDelays lookback_delays(std::size_t tiles) {
   if (static_cast<long long>(tiles) < tuning::kLookbackDelayMinTiles) return {};
   return {tuning::kLookbackFirstDelayNs, tuning::kLookbackPollDelayNs};
+}
+
+// Block size, items per thread and tiles of a single-pass call on n items of T (the lookback scan
+// and the fused compaction), checked against what their kernels support, and the pauses for
+// that many tiles.
+struct LookbackShape {
+  int threads = 0;
+  int items = 0;
+  std::size_t tiles = 0;
+  LookbackDelays delays;
+};
+
+template <class T>
+LookbackShape lookback_shape(std::size_t n, const ScanConfig& config, const char* function) {
+  LookbackShape shape;
+  shape.threads = config.block_threads ? config.block_threads : tuning::kLookbackThreads;
+  shape.items = config.items_per_thread ? config.items_per_thread : default_items_per_thread<T>();
+  require(
+      shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function,
+      "block_threads " + std::to_string(shape.threads) + " must be a multiple of 32 in [32, 1024]");
+  require(shape.items == 1 || shape.items == default_items_per_thread<T>(), function,
+          "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
+              std::to_string(default_items_per_thread<T>()));
+  const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
+  shape.tiles = (n + tile_items - 1) / tile_items;
+  require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
+          "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles");
+  shape.delays = lookback_delays(shape.tiles);
+  return shape;
 }
 
 template <class Status, class T, class Op>

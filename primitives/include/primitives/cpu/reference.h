@@ -68,6 +68,13 @@ inline void require_distinct(const void* in, const void* out, std::size_t n, con
           std::string(out_name) + " must not alias " + std::string(in_name));
 }
 
+// The checks of an out-of-place call on n items: in and out present, out not aliasing in.
+inline void require_in_out(const void* in, const void* out, std::size_t n, const char* function) {
+  require_data(in, n, function, "in");
+  require_data(out, n, function, "out");
+  require_distinct(in, out, n, function, "in", "out");
+}
+
 template <class K>
 void require_bit_range(int begin_bit, int end_bit, const char* function) {
   const int key_bits = static_cast<int>(8 * sizeof(K));
@@ -182,10 +189,8 @@ void inclusive_scan_parallel(const T* in, T* out, std::size_t n, T identity, Op 
 template <class T, class I>
 void scatter(const T* in, const I* map, T* out, std::size_t n) {
   const char* function = "prim::cpu::scatter";
-  detail::require_data(in, n, function, "in");
+  detail::require_in_out(in, out, n, function);
   detail::require_data(map, n, function, "map");
-  detail::require_data(out, n, function, "out");
-  detail::require_distinct(in, out, n, function, "in", "out");
   const auto count = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static) if (n >= kParallelMin)
   for (std::ptrdiff_t i = 0; i < count; ++i) out[map[i]] = in[i];
@@ -200,9 +205,7 @@ void scatter(const T* in, const I* map, T* out, std::size_t n) {
 template <class T, class Pred>
 std::size_t compact_if(const T* in, T* out, std::size_t n, Pred pred) {
   const char* function = "prim::cpu::compact_if";
-  detail::require_data(in, n, function, "in");
-  detail::require_data(out, n, function, "out");
-  detail::require_distinct(in, out, n, function, "in", "out");
+  detail::require_in_out(in, out, n, function);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (pred(in[i])) out[kept++] = in[i];
@@ -217,9 +220,7 @@ std::size_t compact_if(const T* in, T* out, std::size_t n, Pred pred) {
 template <class T, class Pred>
 std::size_t compact_if_with_scan(const T* in, T* out, std::size_t n, Pred pred) {
   const char* function = "prim::cpu::compact_if_with_scan";
-  detail::require_data(in, n, function, "in");
-  detail::require_data(out, n, function, "out");
-  detail::require_distinct(in, out, n, function, "in", "out");
+  detail::require_in_out(in, out, n, function);
   if (n == 0) return 0;
   std::vector<std::size_t> ranks(n + 1);  // flags, then scanned in place into ranks
   const auto count = static_cast<std::ptrdiff_t>(n);
@@ -242,9 +243,7 @@ std::size_t compact_if_with_scan(const T* in, T* out, std::size_t n, Pred pred) 
 template <class T, class Pred>
 std::size_t compact_if_parallel(const T* in, T* out, std::size_t n, Pred pred) {
   const char* function = "prim::cpu::compact_if_parallel";
-  detail::require_data(in, n, function, "in");
-  detail::require_data(out, n, function, "out");
-  detail::require_distinct(in, out, n, function, "in", "out");
+  detail::require_in_out(in, out, n, function);
   if (n < kParallelMin) return compact_if(in, out, n, pred);
   std::vector<std::size_t> offset;
 #pragma omp parallel
@@ -273,10 +272,8 @@ std::size_t compact_if_parallel(const T* in, T* out, std::size_t n, Pred pred) {
 template <class T, class F>
 std::size_t compact_flags(const T* in, const F* flags, T* out, std::size_t n) {
   const char* function = "prim::cpu::compact_flags";
-  detail::require_data(in, n, function, "in");
+  detail::require_in_out(in, out, n, function);
   detail::require_data(flags, n, function, "flags");
-  detail::require_data(out, n, function, "out");
-  detail::require_distinct(in, out, n, function, "in", "out");
   std::size_t kept = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (flags[i] != F(0)) out[kept++] = in[i];
@@ -290,9 +287,7 @@ std::size_t compact_flags(const T* in, const F* flags, T* out, std::size_t n) {
 template <class T, class Pred>
 std::size_t stable_partition(const T* in, T* out, std::size_t n, Pred pred) {
   const char* function = "prim::cpu::stable_partition";
-  detail::require_data(in, n, function, "in");
-  detail::require_data(out, n, function, "out");
-  detail::require_distinct(in, out, n, function, "in", "out");
+  detail::require_in_out(in, out, n, function);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (pred(in[i])) out[kept++] = in[i];

@@ -39,6 +39,17 @@ inline bool fits_32bit_counts(std::size_t n) {
   return n <= std::numeric_limits<std::uint32_t>::max();
 }
 
+// Runs f(S{}) with S the counter type for n items: std::uint32_t while the counts fit, else
+// std::uint64_t.
+template <class F>
+void with_count_type(std::size_t n, F&& f) {
+  if (fits_32bit_counts(n)) {
+    f(std::uint32_t{});
+  } else {
+    f(std::uint64_t{});
+  }
+}
+
 // The smallest power of two >= n (1 for n <= 1).
 inline std::size_t next_pow2(std::size_t n) {
   std::size_t m = 1;

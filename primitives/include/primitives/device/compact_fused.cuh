@@ -53,39 +53,22 @@
 
 namespace prim::detail::compact_fused {
 
-struct TileShape {
-  int threads = 0;
-  int items = 0;
-  std::size_t tiles = 0;
+// The lookback scan's shape (block/tile_lookback.cuh) and the kernel's staging in shared memory.
+struct TileShape : block::LookbackShape {
   std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ 16 bytes, see below)
-  block::LookbackDelays delays;
 };
 
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
 template <class T>
 TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* function) {
-  TileShape shape;
-  const ScanConfig& knobs = config.scan;
-  shape.threads = knobs.block_threads ? knobs.block_threads : tuning::kLookbackThreads;
-  shape.items =
-      knobs.items_per_thread ? knobs.items_per_thread : block::default_items_per_thread<T>();
-  require(
-      shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function,
-      "block_threads " + std::to_string(shape.threads) + " must be a multiple of 32 in [32, 1024]");
-  require(shape.items == 1 || shape.items == block::default_items_per_thread<T>(), function,
-          "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
-              std::to_string(block::default_items_per_thread<T>()));
+  TileShape shape{block::lookback_shape<T>(n, config.scan, function)};
   const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
   shape.staging_bytes = tile_items * sizeof(T);
   require(shape.staging_bytes <= 48 * 1024, function,
           "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
               " bytes does not fit in 48 KiB of shared memory");
-  shape.tiles = (n + tile_items - 1) / tile_items;
-  require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
-          "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles");
   // One more vector for the shifted staging of 16-byte stores, where it fits.
   if (shape.staging_bytes + 16 <= 48 * 1024) shape.staging_bytes += 16;
-  shape.delays = block::lookback_delays(shape.tiles);
   return shape;
 }
 

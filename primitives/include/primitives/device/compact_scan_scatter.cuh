@@ -108,13 +108,10 @@ void select_with(const T* d_in, T* d_out, std::size_t n, Selector selector, std:
 template <bool Partition, class T, class Selector>
 void select(const T* d_in, T* d_out, std::size_t n, Selector selector, std::size_t* d_count,
             void* workspace, cudaStream_t stream, const CompactConfig& config) {
-  if (classic::fits_32bit_counts(n)) {
-    select_with<Partition, std::uint32_t>(d_in, d_out, n, selector, d_count, workspace, stream,
-                                          config);
-  } else {
-    select_with<Partition, std::uint64_t>(d_in, d_out, n, selector, d_count, workspace, stream,
-                                          config);
-  }
+  classic::with_count_type(n, [&](auto zero) {
+    select_with<Partition, decltype(zero)>(d_in, d_out, n, selector, d_count, workspace, stream,
+                                           config);
+  });
 }
 
 }  // namespace prim::detail::compact_scan_scatter

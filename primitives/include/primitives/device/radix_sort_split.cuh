@@ -126,13 +126,10 @@ template <class K, class V>
 void sort_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out, std::size_t n,
                 int begin_bit, int end_bit, void* workspace, cudaStream_t stream,
                 const SortConfig& config) {
-  if (classic::fits_32bit_counts(n)) {
-    sort_pairs_with<std::uint32_t>(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
-                                   workspace, stream, config);
-  } else {
-    sort_pairs_with<std::uint64_t>(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
-                                   workspace, stream, config);
-  }
+  classic::with_count_type(n, [&](auto zero) {
+    sort_pairs_with<decltype(zero)>(keys_in, keys_out, values_in, values_out, n, begin_bit,
+                                    end_bit, workspace, stream, config);
+  });
 }
 
 }  // namespace prim::detail::radix_sort_split
