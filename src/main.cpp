@@ -46,7 +46,7 @@ void prepare_outputs(const std::string& image_path, const Options& options) {
 // frames that fit in about a minute, at most the scene's count.
 int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quiet) {
   settings.spp = 1;
-  settings.on_frame = nullptr;
+  settings.on_progress = nullptr;
   const auto start = std::chrono::steady_clock::now();
   render(scene, settings);
   const double frame_s =
@@ -111,7 +111,7 @@ int run(const Options& options) {
     }
     ProgressBar progress(progress_wanted(options.quiet),
                          static_cast<double>(settings.width) * settings.height);
-    settings.on_frame = [&progress](int done, int total) { progress.update(done, total); };
+    settings.on_progress = [&progress](int done, int total) { progress.update(done, total); };
     result = render(scene, settings);
   } catch (const std::bad_alloc&) {
     return fail(kExitRuntimeError, options.scene + ": rendering failed: out of host memory");

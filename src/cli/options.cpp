@@ -16,9 +16,9 @@ bool on_off(const std::string& value) {
 
 const char* kDescription =
     "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
-    "format: Materials, Camera, Objects) one sample per pixel per frame, removing dead paths\n"
-    "every bounce with the project's parallel primitives, writes the image and prints a\n"
-    "per-bounce report (paths in/out, ms per stage) on stdout.\n"
+    "format: Materials, Camera, Objects): a pool of paths traced wave by wave, the ended paths\n"
+    "removed with the project's parallel primitives and their slots refilled with new samples;\n"
+    "writes the image and prints a report (paths per depth and wave, ms per stage) on stdout.\n"
     "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene.";
 
 }  // namespace
@@ -49,7 +49,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
 
   app.add_option("scene", options.scene, "Scene file (JSON)")->required();
   int spp = 0, depth = 0;
-  std::string resolution, output, sort, compact, bvh, device = "auto", stats;
+  std::string resolution, output, schedule, timing, sort, compact, bvh, device = "auto", stats;
+  std::size_t pool = 0;
   auto* spp_opt = app.add_option("--spp", spp,
                                  "Samples per pixel (frames); default: the scene's ITERATIONS, or "
                                  "on the CPU a count that takes about a minute")
@@ -64,13 +65,30 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                     "Image file, .png (tone mapped sRGB) or .hdr (linear "
                                     "Radiance); default: renders/<Camera.FILE>.png");
   const RenderSettings defaults;
+  auto* schedule_opt =
+      app.add_option("--schedule", schedule,
+                     "stream: a pool of path slots refilled with new samples as paths end; "
+                     "frame: one sample per pixel per frame, bounce by bounce; megakernel: one "
+                     "thread per sample traces the whole path (the baseline) (default: " +
+                         std::string(schedule_name(defaults.schedule)) + ")")
+          ->check(CLI::IsMember({"stream", "frame", "megakernel"}));
+  auto* pool_opt = app.add_option("--pool", pool,
+                                  "Path slots of the stream schedule (default: enough to fill the "
+                                  "GPU, 2^18 on the CPU)")
+                       ->check(CLI::Range(std::size_t(1), kMaxPathPool));
+  auto* timing_opt =
+      app.add_option("--stage-timing", timing,
+                     "Stage times in the report: sampled (every 16th wave or frame), all, or off "
+                     "(default: sampled)")
+          ->check(CLI::IsMember({"sampled", "all", "off"}));
   const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
   auto* sort_opt = app.add_option("--sort-by-material", sort,
                                   "Sort live paths by material before shading (default: " +
                                       on_off_text(defaults.sort_by_material) + ")")
                        ->check(CLI::IsMember({"on", "off"}));
   auto* compact_opt = app.add_option("--compact", compact,
-                                     "Remove dead paths after every bounce (default: " +
+                                     "Frame schedule: remove dead paths after every bounce "
+                                     "(default: " +
                                          on_off_text(defaults.compact) + ")")
                           ->check(CLI::IsMember({"on", "off"}));
   auto* bvh_opt = app.add_option("--bvh", bvh,
@@ -110,6 +128,15 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     }
   }
   if (*output_opt) options.output = output;
+  if (*schedule_opt)
+    options.schedule = schedule == "frame"        ? Schedule::frame
+                       : schedule == "megakernel" ? Schedule::megakernel
+                                                  : Schedule::stream;
+  if (*pool_opt) options.pool = pool;
+  if (*timing_opt)
+    options.timing = timing == "all"   ? StageTiming::all
+                     : timing == "off" ? StageTiming::off
+                                       : StageTiming::sampled;
   if (*sort_opt) options.sort_by_material = on_off(sort);
   if (*compact_opt) options.compact = on_off(compact);
   if (*bvh_opt) options.use_bvh = on_off(bvh);
@@ -126,6 +153,9 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.depth = options.depth.value_or(scene.depth);
   s.width = options.resolution ? options.resolution->first : scene.camera.width;
   s.height = options.resolution ? options.resolution->second : scene.camera.height;
+  s.schedule = options.schedule.value_or(s.schedule);
+  s.pool = options.pool.value_or(s.pool);
+  s.timing = options.timing.value_or(s.timing);
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
   s.compact = options.compact.value_or(s.compact);
   s.use_bvh = options.use_bvh.value_or(s.use_bvh);

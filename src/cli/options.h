@@ -20,6 +20,9 @@ struct Options {
   std::optional<int> depth;                       // --depth (else the scene's DEPTH)
   std::optional<std::pair<int, int>> resolution;  // --resolution WxH (else the scene's RES)
   std::optional<std::string> output;              // --output (else renders/<FILE>.png)
+  std::optional<Schedule> schedule;               // --schedule stream|frame|megakernel
+  std::optional<std::size_t> pool;                // --pool N (stream schedule)
+  std::optional<StageTiming> timing;              // --stage-timing sampled|all|off
   std::optional<bool> sort_by_material;           // --sort-by-material on|off
   std::optional<bool> compact;                    // --compact on|off
   std::optional<bool> use_bvh;                    // --bvh on|off
@@ -28,6 +31,9 @@ struct Options {
   std::optional<std::string> stats;               // --stats FILE.json
   bool quiet = false;                             // --quiet
 };
+
+// The largest --pool.
+inline constexpr std::size_t kMaxPathPool = std::size_t(1) << 30;
 
 // Exit codes of raystream.
 inline constexpr int kExitOk = 0;
@@ -43,7 +49,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
 // "WxH" -> {W, H}; throws std::invalid_argument with a message on malformed or absurd sizes.
 std::pair<int, int> parse_resolution(const std::string& text);
 
-// The render settings from the scene with the command line's overrides applied (on_frame empty).
+// The render settings from the scene with the command line's overrides applied (on_progress
+// empty).
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor);
 
 // The output path: --output, else renders/<FILE>.png from the scene's Camera.FILE.

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 
-#include "geometry/host_device.h"
+#include "core/host_device.h"
 #include "geometry/ray.h"
 
 namespace raystream {

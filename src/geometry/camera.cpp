@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "scene/scene.h"
+
 namespace raystream {
 
 CameraFrame make_camera_frame(const Camera& camera, int width, int height) {

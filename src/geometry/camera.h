@@ -4,12 +4,13 @@
 
 #include <glm/glm.hpp>
 
-#include "geometry/host_device.h"
+#include "core/host_device.h"
+#include "core/sampling.h"
 #include "geometry/ray.h"
-#include "materials/sampling.h"
-#include "scene/scene.h"
 
 namespace raystream {
+
+struct Camera;  // scene/scene.h
 
 struct CameraFrame {
   glm::vec3 eye{0.0f};

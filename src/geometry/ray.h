@@ -3,7 +3,7 @@
 
 #include <glm/glm.hpp>
 
-#include "geometry/host_device.h"
+#include "core/host_device.h"
 
 namespace raystream {
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "core/host_device.h"
 #include "geometry/bvh.h"
-#include "geometry/host_device.h"
 #include "geometry/ray.h"
 #include "geometry/scene_object.h"
 #include "geometry/triangle.h"

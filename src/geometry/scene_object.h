@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 
-#include "geometry/host_device.h"
+#include "core/host_device.h"
+#include "core/scene_enums.h"
 #include "geometry/ray.h"
 #include "geometry/shapes.h"
-#include "scene/scene.h"
 
 namespace raystream {
+
+struct Object;
 
 struct SceneObject {
   glm::mat4 world_to_object{1.0f};  // inverse of translate * rotateX * rotateY * rotateZ * scale
@@ -18,10 +20,6 @@ struct SceneObject {
   std::int32_t shape = 0;           // ShapeType
   std::int32_t material = 0;
 };
-
-// Object-to-world transform in the course convention: translate * rotateX * rotateY * rotateZ *
-// scale, angles in degrees.
-glm::mat4 object_to_world(const Object& object);
 
 // Precomputes the inverse and the normal matrix.
 SceneObject make_scene_object(const Object& object);

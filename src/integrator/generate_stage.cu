@@ -1,11 +1,21 @@
-// Stage: camera rays, one path per pixel.
+// Stage: camera paths. The frame schedule starts one per pixel; the stream schedule starts them
+// in the slots that the last wave's partition freed, from a device-side sample counter.
 #include "integrator/parallel_for.cuh"
 #include "integrator/stages.h"
-#include "materials/rng.h"
 
 namespace raystream {
 
 namespace {
+
+RAYSTREAM_HD inline void store_path(const PathState& paths, std::uint32_t s, const PathSample& p) {
+  paths.origin[s] = p.ray.origin;
+  paths.direction[s] = p.ray.direction;
+  paths.throughput[s] = p.throughput;
+  paths.radiance[s] = p.radiance;
+  paths.pixel[s] = p.pixel;
+  paths.sample[s] = p.sample;
+  paths.depth[s] = p.depth;
+}
 
 struct GenerateBody {
   CameraFrame camera;
@@ -13,25 +23,54 @@ struct GenerateBody {
   std::uint32_t* ids;
   std::size_t n;
   std::size_t* live_count;
-  std::uint32_t frame;
+  std::uint32_t sample;
   std::uint64_t seed;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     const auto pixel = static_cast<std::uint32_t>(i);
-    const int x = static_cast<int>(pixel % static_cast<std::uint32_t>(camera.width));
-    const int y = static_cast<int>(pixel / static_cast<std::uint32_t>(camera.width));
-    Rng rng(pixel, frame, 0u, seed);
-    const float jx = rng.next_float();
-    const float jy = rng.next_float();
-    const float lx = rng.next_float();
-    const float ly = rng.next_float();
-    const Ray ray = camera_ray(camera, x, y, jx, jy, lx, ly);
-    paths.origin[i] = ray.origin;
-    paths.direction[i] = ray.direction;
-    paths.throughput[i] = glm::vec3(1.0f);
-    paths.radiance[i] = glm::vec3(0.0f);
+    store_path(paths, pixel, camera_path(camera, pixel, sample, seed));
     ids[i] = pixel;
     if (i == 0) *live_count = n;
+  }
+};
+
+struct RegenerateBody {
+  CameraFrame camera;
+  PathState paths;
+  std::uint32_t* ids;
+  const StreamCounters* counters;
+  unsigned long long total;
+  std::uint32_t pixels;
+  std::uint64_t seed;
+
+  RAYSTREAM_HD void operator()(std::size_t i) const {
+    const std::size_t live = counters->live;
+    if (i < live) return;
+    const unsigned long long k = counters->issued + (i - live);
+    if (k >= total) return;  // no samples left: the slot stays dead
+    const std::uint32_t s = ids[i] & ~kDeadBit;
+    const auto pixel = static_cast<std::uint32_t>(k % pixels);
+    const auto sample = static_cast<std::uint32_t>(k / pixels);
+    store_path(paths, s, camera_path(camera, pixel, sample, seed));
+    ids[i] = s;
+  }
+};
+
+struct AdvanceBody {
+  StreamCounters* counters;
+  std::size_t pool;
+  unsigned long long total;
+  WaveRecord* record;
+
+  RAYSTREAM_HD void operator()(std::size_t) const {
+    const std::size_t live = counters->live;
+    const unsigned long long left = total - counters->issued;
+    const unsigned long long free_slots = pool - live;
+    const unsigned long long fresh = left < free_slots ? left : free_slots;
+    counters->issued += fresh;
+    counters->active = live + static_cast<std::size_t>(fresh);
+    record->live_in = live;
+    record->regenerated = fresh;
   }
 };
 
@@ -39,9 +78,21 @@ struct GenerateBody {
 
 void generate_camera_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                            std::uint32_t* ids, std::size_t n, std::size_t* live_count,
-                           std::uint32_t frame, std::uint64_t seed) {
+                           std::uint32_t sample, std::uint64_t seed) {
   parallel_for(ex, "generate stage", n,
-               GenerateBody{scene.camera, paths, ids, n, live_count, frame, seed});
+               GenerateBody{scene.camera, paths, ids, n, live_count, sample, seed});
+}
+
+void regenerate_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
+                      std::uint32_t* ids, std::size_t pool, const StreamCounters* counters,
+                      unsigned long long total_samples, std::uint32_t pixels, std::uint64_t seed) {
+  parallel_for(ex, "regenerate stage", pool,
+               RegenerateBody{scene.camera, paths, ids, counters, total_samples, pixels, seed});
+}
+
+void advance_stream(const Executor& ex, StreamCounters* counters, std::size_t pool,
+                    unsigned long long total_samples, WaveRecord* record) {
+  parallel_for(ex, "advance stage", 1, AdvanceBody{counters, pool, total_samples, record});
 }
 
 }  // namespace raystream

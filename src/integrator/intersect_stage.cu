@@ -1,5 +1,5 @@
 // Stage: closest hit of every live path: BVH traversal over triangles, spheres and cubes (or every
-// primitive in turn when the scene view has no BVH).
+// primitive in turn when the scene has no BVH).
 #include "integrator/parallel_for.cuh"
 #include "integrator/stages.h"
 
@@ -14,20 +14,23 @@ struct IntersectBody {
   LiveBound bound;
   std::uint16_t* keys;  // may be null
   std::uint16_t dead_key;
+  FilmView film;
+  DepthCounts counts;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
-    const std::size_t live = bound.count ? *bound.count : bound.n;
-    const std::uint32_t id = i < live ? ids[i] : kDeadPath;
-    if (id == kDeadPath) {
+    const std::uint32_t id = i < live_slots(bound) ? ids[i] : kDeadBit;
+    if (!is_live_id(id)) {
       if (keys) keys[i] = dead_key;
       return;
     }
+    count_depth(counts.paths_in, paths.depth[id]);
     Ray ray;
     ray.origin = paths.origin[id];
     ray.direction = paths.direction[id];
     const Hit hit = closest_hit(geometry, ray);
     if (hit.material < 0) {  // escaped: there is no environment light
-      ids[i] = kDeadPath;
+      deposit(film, paths.pixel[id], paths.radiance[id]);
+      ids[i] = id | kDeadBit;
       if (keys) keys[i] = dead_key;
       return;
     }
@@ -42,9 +45,10 @@ struct IntersectBody {
 
 void intersect_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                      std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
-                     std::uint16_t dead_key) {
-  parallel_for(ex, "intersect stage", bound.n,
-               IntersectBody{scene_geometry(scene), paths, ids, bound, material_keys, dead_key});
+                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts) {
+  parallel_for(
+      ex, "intersect stage", bound.n,
+      IntersectBody{scene.geometry, paths, ids, bound, material_keys, dead_key, film, counts});
 }
 
 }  // namespace raystream

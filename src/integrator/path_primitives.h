@@ -19,19 +19,25 @@ class PathPrimitives {
   // "own", "thrust" or "cpu".
   virtual const char* name() const = 0;
 
-  // Workspace bytes for compaction of n slots (when compact) and a sort of n slots over
-  // key_bits bits (when key_bits > 0).
+  // Workspace bytes for compaction or partition of n slots (when compact) and a sort of n slots
+  // over key_bits bits (when key_bits > 0).
   virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const = 0;
 
-  // Keeps the slots of ids_in[0, *live) (*live <= n) that are not kDeadPath, in order, in ids_out,
-  // and writes how many to *count. live and count are executor memory: the counts stay where the
-  // kernels read them. The own and CPU backends read the live slots only and leave ids_out past
-  // *count as it was. The Thrust backend reads all n slots (CUB takes its item count from the
-  // host), so ids_in[*live, n) must be dead there; its output is dead past *count, which keeps
-  // that true from bounce to bounce.
+  // Keeps the live ids (no kDeadBit) of ids_in[0, *live) (*live <= n), in order, in
+  // ids_out[0, *count), and writes how many to *count. live and count are executor memory: the
+  // counts stay where the kernels read them, and both backends read *live on the device. The own
+  // and CPU backends read the live slots only; the Thrust backend reads all n slots (CUB sizes
+  // its grid on the host) and ignores those past *live. ids_out past *count is left as it was.
   virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                             const std::size_t* live, std::size_t* count, prim::Workspace& ws,
                             cudaStream_t stream) const = 0;
+
+  // The stable partition of ids_in[0, *live): the live ids first (their count to *count), then
+  // the dead ones, in ids_out[0, *live); ids_out past *live is left as it was. Same reading rules
+  // as compact_live.
+  virtual void partition_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                              const std::size_t* live, std::size_t* count, prim::Workspace& ws,
+                              cudaStream_t stream) const = 0;
 
   // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits).
   virtual void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,

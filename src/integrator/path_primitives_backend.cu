@@ -22,10 +22,6 @@ namespace raystream::RAYSTREAM_PRIMITIVES_NAMESPACE {
 
 namespace {
 
-struct IsLive {
-  __host__ __device__ bool operator()(std::uint32_t id) const { return id != kDeadPath; }
-};
-
 class BackendPathPrimitives final : public PathPrimitives {
  public:
   const char* name() const override { return prim::kBackendName; }
@@ -45,17 +41,24 @@ class BackendPathPrimitives final : public PathPrimitives {
                     cudaStream_t stream) const override {
 #if PRIM_BACKEND == PRIM_BACKEND_OWN
     // Over the live slots only, their count read on the device.
-    prim::own::compact_if(ids_in, ids_out, prim::DeviceItems{live, n}, IsLive{}, count, ws,
+    prim::own::compact_if(ids_in, ids_out, prim::DeviceItems{live, n}, IsLivePath{}, count, ws,
                           stream);
 #else
     // CUB's selection takes its item count from the host, so it reads all n slots; those past the
-    // live count must read as dead. The output starts all dead (0xFF bytes = kDeadPath) and
-    // stays so past the count, which keeps that true for the next bounce (generation writes all n
-    // slots, and a sort keeps the dead slots last).
+    // live count must read as dead. The output starts all dead (0xFF bytes have the dead bit)
+    // and stays so past the count, which keeps that true for the next bounce (generation writes
+    // all n slots, and a sort keeps the dead slots last).
     (void)live;
     PRIM_CUDA_CHECK(cudaMemsetAsync(ids_out, 0xFF, n * sizeof(std::uint32_t), stream));
-    prim::selected::compact_if(ids_in, ids_out, n, IsLive{}, count, ws, stream);
+    prim::selected::compact_if(ids_in, ids_out, n, IsLivePath{}, count, ws, stream);
 #endif
+  }
+
+  void partition_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                      const std::size_t* live, std::size_t* count, prim::Workspace& ws,
+                      cudaStream_t stream) const override {
+    prim::selected::stable_partition(ids_in, ids_out, prim::DeviceItems{live, n}, IsLivePath{},
+                                     count, ws, stream);
   }
 
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,

@@ -1,67 +1,74 @@
-// The state of the paths of one frame, structure-of-arrays, indexed by path id (= pixel index),
-// and the scene as the stages see it. Plain pointers: device memory on the GPU executor, host
-// memory on the CPU executor.
+// The state of the paths in flight, structure-of-arrays, indexed by path state index, and the
+// scene as the stages see it. Plain pointers: device memory on the GPU executor, host memory on
+// the CPU executor.
+//
+// The fields are declared once, in RAYSTREAM_PATH_FIELDS: the device view (PathState), the
+// allocation (PathBuffers, integrator/path_buffers.h) and the tests' fixtures all follow from
+// that list, so a new per-path field is one line here plus its use.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
 
+#include "core/host_device.h"
 #include "geometry/camera.h"
 #include "geometry/scene_geometry.h"
-#include "geometry/scene_object.h"
 #include "materials/bsdf.h"
 
 namespace raystream {
 
-// Marks a slot of the path-id array whose path has ended.
-inline constexpr std::uint32_t kDeadPath = 0xFFFFFFFFu;
+// F(type, name, description) for every per-path field.
+#define RAYSTREAM_PATH_FIELDS(F)                                                      \
+  F(glm::vec3, origin, "path origins")                                                \
+  F(glm::vec3, direction, "path directions")   /* unit */                             \
+  F(glm::vec3, throughput, "path throughputs") /* product of BSDF weights */          \
+  F(glm::vec3, radiance, "path radiance")      /* light gathered so far */            \
+  F(glm::vec3, hit_point, "hit points")        /* closest hit of this bounce */       \
+  F(glm::vec3, hit_normal, "hit normals")                                             \
+  F(std::int32_t, hit_material, "hit materials")                                      \
+  F(std::uint32_t, pixel, "path pixels")          /* where the path deposits */       \
+  F(std::uint32_t, sample, "path sample indices") /* sample index within the pixel */ \
+  F(std::int32_t, depth, "path depths")           /* bounces done so far */
 
 struct PathState {
-  glm::vec3* origin = nullptr;
-  glm::vec3* direction = nullptr;   // unit
-  glm::vec3* throughput = nullptr;  // product of BSDF weights so far
-  glm::vec3* radiance = nullptr;    // light gathered by the path this frame
-  glm::vec3* hit_point = nullptr;   // closest hit of the current bounce
-  glm::vec3* hit_normal = nullptr;
-  std::int32_t* hit_material = nullptr;
+#define RAYSTREAM_PATH_POINTER(type, name, what) type* name = nullptr;
+  RAYSTREAM_PATH_FIELDS(RAYSTREAM_PATH_POINTER)
+#undef RAYSTREAM_PATH_POINTER
+};
+
+// The path-id array maps slots to path state indices. A stage that ends a path sets the top bit
+// of its slot's id: the state index stays readable, so a stable partition can move the ended
+// paths' state indices behind the live ones, where new paths reuse them.
+inline constexpr std::uint32_t kDeadBit = 0x80000000u;
+// The largest pool (and, in the frame schedule, image) the id array can address.
+inline constexpr std::size_t kMaxPathSlots = kDeadBit;
+
+RAYSTREAM_HD inline bool is_live_id(std::uint32_t id) {
+  return (id & kDeadBit) == 0u;
+}
+
+// Whether a path id is live: the predicate of compaction and partition.
+struct IsLivePath {
+  RAYSTREAM_HD bool operator()(std::uint32_t id) const { return is_live_id(id); }
 };
 
 struct SceneView {
-  const SceneObject* objects = nullptr;
-  int object_count = 0;
+  SceneGeometry geometry;  // objects, triangles, BVH
   const MaterialData* materials = nullptr;
   int material_count = 0;
   CameraFrame camera;
-  // Triangles and the BVH over triangles and objects (bvh_node_count 0: brute force). Last, so
-  // that positional initialisation of the fields above stays valid.
-  const TriangleGeometry* triangles = nullptr;
-  const TriangleShading* triangle_shading = nullptr;
-  int triangle_count = 0;
-  const BvhNode* bvh_nodes = nullptr;
-  int bvh_node_count = 0;
-  const std::int32_t* bvh_primitives = nullptr;
 };
 
-// What the intersection code sees of the scene.
-inline RAYSTREAM_HD SceneGeometry scene_geometry(const SceneView& view) {
-  SceneGeometry g;
-  g.objects = view.objects;
-  g.object_count = view.object_count;
-  g.triangles = view.triangles;
-  g.triangle_shading = view.triangle_shading;
-  g.triangle_count = view.triangle_count;
-  g.nodes = view.bvh_nodes;
-  g.node_count = view.bvh_node_count;
-  g.primitives = view.bvh_primitives;
-  return g;
-}
-
-// The live bound of a stage: the count the previous compaction left on the device (read inside
-// the kernel), or all n slots when no compaction runs.
+// The live bound of a stage: a count on the executor's memory (read inside the kernel: the one
+// the previous compaction or regeneration left there), or all n slots when count is null.
 struct LiveBound {
   const std::size_t* count = nullptr;  // null: every slot
   std::size_t n = 0;                   // slots launched over
 };
+
+RAYSTREAM_HD inline std::size_t live_slots(const LiveBound& bound) {
+  return bound.count ? (*bound.count < bound.n ? *bound.count : bound.n) : bound.n;
+}
 
 }  // namespace raystream

@@ -2,6 +2,7 @@
 // per-bounce statistics.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -13,26 +14,63 @@ namespace raystream {
 
 enum class ExecutorKind { gpu, cpu };
 
+// How the paths are scheduled. stream: a pool of path slots kept full by starting new samples in
+// the slots that ended paths free, one wave after another; frame: one sample per pixel per frame,
+// bounce by bounce until the frame's paths have ended; megakernel: one thread per sample traces
+// the whole path (no path state in memory, no compaction), the baseline.
+enum class Schedule { stream, frame, megakernel };
+
+// Which stages get CUDA event pairs (the CPU executor reads a steady clock). sampled: every 16th
+// wave (stream) or frame (frame), plus the start of every wave or frame; all: every one; off: only
+// the render's total.
+enum class StageTiming { sampled, all, off };
+inline constexpr int kTimingSamplePeriod = 16;
+
+const char* schedule_name(Schedule schedule);
+const char* stage_timing_name(StageTiming timing);
+
 struct RenderSettings {
-  int spp = 1;    // frames; one sample per pixel each
+  int spp = 1;    // samples per pixel
   int depth = 8;  // maximum bounces
   int width = 0;  // image size (taken from the scene's camera by the caller)
   int height = 0;
+  Schedule schedule = Schedule::stream;
+  std::size_t pool = 0;  // stream schedule: path slots (0: sized to fill the device)
   bool sort_by_material = false;
-  bool compact = true;
+  bool compact = true;  // frame schedule: compact after every bounce (stream always partitions)
   bool use_bvh = true;  // false: every ray tests every primitive (for speedup measurements)
+  StageTiming timing = StageTiming::sampled;
   std::uint64_t seed = 0;
   ExecutorKind executor = ExecutorKind::gpu;
-  // Called after each frame on the host (frames done, frames total); may be empty.
-  std::function<void(int, int)> on_frame;
+  // Test mode: every path adds 1 to its pixel when it ends (the image then counts samples).
+  bool count_samples = false;
+  // Called on the host as the render goes (samples per pixel done, in whole passes over the
+  // image, and the total); may be empty.
+  std::function<void(int, int)> on_progress;
 };
 
-// Per bounce, summed over all frames; milliseconds from CUDA events (GPU) or a steady clock (CPU).
+// Per path depth (bounce), summed over the render: paths that traced a ray at this depth and
+// paths that went on to the next. Stage milliseconds per bounce exist in the frame schedule only
+// (a stream wave mixes depths); with sampled timing they are estimated from the timed frames.
 struct BounceStats {
   int bounce = 0;
   std::uint64_t paths_in = 0;
   std::uint64_t paths_out = 0;
   double intersect_ms = 0, sort_ms = 0, shade_ms = 0, compact_ms = 0;
+};
+
+// The stages of a wave, in order (the frame schedule has no regenerate).
+enum class Stage { regenerate = 0, intersect, sort, shade, compact };
+inline constexpr int kStageCount = 5;
+
+// One wave of the stream schedule.
+struct WaveStats {
+  std::uint64_t live_in = 0;      // survivors of the previous wave
+  std::uint64_t regenerated = 0;  // camera paths started in freed slots
+  std::uint64_t paths_out = 0;    // survivors of this wave
+  double ms = -1;                 // GPU time of the wave (-1: not timed)
+  bool stages_timed = false;      // stage_ms measured for this wave
+  double stage_ms[kStageCount] = {0, 0, 0, 0, 0};
 };
 
 // The acceleration structure of a render (built on the host before the first frame).
@@ -47,15 +85,23 @@ struct BvhStats {
 };
 
 struct RenderStats {
-  std::string backend;   // primitives backend: "own" or "thrust"
+  std::string schedule;  // "stream", "frame" or "megakernel"
+  std::string timing;    // "sampled", "all" or "off"
+  std::string backend;   // primitives backend: "own" or "thrust" ("cpu" on the CPU executor)
   std::string executor;  // "gpu" or "cpu"
   std::string device;    // GPU name or "CPU (N threads)"
-  int frames = 0;
+  int spp = 0;           // samples per pixel rendered
   int width = 0, height = 0, depth = 0;
-  std::vector<BounceStats> bounces;
-  std::vector<double> frame_ms;       // each frame: GPU time between events, CPU wall time
-  double total_ms = 0;                // all frames
-  std::uint64_t path_segments = 0;    // sum of paths_in over bounces and frames
+  std::size_t pool = 0;              // stream: path slots; frame: width x height; megakernel: 0
+  std::vector<BounceStats> bounces;  // one per depth
+  std::vector<WaveStats> waves;      // stream schedule: every wave that had work
+  std::vector<double> frame_ms;      // frame and megakernel schedules: each frame's time
+  int timed_units = 0;               // waves or frames whose stages were timed
+  // Milliseconds per stage over the whole render (estimated from the timed waves or frames when
+  // timing is sampled; 0 when off).
+  double stage_ms[kStageCount] = {0, 0, 0, 0, 0};
+  double total_ms = 0;                // wall time of the render loop
+  std::uint64_t path_segments = 0;    // rays traced: paths_in summed over depths
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
 };

@@ -1,8 +1,9 @@
-// The stages of the wavefront loop. Each launcher runs its stage body over the slots of the
+// The stages of the wavefront loops. Each launcher runs its stage body over the slots of the
 // path-id array with the executor's parallel_for (one file per stage).
 //
-// Slots past the live bound, and slots holding kDeadPath, are skipped. `ids` maps slots to path
-// ids; the per-path state is indexed by path id.
+// `ids` maps slots to path state indices; slots past the live bound, and slots whose id has the
+// dead bit (kDeadBit), are skipped. A stage that ends a path deposits its radiance on the film
+// and sets the dead bit of its slot.
 #pragma once
 
 #include <cstddef>
@@ -10,33 +11,58 @@
 
 #include "integrator/executor.h"
 #include "integrator/path_state.h"
+#include "integrator/path_step.h"
 
 namespace raystream {
 
-// Camera rays for every pixel: ids[i] = i, throughput 1, radiance 0, and *live_count = n.
+// Frame schedule: sample `sample` of every pixel. Slot i holds the path of pixel i (state index
+// i, ids[i] = i), and *live_count = n.
 void generate_camera_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                            std::uint32_t* ids, std::size_t n, std::size_t* live_count,
-                           std::uint32_t frame, std::uint64_t seed);
+                           std::uint32_t sample, std::uint64_t seed);
 
-// Closest hit of every live path. A path that escapes the scene ends (its slot becomes
-// kDeadPath). When material_keys is not null it receives the hit's material for each slot, and
-// dead_key for dead slots and slots past the bound (so a sort moves them to the end).
+// Stream schedule: the device-side counters of the pool.
+struct StreamCounters {
+  unsigned long long issued = 0;  // samples started so far, in order: pixel-major within a sample
+  std::size_t live = 0;           // paths that survived the last wave, in ids[0, live)
+  std::size_t active = 0;         // paths of this wave: live + regenerated, in ids[0, active)
+};
+
+// What one wave started with, written by advance_stream.
+struct WaveRecord {
+  unsigned long long live_in = 0;      // survivors of the previous wave
+  unsigned long long regenerated = 0;  // new camera paths started in the freed slots
+};
+
+// Stream schedule: starts camera paths in the freed slots ids[live, pool) (whose ids hold free
+// state indices with the dead bit), for the samples issued, issued + 1, ... of total_samples:
+// sample k is sample k / pixels of pixel k % pixels. Slots beyond the last sample stay dead.
+void regenerate_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
+                      std::uint32_t* ids, std::size_t pool, const StreamCounters* counters,
+                      unsigned long long total_samples, std::uint32_t pixels, std::uint64_t seed);
+
+// Stream schedule, after regenerate_paths: advances the counters past the samples it started
+// (issued, active) and writes the wave's record. One thread.
+void advance_stream(const Executor& ex, StreamCounters* counters, std::size_t pool,
+                    unsigned long long total_samples, WaveRecord* record);
+
+// Closest hit of every live path. A path that escapes the scene ends. When material_keys is not
+// null it receives the hit's material for each slot, and dead_key for dead slots and slots past
+// the bound (so a sort moves them to the end). Counts paths_in per depth.
 void intersect_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                      std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
-                     std::uint16_t dead_key);
+                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts);
 
-// Emission, BSDF sampling, throughput, Russian roulette. A path that hits an emitter, is absorbed
-// or loses the roulette ends (its slot becomes kDeadPath).
+// Emission, BSDF sampling, throughput, Russian roulette (scatter_path). Counts paths_out per
+// depth for the paths that go on.
 void shade_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
-                 std::uint32_t* ids, LiveBound bound, std::uint32_t frame, int bounce,
-                 std::uint64_t seed);
+                 std::uint32_t* ids, LiveBound bound, int max_depth, std::uint64_t seed,
+                 const FilmView& film, const DepthCounts& counts);
 
-// *count += the number of slots in ids[0, n) that are not kDeadPath (used when compaction is off;
-// *count must be zero beforehand).
-void count_live_paths(const Executor& ex, const std::uint32_t* ids, std::size_t n,
-                      std::size_t* count);
-
-// film[p] += radiance[p] for every pixel (non-finite samples are dropped).
-void accumulate_film(const Executor& ex, const PathState& paths, glm::vec3* film, std::size_t n);
+// Megakernel schedule: one thread per pixel traces sample `sample` of that pixel from the camera
+// to its end in registers, with the same per-path code as the stages, and deposits it.
+void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t pixels,
+                      std::uint32_t sample, int max_depth, std::uint64_t seed, const FilmView& film,
+                      const DepthCounts& counts);
 
 }  // namespace raystream

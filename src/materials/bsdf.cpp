@@ -1,5 +1,7 @@
 #include "materials/bsdf.h"
 
+#include "scene/scene.h"
+
 namespace raystream {
 
 MaterialData make_material_data(const Material& material) {

@@ -1,19 +1,21 @@
 // Materials as the kernels see them, and BSDF sampling: Lambertian (cosine-weighted), perfect
-// or rough (GGX) mirror, smooth dielectric (reflect or refract chosen by the Fresnel reflectance, total
-// internal reflection). Emitters have no BSDF: a path that hits one ends.
+// or rough (GGX) mirror, smooth dielectric (reflect or refract chosen by the Fresnel reflectance,
+// total internal reflection). Emitters have no BSDF: a path that hits one ends.
 #pragma once
 
 #include <cstdint>
 #include <glm/glm.hpp>
 
-#include "geometry/host_device.h"
+#include "core/host_device.h"
+#include "core/rng.h"
+#include "core/sampling.h"
+#include "core/scene_enums.h"
 #include "materials/fresnel.h"
 #include "materials/microfacet.h"
-#include "materials/rng.h"
-#include "materials/sampling.h"
-#include "scene/scene.h"
 
 namespace raystream {
+
+struct Material;  // scene/scene.h
 
 struct MaterialData {
   glm::vec3 color{1.0f};  // albedo, or emitted colour

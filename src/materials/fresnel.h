@@ -1,7 +1,7 @@
 // Fresnel equations for a smooth dielectric interface, unpolarized light.
 #pragma once
 
-#include "geometry/host_device.h"
+#include "core/host_device.h"
 
 namespace raystream {
 

@@ -8,8 +8,8 @@
 
 #include <glm/glm.hpp>
 
-#include "geometry/host_device.h"
-#include "materials/sampling.h"
+#include "core/host_device.h"
+#include "core/sampling.h"
 
 namespace raystream {
 

@@ -5,9 +5,10 @@
 #include <string>
 #include <vector>
 
-namespace raystream {
+#include "core/scene_enums.h"
+#include "core/transform.h"
 
-enum class MaterialType { diffuse, emitting, specular, refractive };
+namespace raystream {
 
 struct Material {
   std::string name;
@@ -18,8 +19,6 @@ struct Material {
   float roughness = 0.0f;  // ROUGHNESS of a specular material: 0 perfect mirror, 1 roughest
 };
 
-enum class ShapeType { sphere, cube };
-
 struct Object {
   ShapeType shape = ShapeType::sphere;  // unit sphere (radius 0.5) or unit cube ([-0.5, 0.5]^3)
   int material = 0;                     // index into Scene::materials
@@ -27,6 +26,11 @@ struct Object {
   glm::vec3 rotation_degrees{0.0f};     // ROTAT: Euler angles in degrees, applied X, then Y, then Z
   glm::vec3 scale{1.0f};                // SCALE
 };
+
+// The object's transform (core/transform.h).
+inline glm::mat4 object_to_world(const Object& object) {
+  return object_to_world(object.translation, object.rotation_degrees, object.scale);
+}
 
 // A triangle of a mesh object, in world space (the loader applies the object's transform).
 struct Triangle {

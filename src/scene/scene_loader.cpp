@@ -6,7 +6,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <glm/gtc/matrix_transform.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -429,13 +428,8 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     }
   }
 
-  // The course's object-to-world transform: translate * rotateX * rotateY * rotateZ * scale.
-  const glm::vec3 rad = glm::radians(transform.rotation_degrees);
-  glm::mat4 m = glm::translate(glm::mat4(1.0f), transform.translation);
-  m = glm::rotate(m, rad.x, glm::vec3(1.0f, 0.0f, 0.0f));
-  m = glm::rotate(m, rad.y, glm::vec3(0.0f, 1.0f, 0.0f));
-  m = glm::rotate(m, rad.z, glm::vec3(0.0f, 0.0f, 1.0f));
-  m = glm::scale(m, transform.scale);
+  const glm::mat4 m =
+      object_to_world(transform.translation, transform.rotation_degrees, transform.scale);
   const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
   const bool mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
 

@@ -54,53 +54,120 @@ RenderSummary summarize(const RenderStats& stats) {
   }
   s.seconds = stats.total_ms / 1000.0;
   if (s.seconds > 0) {
-    const double samples = static_cast<double>(stats.frames) * stats.width * stats.height;
+    const double samples = static_cast<double>(stats.spp) * stats.width * stats.height;
     s.samples_per_second = samples / s.seconds;
     s.path_segments_per_second = static_cast<double>(stats.path_segments) / s.seconds;
   }
-  for (const BounceStats& b : stats.bounces) {
-    s.intersect_ms += b.intersect_ms;
-    s.sort_ms += b.sort_ms;
-    s.shade_ms += b.shade_ms;
-    s.compact_ms += b.compact_ms;
-  }
+  s.regenerate_ms = stats.stage_ms[int(Stage::regenerate)];
+  s.intersect_ms = stats.stage_ms[int(Stage::intersect)];
+  s.sort_ms = stats.stage_ms[int(Stage::sort)];
+  s.shade_ms = stats.stage_ms[int(Stage::shade)];
+  s.compact_ms = stats.stage_ms[int(Stage::compact)];
   return s;
+}
+
+std::vector<WaveFillClass> wave_fill_classes(const RenderStats& stats) {
+  std::vector<WaveFillClass> classes(4);
+  const char* names[4] = {">= 90%", "50-90%", "10-50%", "< 10%"};
+  const double bounds[5] = {2.0, 0.9, 0.5, 0.1, 0.0};
+  for (int k = 0; k < 4; ++k) {
+    classes[k].name = names[k];
+    classes[k].upper = bounds[k];
+    classes[k].lower = bounds[k + 1];
+  }
+  if (stats.pool == 0) return classes;
+  for (const WaveStats& w : stats.waves) {
+    const std::uint64_t active = w.live_in + w.regenerated;
+    const double fill = static_cast<double>(active) / static_cast<double>(stats.pool);
+    for (WaveFillClass& c : classes) {
+      if (fill >= c.lower && fill < c.upper) {
+        ++c.waves;
+        c.paths += active;
+        c.regenerated += w.regenerated;
+        if (w.ms >= 0) c.ms += w.ms;
+        break;
+      }
+    }
+  }
+  return classes;
 }
 
 void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& info) {
   const RenderSummary s = summarize(stats);
-  const int f = stats.frames;
+  const int spp = stats.spp;
+  const bool stream = stats.schedule == "stream";
+  const bool frame = stats.schedule == "frame";
+  std::string schedule = stats.schedule;
+  if (stream) schedule += format(" (pool %zu)", stats.pool);
+  if (frame) schedule += info.compact ? " (compact on)" : " (compact off)";
   out << format(
-      "%s: %d x %d, %d frame%s (samples per pixel), depth %d, sort by material %s, "
-      "compact %s, seed %llu\n",
-      info.scene.c_str(), stats.width, stats.height, f, f == 1 ? "" : "s", stats.depth,
-      info.sort_by_material ? "on" : "off", info.compact ? "on" : "off",
+      "%s: %d x %d, %d sample%s per pixel, depth %d, schedule %s, sort by material %s, "
+      "seed %llu\n",
+      info.scene.c_str(), stats.width, stats.height, spp, spp == 1 ? "" : "s", stats.depth,
+      schedule.c_str(), info.sort_by_material ? "on" : "off",
       static_cast<unsigned long long>(info.seed));
-  out << "\nper bounce, average per frame:\n";
-  out << format("%6s %12s %12s %7s %12s %10s %10s %11s\n", "bounce", "paths in", "paths out",
-                "kept %", "intersect ms", "sort ms", "shade ms", "compact ms");
+
+  // Per depth; the frame schedule also has stage times per bounce.
+  const bool bounce_ms = frame && stats.timing != "off";
+  out << "\nper depth, average per sample per pixel";
+  out << (bounce_ms ? format(" (stage ms from %d timed frame%s):\n", stats.timed_units,
+                             stats.timed_units == 1 ? "" : "s")
+                    : std::string(":\n"));
+  out << format("%6s %12s %12s %7s", "depth", "paths in", "paths out", "kept %");
+  if (bounce_ms)
+    out << format(" %12s %10s %10s %11s", "intersect ms", "sort ms", "shade ms", "compact ms");
+  out << "\n";
   std::uint64_t in_sum = 0, out_sum = 0;
   for (const BounceStats& b : stats.bounces) {
+    if (b.paths_in == 0 && !frame) continue;
     in_sum += b.paths_in;
     out_sum += b.paths_out;
     const double kept = b.paths_in ? 100.0 * static_cast<double>(b.paths_out) / b.paths_in : 0.0;
-    out << format("%6d %12.0f %12.0f %7.1f %12.3f %10.3f %10.3f %11.3f\n", b.bounce,
-                  per(static_cast<double>(b.paths_in), f), per(static_cast<double>(b.paths_out), f),
-                  kept, per(b.intersect_ms, f), per(b.sort_ms, f), per(b.shade_ms, f),
-                  per(b.compact_ms, f));
+    out << format("%6d %12.0f %12.0f %7.1f", b.bounce, per(static_cast<double>(b.paths_in), spp),
+                  per(static_cast<double>(b.paths_out), spp), kept);
+    if (bounce_ms)
+      out << format(" %12.3f %10.3f %10.3f %11.3f", per(b.intersect_ms, spp), per(b.sort_ms, spp),
+                    per(b.shade_ms, spp), per(b.compact_ms, spp));
+    out << "\n";
   }
-  out << format("%6s %12.0f %12s %7s %12.3f %10.3f %10.3f %11.3f\n", "all",
-                per(static_cast<double>(in_sum), f), "", "", per(s.intersect_ms, f),
-                per(s.sort_ms, f), per(s.shade_ms, f), per(s.compact_ms, f));
-  out << format(
-      "totals over %d frame%s: paths in %llu, paths out %llu, intersect %.3f ms, "
-      "sort %.3f ms, shade %.3f ms, compact %.3f ms\n",
-      f, f == 1 ? "" : "s", static_cast<unsigned long long>(in_sum),
-      static_cast<unsigned long long>(out_sum), s.intersect_ms, s.sort_ms, s.shade_ms,
-      s.compact_ms);
+  out << format("%6s %12.0f %12.0f %7s", "all", per(static_cast<double>(in_sum), spp),
+                per(static_cast<double>(out_sum), spp), "");
+  if (bounce_ms)
+    out << format(" %12.3f %10.3f %10.3f %11.3f", per(s.intersect_ms, spp), per(s.sort_ms, spp),
+                  per(s.shade_ms, spp), per(s.compact_ms, spp));
   out << "\n";
-  out << format("%-17s mean %.3f ms, median %.3f ms (min %.3f, max %.3f)\n", "frame time",
-                s.frame_ms_mean, s.frame_ms_median, s.frame_ms_min, s.frame_ms_max);
+
+  if (stream) {
+    out << format("\nwaves by fill of the pool: %zu wave%s", stats.waves.size(),
+                  stats.waves.size() == 1 ? "" : "s");
+    out << (stats.timing == "off" ? std::string(" (wave times off)\n") : std::string("\n"));
+    out << format("%8s %8s %12s %14s %12s %8s\n", "fill", "waves", "paths", "regenerated", "GPU ms",
+                  "time %");
+    double wave_ms = 0;
+    for (const WaveStats& w : stats.waves)
+      if (w.ms >= 0) wave_ms += w.ms;
+    for (const WaveFillClass& c : wave_fill_classes(stats)) {
+      out << format("%8s %8llu %12llu %14llu %12.3f %8.1f\n", c.name,
+                    static_cast<unsigned long long>(c.waves),
+                    static_cast<unsigned long long>(c.paths),
+                    static_cast<unsigned long long>(c.regenerated), c.ms,
+                    wave_ms > 0 ? 100.0 * c.ms / wave_ms : 0.0);
+    }
+  }
+  if (!frame && stats.timing != "off" && stats.timed_units > 0) {
+    const double total = s.regenerate_ms + s.intersect_ms + s.sort_ms + s.shade_ms + s.compact_ms;
+    const auto share = [&](double ms) { return total > 0 ? 100.0 * ms / total : 0.0; };
+    out << format(
+        "stage ms (from %d timed wave%s): regenerate %.3f (%.1f%%), intersect %.3f (%.1f%%), "
+        "sort %.3f (%.1f%%), shade %.3f (%.1f%%), compact %.3f (%.1f%%)\n",
+        stats.timed_units, stats.timed_units == 1 ? "" : "s", s.regenerate_ms,
+        share(s.regenerate_ms), s.intersect_ms, share(s.intersect_ms), s.sort_ms, share(s.sort_ms),
+        s.shade_ms, share(s.shade_ms), s.compact_ms, share(s.compact_ms));
+  }
+  out << "\n";
+  if (!stats.frame_ms.empty())
+    out << format("%-17s mean %.3f ms, median %.3f ms (min %.3f, max %.3f)\n", "frame time",
+                  s.frame_ms_mean, s.frame_ms_median, s.frame_ms_min, s.frame_ms_max);
   out << format("%-17s %.3f s\n", "total time", s.seconds);
   out << format("%-17s %s\n", "samples/s", rate_text(s.samples_per_second).c_str());
   out << format("%-17s %s (%llu segments)\n", "path segments/s",
@@ -133,7 +200,7 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
 
 std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   const RenderSummary s = summarize(stats);
-  const int f = stats.frames;
+  const int spp = stats.spp;
   nlohmann::ordered_json j;
   j["version"] = info.version;
   j["scene"] = info.scene;
@@ -142,9 +209,13 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["binary_backend"] = info.binary_backend;
   j["executor"] = stats.executor;
   j["device"] = stats.device;
+  j["schedule"] = stats.schedule;
+  j["pool"] = stats.pool;
+  j["stage_timing"] = stats.timing;
   j["width"] = stats.width;
   j["height"] = stats.height;
-  j["frames"] = f;
+  j["spp"] = spp;
+  j["frames"] = spp;
   j["depth"] = stats.depth;
   j["seed"] = info.seed;
   j["sort_by_material"] = info.sort_by_material;
@@ -163,7 +234,9 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
               {"triangles", stats.bvh.triangles}, {"nodes", stats.bvh.nodes},
               {"leaves", stats.bvh.leaves},       {"depth", stats.bvh.depth},
               {"sah_cost", stats.bvh.sah_cost},   {"build_ms", stats.bvh.build_ms}};
-  j["stage_ms"] = {{"intersect", s.intersect_ms},
+  j["timed_units"] = stats.timed_units;
+  j["stage_ms"] = {{"regenerate", s.regenerate_ms},
+                   {"intersect", s.intersect_ms},
                    {"sort", s.sort_ms},
                    {"shade", s.shade_ms},
                    {"compact", s.compact_ms}};
@@ -173,19 +246,33 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     row["bounce"] = b.bounce;
     row["paths_in"] = b.paths_in;
     row["paths_out"] = b.paths_out;
-    row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), f);
-    row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), f);
+    row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), spp);
+    row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), spp);
     row["ms"] = {{"intersect", b.intersect_ms},
                  {"sort", b.sort_ms},
                  {"shade", b.shade_ms},
                  {"compact", b.compact_ms}};
-    row["ms_per_frame"] = {{"intersect", per(b.intersect_ms, f)},
-                           {"sort", per(b.sort_ms, f)},
-                           {"shade", per(b.shade_ms, f)},
-                           {"compact", per(b.compact_ms, f)}};
+    row["ms_per_frame"] = {{"intersect", per(b.intersect_ms, spp)},
+                           {"sort", per(b.sort_ms, spp)},
+                           {"shade", per(b.shade_ms, spp)},
+                           {"compact", per(b.compact_ms, spp)}};
     bounces.push_back(row);
   }
   j["bounces"] = bounces;
+  if (stats.schedule == "stream") {
+    nlohmann::ordered_json fill = nlohmann::ordered_json::array();
+    for (const WaveFillClass& c : wave_fill_classes(stats))
+      fill.push_back({{"fill", c.name},
+                      {"waves", c.waves},
+                      {"paths", c.paths},
+                      {"regenerated", c.regenerated},
+                      {"ms", c.ms}});
+    // Every wave as [live_in, regenerated, paths_out, ms (-1: not timed)].
+    nlohmann::ordered_json each = nlohmann::ordered_json::array();
+    for (const WaveStats& w : stats.waves)
+      each.push_back({w.live_in, w.regenerated, w.paths_out, w.ms});
+    j["waves"] = {{"count", stats.waves.size()}, {"by_fill", fill}, {"each", each}};
+  }
   return j.dump(2) + "\n";
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "integrator/render.h"
 
@@ -27,12 +28,25 @@ struct RenderSummary {
   double seconds = 0;                   // total_ms / 1000
   double samples_per_second = 0;        // frames * width * height / seconds
   double path_segments_per_second = 0;  // path_segments / seconds
-  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, compact_ms = 0;  // over all bounces
+  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, compact_ms = 0;  // whole render
+  double regenerate_ms = 0;                                            // stream schedule
 };
+
+// Stream schedule: the waves grouped by how full the pool was (active paths / pool).
+struct WaveFillClass {
+  const char* name = "";        // ">= 90%", "50-90%", "10-50%", "< 10%"
+  double lower = 0, upper = 0;  // fill in [lower, upper)
+  std::uint64_t waves = 0;
+  std::uint64_t paths = 0;        // active paths summed over these waves
+  std::uint64_t regenerated = 0;  // new paths started in them
+  double ms = 0;                  // GPU time of these waves (timed waves only)
+};
+std::vector<WaveFillClass> wave_fill_classes(const RenderStats& stats);
 
 RenderSummary summarize(const RenderStats& stats);
 
-// The per-bounce table (per-frame averages and totals) and the summary lines.
+// The per-depth table (per sample per pixel), the waves by fill (stream schedule) and the
+// summary lines.
 void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& info);
 
 // The same numbers as a JSON document (pretty-printed, ends with a newline).

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.h"
+#include "core/sampling.h"
 #include "integrator/roulette.h"
 #include "materials/bsdf.h"
-#include "materials/rng.h"
-#include "materials/sampling.h"
 
 namespace raystream {
 namespace {
@@ -270,8 +270,8 @@ TEST(Bsdf, RoughMirrorWeightsMatchTheBrdf) {
     const double a_mean = a_sum / samples, b_mean = b_sum / samples;
     const double error = std::sqrt((a_sq / samples - a_mean * a_mean) / samples +
                                    (b_sq / samples - b_mean * b_mean) / samples);
-    EXPECT_NEAR(a_mean, b_mean, 5.0 * error) << "by sample_bsdf " << a_mean << ", by the BRDF "
-                                             << b_mean;
+    EXPECT_NEAR(a_mean, b_mean, 5.0 * error)
+        << "by sample_bsdf " << a_mean << ", by the BRDF " << b_mean;
     EXPECT_LT(error, 0.02 * b_mean) << "too noisy to tell";
   }
 }

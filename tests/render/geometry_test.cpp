@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "core/rng.h"
 #include "geometry/camera.h"
 #include "geometry/scene_object.h"
-#include "materials/rng.h"
 
 namespace raystream {
 namespace {

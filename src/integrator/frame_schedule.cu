@@ -1,0 +1,154 @@
+// The frame schedule: per frame, generate one camera path per pixel, then per bounce
+// intersect -> (sort by material) -> shade -> compact, until the frame's paths have ended or the
+// depth is reached. Every bounce pays its launches however few paths are left: the tail that the
+// stream schedule removes.
+//
+// Dead paths are tracked in the path-id array (kDeadBit). With compaction on, the live ids are
+// compacted into the other id buffer and the count stays on the device, where the next bounce's
+// kernels read their bound. Kernels are launched over all n slots and return early past the
+// bound, so no count travels to the host within a frame. (On the CPU executor the count is host
+// memory anyway, so there the stages work on the live slots only and a frame stops when no path
+// is left; FrameScheduleOptions can make it run the GPU's way, for tests.)
+//
+// What is compacted is the id array (4 bytes per path), not the path state; the state is reached
+// through the id.
+#include <algorithm>
+#include <utility>
+
+#include "integrator/path_buffers.h"
+#include "integrator/schedules.h"
+#include "integrator/stage_timeline.h"
+#include "integrator/stages.h"
+
+namespace raystream {
+
+namespace {
+
+int stage_slot(int bounce, Stage stage) {
+  return 2 * (bounce * kStageCount + static_cast<int>(stage));
+}
+
+}  // namespace
+
+void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
+  const Executor& ex = c.ex;
+  const RenderSettings& settings = c.settings;
+  const std::size_t n = c.pixels;
+  const int depth = settings.depth;
+  const bool sort = settings.sort_by_material;
+  const bool live_slots_only = !ex.gpu() && options.cpu_live_slots_only;
+
+  PathBuffers paths_buffers(ex, n, &c.tally);
+  const PathState paths = paths_buffers.view();
+  Buffer<std::uint32_t> ids_a(ex, "path ids", n, &c.tally),
+      ids_b(ex, "path ids (second)", n, &c.tally);
+  Buffer<std::uint16_t> keys_a(ex, "material keys", sort ? n : 0, &c.tally);
+  Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", sort ? n : 0, &c.tally);
+  // [b]: paths alive entering bounce b (the bound the kernels read).
+  Buffer<std::size_t> live_counts(ex, "live path counts", std::size_t(depth) + 1, &c.tally);
+  prim::Workspace workspace;
+  reserve_workspace(c, workspace, n, settings.compact);
+
+  // Two timelines: on the GPU the host reads one frame's events while the next frame runs.
+  const int frame_slot = stage_slot(depth, Stage::regenerate);
+  StageTimeline timeline_a(ex, frame_slot + 2), timeline_b(ex, frame_slot + 2);
+  StageTimeline* timelines[2] = {&timeline_a, &timeline_b};
+  RenderStats& stats = c.stats;
+
+  auto finish_frame = [&](int frame) {
+    StageTimeline& t = *timelines[frame % 2];
+    t.wait(frame_slot + 1);
+    if (t.recorded(frame_slot)) stats.frame_ms.push_back(t.elapsed_ms(frame_slot, frame_slot + 1));
+    if (t.recorded(stage_slot(0, Stage::intersect))) {
+      ++stats.timed_units;
+      for (int b = 0; b < depth; ++b) {
+        BounceStats& row = stats.bounces[b];
+        double* row_ms[kStageCount] = {nullptr, &row.intersect_ms, &row.sort_ms, &row.shade_ms,
+                                       &row.compact_ms};
+        for (int s = 1; s < kStageCount; ++s) {
+          const int slot = stage_slot(b, Stage(s));
+          if (t.recorded(slot) && t.recorded(slot + 1)) *row_ms[s] += t.elapsed_ms(slot, slot + 1);
+        }
+      }
+    }
+    t.clear();
+    if (settings.on_progress) settings.on_progress(frame + 1, settings.spp);
+  };
+
+  for (int frame = 0; frame < settings.spp; ++frame) {
+    StageTimeline& t = *timelines[frame % 2];
+    const bool timed =
+        settings.timing == StageTiming::all ||
+        (settings.timing == StageTiming::sampled && frame % kTimingSamplePeriod == 0);
+    auto begin = [&](int b, Stage s) {
+      if (timed) t.mark(stage_slot(b, s));
+    };
+    auto end = [&](int b, Stage s) {
+      if (timed) t.mark(stage_slot(b, s) + 1);
+    };
+    t.mark(frame_slot);
+    std::size_t* counts = live_counts.data();
+    fill_bytes(ex, counts, 0, live_counts.bytes());
+    generate_camera_paths(ex, c.view, paths, ids_a.data(), n, counts,
+                          static_cast<std::uint32_t>(frame), settings.seed);
+    std::uint32_t* ids = ids_a.data();    // the slots the stages work on
+    std::uint32_t* spare = ids_b.data();  // where sort and compaction write
+    for (int bounce = 0; bounce < depth; ++bounce) {
+      // The slots this bounce works on: on the GPU all n (the kernels read the live count
+      // themselves); on the CPU, where the count is host memory, just the live ones.
+      const std::size_t slots = live_slots_only && settings.compact ? counts[bounce] : n;
+      const LiveBound bound{settings.compact ? counts + bounce : nullptr, slots};
+
+      begin(bounce, Stage::intersect);
+      intersect_paths(ex, c.view, paths, ids, bound, sort ? keys_a.data() : nullptr, c.dead_key,
+                      c.film, c.depth_counts);
+      end(bounce, Stage::intersect);
+
+      if (sort) {
+        // Over all slots: dead slots carry the largest key and end up last, so the live ones
+        // stay in [0, live count).
+        begin(bounce, Stage::sort);
+        c.primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, slots, c.key_bits,
+                                      workspace, ex.stream);
+        std::swap(ids, spare);
+        end(bounce, Stage::sort);
+      }
+
+      begin(bounce, Stage::shade);
+      shade_paths(ex, c.view, paths, ids, bound, depth, settings.seed, c.film, c.depth_counts);
+      end(bounce, Stage::shade);
+
+      if (settings.compact) {
+        begin(bounce, Stage::compact);
+        c.primitives.compact_live(ids, spare, slots, counts + bounce, counts + bounce + 1,
+                                  workspace, ex.stream);
+        std::swap(ids, spare);
+        end(bounce, Stage::compact);
+        // On the CPU the count is already in host memory: stop once every path has ended.
+        if (live_slots_only && counts[bounce + 1] == 0) break;
+      }
+    }
+    t.mark(frame_slot + 1);
+    if (frame > 0) finish_frame(frame - 1);  // queued before, read while this frame runs
+  }
+  if (settings.spp > 0) finish_frame(settings.spp - 1);
+
+  // Stage totals; sampled timing scales the timed frames up to all frames.
+  const double scale =
+      stats.timed_units > 0 ? double(settings.spp) / double(stats.timed_units) : 0.0;
+  for (BounceStats& row : stats.bounces) {
+    row.intersect_ms *= scale;
+    row.sort_ms *= scale;
+    row.shade_ms *= scale;
+    row.compact_ms *= scale;
+    stats.stage_ms[int(Stage::intersect)] += row.intersect_ms;
+    stats.stage_ms[int(Stage::sort)] += row.sort_ms;
+    stats.stage_ms[int(Stage::shade)] += row.shade_ms;
+    stats.stage_ms[int(Stage::compact)] += row.compact_ms;
+  }
+  stats.pool = n;
+  stats.peak_device_bytes =
+      ex.gpu() ? c.tally.bytes + workspace.size() + c.primitives.extra_device_bytes(workspace) : 0;
+}
+
+}  // namespace raystream

@@ -1,0 +1,35 @@
+// The scene on the executor: the BVH is built on the host (geometry/scene_acceleration.h), then
+// objects, triangles, BVH and materials are copied once into executor memory, and view() is what
+// the stages read.
+#pragma once
+
+#include <cstdint>
+
+#include "geometry/scene_acceleration.h"
+#include "integrator/buffer.h"
+#include "integrator/path_state.h"
+#include "integrator/render.h"
+#include "scene/scene.h"
+
+namespace raystream {
+
+class SceneUpload {
+ public:
+  SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, int width, int height,
+              MemoryTally* tally);
+
+  const SceneView& view() const { return view_; }
+  BvhStats bvh_stats() const;
+
+ private:
+  SceneAcceleration acceleration_;
+  Buffer<SceneObject> objects_;
+  Buffer<MaterialData> materials_;
+  Buffer<TriangleGeometry> triangles_;
+  Buffer<TriangleShading> shading_;
+  Buffer<BvhNode> nodes_;
+  Buffer<std::int32_t> primitives_;
+  SceneView view_;
+};
+
+}  // namespace raystream

@@ -1,0 +1,53 @@
+// The three schedules behind render(): each runs the whole render over a prepared scene and film,
+// and fills the statistics that belong to it. One file each: frame_schedule.cu,
+// stream_schedule.cu, megakernel_schedule.cu.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "integrator/buffer.h"
+#include "integrator/executor.h"
+#include "integrator/path_primitives.h"
+#include "integrator/path_state.h"
+#include "integrator/path_step.h"
+#include "integrator/render.h"
+#include "primitives/workspace.h"
+
+namespace raystream {
+
+// What every schedule works with.
+struct RenderContext {
+  const Executor& ex;
+  const RenderSettings& settings;
+  const PathPrimitives& primitives;
+  const SceneView& view;
+  FilmView film;
+  DepthCounts depth_counts;
+  std::uint32_t pixels;
+  int key_bits;            // bits of a material sort key
+  std::uint16_t dead_key;  // sort key of a dead slot (sorts last)
+  MemoryTally& tally;
+  RenderStats& stats;
+};
+
+struct FrameScheduleOptions {
+  // CPU executor only. true: stages, sort and compaction work on the live slots, and the frame
+  // stops when no path is left (the count is host memory there). false: every bounce works on all
+  // n slots with the bound read inside the stages, exactly as on the GPU (for tests).
+  bool cpu_live_slots_only = true;
+};
+
+void run_frame_schedule(RenderContext& context, const FrameScheduleOptions& options);
+void run_stream_schedule(RenderContext& context);
+void run_megakernel_schedule(RenderContext& context);
+
+// Stream schedule: the pool size when settings.pool is 0: enough slots to keep the device busy
+// (GPU: 8 resident threads' worth per SM thread slot; CPU: 2^18), at most the samples to render.
+std::size_t default_pool_size(const Executor& ex, unsigned long long total_samples);
+
+// Reserves the primitives' workspace for n slots (throws a clear out-of-memory error).
+void reserve_workspace(const RenderContext& context, prim::Workspace& workspace, std::size_t n,
+                       bool compact);
+
+}  // namespace raystream

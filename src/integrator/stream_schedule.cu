@@ -1,0 +1,257 @@
+// The stream schedule: a pool of path slots kept full. Each wave
+//
+//   regenerate -> intersect -> (sort by material) -> shade -> partition
+//
+// starts new camera samples in the slots that the last partition freed (from a device-side
+// sample counter, until width x height x spp samples are issued), traces every live path one
+// bounce, and partitions the path ids so the live ones come first and the ended paths' state
+// indices follow, ready for the next regeneration. A path deposits its radiance on its pixel when
+// it ends. Every launch is full until the last samples are issued, so the tail of short-lived
+// launches is paid once per render instead of once per frame.
+//
+// No count travels to the host inside the loop: every kernel reads its bound from the counters
+// on the device (StreamCounters), and a wave with no work costs only its launches. The host
+// queues batches of waves and reads the previous batch's counters and records while the next
+// batch runs: it waits for the device a few times a second, never the other way round.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "integrator/parallel_for.cuh"
+#include "integrator/path_buffers.h"
+#include "integrator/schedules.h"
+#include "integrator/stage_timeline.h"
+#include "integrator/stages.h"
+#include "primitives/device_info.h"
+
+namespace raystream {
+
+namespace {
+
+// Waves queued per batch at most: about 50 ms of GPU time at 0.2 ms a wave.
+constexpr int kMaxBatch = 256;
+// Waves per batch once every sample is issued (the pool drains): few, so that the waves queued
+// after the last path has ended, which only launch and return, stay few.
+constexpr int kDrainBatch = 4;
+
+// ids[i] = i with the dead bit: every state index free.
+struct InitIdsBody {
+  std::uint32_t* ids;
+  RAYSTREAM_HD void operator()(std::size_t i) const {
+    ids[i] = static_cast<std::uint32_t>(i) | kDeadBit;
+  }
+};
+
+// Event slots of one batch: the start of each wave and the end of the last (when timing is on),
+// the batch's end (always), then a begin/end pair per stage for each timed wave.
+struct BatchSlots {
+  int timed_waves = 0;  // stage sets per batch
+  int wave(int j) const { return j; }
+  int batch_end() const { return kMaxBatch + 1; }
+  int stage(int set, Stage s, bool end) const {
+    return kMaxBatch + 2 + 2 * (set * kStageCount + static_cast<int>(s)) + (end ? 1 : 0);
+  }
+  int count() const { return kMaxBatch + 2 + 2 * kStageCount * timed_waves; }
+};
+
+}  // namespace
+
+std::size_t default_pool_size(const Executor& ex, unsigned long long total_samples) {
+  std::size_t pool = std::size_t(1) << 18;
+  if (ex.gpu()) {
+    const prim::DeviceInfo info = prim::device_info();
+    pool = static_cast<std::size_t>(info.sm_count) * 2048u * 4u;  // 4 waves of resident threads
+  }
+  return static_cast<std::size_t>(
+      std::max<unsigned long long>(1, std::min<unsigned long long>(pool, total_samples)));
+}
+
+void run_stream_schedule(RenderContext& c) {
+  const Executor& ex = c.ex;
+  const RenderSettings& settings = c.settings;
+  RenderStats& stats = c.stats;
+  const unsigned long long total =
+      static_cast<unsigned long long>(c.pixels) * static_cast<unsigned long long>(settings.spp);
+  std::size_t pool = settings.pool != 0 ? settings.pool : default_pool_size(ex, total);
+  if (pool >= kMaxPathSlots)
+    throw std::runtime_error("render: the path pool of " + std::to_string(pool) +
+                             " slots is too large (at most " + std::to_string(kMaxPathSlots - 1) +
+                             ")");
+  pool = static_cast<std::size_t>(std::min<unsigned long long>(pool, total));
+  const bool sort = settings.sort_by_material;
+  const int depth = settings.depth;
+
+  PathBuffers path_buffers(ex, pool, &c.tally);
+  const PathState paths = path_buffers.view();
+  Buffer<std::uint32_t> ids_a(ex, "path ids", pool, &c.tally);
+  Buffer<std::uint32_t> ids_b(ex, "path ids (second)", pool, &c.tally);
+  Buffer<std::uint16_t> keys_a(ex, "material keys", sort ? pool : 0, &c.tally);
+  Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", sort ? pool : 0, &c.tally);
+  Buffer<StreamCounters> counters(ex, "stream counters", 1, &c.tally);
+  Buffer<WaveRecord> records(ex, "wave records", 2 * kMaxBatch, &c.tally);
+  HostBuffer<StreamCounters> host_counters(ex, "stream counters (host)", 2);
+  HostBuffer<WaveRecord> host_records(ex, "wave records (host)", 2 * kMaxBatch);
+  prim::Workspace workspace;
+  reserve_workspace(c, workspace, pool, true);
+
+  fill_bytes(ex, counters.data(), 0, counters.bytes());
+  parallel_for(ex, "stream set-up", pool, InitIdsBody{ids_a.data()});
+
+  BatchSlots slots;
+  slots.timed_waves = settings.timing == StageTiming::all ? kMaxBatch
+                      : settings.timing == StageTiming::sampled
+                          ? kMaxBatch / kTimingSamplePeriod + 1
+                          : 0;
+  StageTimeline timeline_a(ex, slots.count()), timeline_b(ex, slots.count());
+  StageTimeline* timelines[2] = {&timeline_a, &timeline_b};
+  int batch_waves[2] = {0, 0};
+  int timed_sets[2][kMaxBatch] = {};  // per batch: the stage set of wave j, or -1
+  std::uint64_t waves_with_work = 0, timed_with_work = 0;
+
+  StreamCounters* d_counters = counters.data();
+  std::uint32_t* ids = ids_a.data();
+  std::uint32_t* spare = ids_b.data();
+  std::uint64_t wave = 0;
+
+  // Reads a finished batch: its waves' records and times, the counters after it. Returns true
+  // when every sample has been issued and every path has ended.
+  auto finish_batch = [&](int b) {
+    StageTimeline& t = *timelines[b];
+    t.wait(slots.batch_end());
+    const StreamCounters after = host_counters[b];
+    for (int j = 0; j < batch_waves[b]; ++j) {
+      const WaveRecord& r = host_records[std::size_t(b) * kMaxBatch + j];
+      if (r.live_in + r.regenerated == 0) continue;  // queued after the work ran out
+      WaveStats w;
+      w.live_in = r.live_in;
+      w.regenerated = r.regenerated;
+      w.paths_out = j + 1 < batch_waves[b]
+                        ? host_records[std::size_t(b) * kMaxBatch + j + 1].live_in
+                        : after.live;
+      if (t.recorded(slots.wave(j)) && t.recorded(slots.wave(j + 1)))
+        w.ms = t.elapsed_ms(slots.wave(j), slots.wave(j + 1));
+      const int set = timed_sets[b][j];
+      if (set >= 0) {
+        w.stages_timed = true;
+        for (int s = 0; s < kStageCount; ++s) {
+          const int begin = slots.stage(set, Stage(s), false);
+          if (t.recorded(begin) && t.recorded(begin + 1)) {
+            w.stage_ms[s] = t.elapsed_ms(begin, begin + 1);
+            stats.stage_ms[s] += w.stage_ms[s];
+          }
+        }
+        ++timed_with_work;
+      }
+      ++waves_with_work;
+      stats.waves.push_back(w);
+    }
+    t.clear();
+    if (settings.on_progress) {
+      const unsigned long long done = after.issued - after.live;
+      settings.on_progress(static_cast<int>(done / c.pixels), settings.spp);
+    }
+    return after.issued == total && after.live == 0;
+  };
+
+  int batch_size = kDrainBatch;
+  int batch = 0;
+  bool finished = false;
+  while (!finished) {
+    const int b = batch % 2;
+    StageTimeline& t = *timelines[b];
+    int sets_used = 0;
+    for (int j = 0; j < batch_size; ++j, ++wave) {
+      const bool timed = slots.timed_waves > 0 &&
+                         (settings.timing == StageTiming::all || wave % kTimingSamplePeriod == 0) &&
+                         sets_used < slots.timed_waves;
+      timed_sets[b][j] = timed ? sets_used++ : -1;
+      const int set = timed_sets[b][j];
+      auto begin = [&](Stage s) {
+        if (set >= 0) t.mark(slots.stage(set, s, false));
+      };
+      auto end = [&](Stage s) {
+        if (set >= 0) t.mark(slots.stage(set, s, true));
+      };
+      if (settings.timing != StageTiming::off) t.mark(slots.wave(j));
+
+      begin(Stage::regenerate);
+      regenerate_paths(ex, c.view, paths, ids, pool, d_counters, total, c.pixels, settings.seed);
+      advance_stream(ex, d_counters, pool, total, records.data() + std::size_t(b) * kMaxBatch + j);
+      end(Stage::regenerate);
+
+      const LiveBound bound{&d_counters->active, pool};
+      begin(Stage::intersect);
+      intersect_paths(ex, c.view, paths, ids, bound, sort ? keys_a.data() : nullptr, c.dead_key,
+                      c.film, c.depth_counts);
+      end(Stage::intersect);
+
+      if (sort) {
+        // Over every slot: dead slots and slots past the bound carry the largest key.
+        begin(Stage::sort);
+        c.primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, pool, c.key_bits,
+                                      workspace, ex.stream);
+        std::swap(ids, spare);
+        end(Stage::sort);
+      }
+
+      begin(Stage::shade);
+      shade_paths(ex, c.view, paths, ids, bound, depth, settings.seed, c.film, c.depth_counts);
+      end(Stage::shade);
+
+      // Live ids first (their count to counters.live), the ended paths' state indices after.
+      begin(Stage::compact);
+      c.primitives.partition_live(ids, spare, pool, &d_counters->active, &d_counters->live,
+                                  workspace, ex.stream);
+      std::swap(ids, spare);
+      end(Stage::compact);
+    }
+    batch_waves[b] = batch_size;
+    if (settings.timing != StageTiming::off) t.mark(slots.wave(batch_size));
+    copy_to_host_async(ex, host_counters.data() + b, d_counters, sizeof(StreamCounters));
+    copy_to_host_async(ex, host_records.data() + std::size_t(b) * kMaxBatch,
+                       records.data() + std::size_t(b) * kMaxBatch,
+                       sizeof(WaveRecord) * std::size_t(batch_size));
+    t.mark(slots.batch_end());
+
+    if (!ex.gpu()) {
+      finished = finish_batch(b);  // the CPU ran the batch already
+    } else if (batch > 0) {
+      // The previous batch is read while this one runs; when it already finished the work, this
+      // batch's waves only launch and return: read it too and stop.
+      finished = finish_batch(1 - b);
+      if (finished) finish_batch(b);
+    }
+    if (!finished) {
+      // The next batch: while samples remain, about as many waves as they need (growing to
+      // kMaxBatch); once all are issued, small batches while the pool drains.
+      const StreamCounters& seen = host_counters[ex.gpu() && batch > 0 ? 1 - b : b];
+      const unsigned long long left = total - std::min(total, seen.issued);
+      const std::size_t n_waves = stats.waves.size();
+      double per_wave = 0.0;
+      for (std::size_t k = n_waves > 16 ? n_waves - 16 : 0; k < n_waves; ++k)
+        per_wave += double(stats.waves[k].regenerated);
+      per_wave /= double(std::max<std::size_t>(1, std::min<std::size_t>(16, n_waves)));
+      int next = kDrainBatch;
+      if (left > 0) {
+        next = per_wave > 0.0 ? static_cast<int>(std::ceil(double(left) / per_wave)) - batch_size
+                              : 2 * batch_size;
+        next = std::min(std::max(next, kDrainBatch), std::min(kMaxBatch, 2 * batch_size));
+      }
+      batch_size = next;
+    }
+    ++batch;
+  }
+
+  // Stage totals: sampled timing scales the timed waves up to every wave that had work.
+  stats.timed_units = static_cast<int>(timed_with_work);
+  const double scale =
+      timed_with_work > 0 ? double(waves_with_work) / double(timed_with_work) : 0.0;
+  for (double& ms : stats.stage_ms) ms *= scale;
+  stats.pool = pool;
+  stats.peak_device_bytes =
+      ex.gpu() ? c.tally.bytes + workspace.size() + c.primitives.extra_device_bytes(workspace) : 0;
+}
+
+}  // namespace raystream
