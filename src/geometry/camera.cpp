@@ -17,6 +17,7 @@ CameraFrame make_camera_frame(const Camera& camera, int width, int height) {
   c.half_height = std::tan(glm::radians(camera.fovy_degrees));
   c.half_width = c.half_height * static_cast<float>(width) / static_cast<float>(height);
   c.lens_radius = camera.lens_radius;
+  c.near_distance = camera.near_distance;
   c.focal_distance = camera.focal_distance > 0.0f ? camera.focal_distance
                                                   : glm::length(camera.lookat - camera.eye);
   return c;

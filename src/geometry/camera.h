@@ -21,6 +21,7 @@ struct CameraFrame {
   float half_height = 1.0f;
   float lens_radius = 0.0f;
   float focal_distance = 1.0f;
+  float near_distance = 0.0f;  // rays start on the plane this far along view (a near clip)
   int width = 1, height = 1;
 };
 
@@ -49,6 +50,9 @@ RAYSTREAM_HD inline Ray camera_ray(const CameraFrame& c, int x, int y, float jx,
     ray.origin = c.eye;
     ray.direction = glm::normalize(pinhole_dir);
   }
+  // Nothing nearer than the near plane is seen: the ray starts where it crosses it.
+  if (c.near_distance > 0.0f)
+    ray.origin += (c.near_distance / glm::dot(ray.direction, c.view)) * ray.direction;
   return ray;
 }
 

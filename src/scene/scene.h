@@ -48,6 +48,7 @@ struct Camera {
   glm::vec3 up{0.0f, 1.0f, 0.0f};
   float lens_radius = 0.0f;     // LENS_RADIUS: 0 = pinhole
   float focal_distance = 0.0f;  // FOCAL_DISTANCE: 0 = distance from EYE to LOOKAT
+  float near_distance = 0.0f;   // NEAR: camera rays start this far along the view direction
 };
 
 struct Scene {

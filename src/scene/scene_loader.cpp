@@ -252,7 +252,7 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   r.object(j, key);
   r.check_keys(j, key,
                {"RES", "FOVY", "ITERATIONS", "DEPTH", "FILE", "EYE", "LOOKAT", "UP", "LENS_RADIUS",
-                "FOCAL_DISTANCE"});
+                "FOCAL_DISTANCE", "NEAR"});
   Camera& c = scene.camera;
 
   const Json& res = r.require(j, key, "RES");
@@ -299,6 +299,10 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   if (j.contains("LENS_RADIUS")) {
     c.lens_radius = r.real(j["LENS_RADIUS"], "Camera.LENS_RADIUS");
     if (c.lens_radius < 0) r.fail("Camera.LENS_RADIUS", "expected a non-negative number");
+  }
+  if (j.contains("NEAR")) {
+    c.near_distance = r.real(j["NEAR"], "Camera.NEAR");
+    if (c.near_distance < 0) r.fail("Camera.NEAR", "expected a non-negative number");
   }
   if (j.contains("FOCAL_DISTANCE")) {
     c.focal_distance = r.real(j["FOCAL_DISTANCE"], "Camera.FOCAL_DISTANCE");
