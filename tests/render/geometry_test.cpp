@@ -7,6 +7,7 @@
 #include "core/rng.h"
 #include "geometry/camera.h"
 #include "geometry/scene_object.h"
+#include "scene/scene.h"
 
 namespace raystream {
 namespace {

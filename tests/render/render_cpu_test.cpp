@@ -1,14 +1,23 @@
-// End-to-end renders on the CPU executor: the white furnace, compaction and sorting that change
-// nothing in the image, statistics, determinism and bad settings.
+// End-to-end renders on the CPU executor: the white furnace, the three schedules tracing the same
+// paths (stream, frame, megakernel), every sample issued once whatever the pool, the stream
+// schedule's waves, compaction and sorting that change nothing in the image, statistics,
+// determinism, the report of a stream render and bad settings.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "integrator/path_primitives.h"
+#include "integrator/path_state.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 #include "render_test_scenes.h"
+#include "stats/report.h"
 
 namespace raystream {
 namespace {
@@ -16,6 +25,13 @@ namespace {
 using test::box_scene;
 using test::furnace_scene;
 using test::settings_for;
+using test::with_schedule;
+
+std::string trace_name(const RenderSettings& s) {
+  return std::string("schedule ") + schedule_name(s.schedule) + ", pool " + std::to_string(s.pool) +
+         ", compact " + (s.compact ? "on" : "off") + ", sort " +
+         (s.sort_by_material ? "on" : "off");
+}
 
 TEST(RenderCpu, WhiteFurnaceRendersTheEmitterEverywhere) {
   const Scene scene = furnace_scene();
@@ -38,11 +54,13 @@ TEST(RenderCpu, WhiteFurnaceRendersTheEmitterEverywhere) {
   EXPECT_GT(r.stats.bounces[4].paths_in, 0u);
 }
 
-TEST(RenderCpu, CompactionAndSortingLeaveTheImageBitIdentical) {
-  // The random numbers are keyed by pixel, frame and bounce, so the order paths are processed in
-  // does not matter: every combination gives the same bits and the same per-bounce counts.
+TEST(RenderCpu, CompactionAndSortingLeaveTheFrameScheduleImageBitIdentical) {
+  // The random numbers are keyed by pixel, sample and depth, so the order paths are processed in
+  // does not matter, and in the frame schedule each pixel gets one deposit per frame, in frame
+  // order: every combination gives the same bits and the same per-depth counts.
   const Scene scene = box_scene();
   RenderSettings base = settings_for(scene, ExecutorKind::cpu, 6);
+  base.schedule = Schedule::frame;
   base.compact = true;
   base.sort_by_material = false;
   const RenderResult reference = render(scene, base);
@@ -72,9 +90,10 @@ TEST(RenderCpu, CompactionAndSortingLeaveTheImageBitIdentical) {
 TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
   // The CPU executor normally works on the live slots only. Run it the way the GPU runs: every
   // bounce over all n slots, the bound read inside the stages and by the compaction. Same bits,
-  // same counts, with every switch.
+  // same counts, with every switch of the frame schedule.
   const Scene scene = box_scene();
   RenderSettings base = settings_for(scene, ExecutorKind::cpu, 4);
+  base.schedule = Schedule::frame;
   const RenderResult reference = render(scene, base);
   WavefrontOptions gpu_shaped;
   gpu_shaped.cpu_live_slots_only = false;
@@ -109,29 +128,48 @@ TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
 TEST(RenderCpu, SortOverMoreThanEightKeyBits) {
   // 306 materials: keys need 9 bits, two digits of an 8-bit radix sort.
   const Scene scene = test::many_materials_scene(300);
-  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
   EXPECT_EQ(material_key_bits(static_cast<int>(scene.materials.size())), 9);
-  const RenderResult unsorted = render(scene, s);
-  s.sort_by_material = true;
-  const RenderResult sorted = render(scene, s);
-  test::expect_consistent_stats(sorted, s);
-  EXPECT_EQ(sorted.image.rgb, unsorted.image.rgb);
-  for (int b = 0; b < s.depth; ++b)
-    EXPECT_EQ(sorted.stats.bounces[b].paths_out, unsorted.stats.bounces[b].paths_out);
+  for (const Schedule schedule : {Schedule::frame, Schedule::stream}) {
+    RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 2), schedule);
+    s.width = 24;
+    s.height = 20;
+    s.pool = 300;  // stream: several waves, the last one partly filled
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult unsorted = render(scene, s);
+    s.sort_by_material = true;
+    const RenderResult sorted = render(scene, s);
+    test::expect_consistent_stats(sorted, s);
+    test::expect_same_counts(sorted, unsorted);
+    if (schedule == Schedule::frame) {
+      EXPECT_EQ(sorted.image.rgb, unsorted.image.rgb);
+    } else {
+      test::expect_images_close(sorted.image, unsorted.image);
+    }
+  }
 }
 
 TEST(RenderCpu, SameSeedSameImageOtherSeedOtherImage) {
   const Scene scene = box_scene();
-  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
-  const RenderResult a = render(scene, s);
-  const RenderResult b = render(scene, s);
-  EXPECT_EQ(a.image.rgb, b.image.rgb);
-  s.seed += 1;
-  const RenderResult c = render(scene, s);
-  EXPECT_GT(test::rms_difference(a.image, c.image), 0.0);
-  EXPECT_EQ(a.stats.backend, "cpu");
-  EXPECT_EQ(a.stats.executor, "cpu");
-  EXPECT_EQ(a.stats.peak_device_bytes, 0u);
+  for (const Schedule schedule : test::kSchedules) {
+    RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 2), schedule);
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult a = render(scene, s);
+    const RenderResult b = render(scene, s);
+    // The stream schedule adds a pixel's samples in the order its threads end them: the same
+    // paths, the sums equal up to rounding. The other two add one sample per pixel per frame.
+    if (schedule == Schedule::stream) {
+      test::expect_images_close(a.image, b.image);
+    } else {
+      EXPECT_EQ(a.image.rgb, b.image.rgb);
+    }
+    test::expect_same_counts(a, b);
+    s.seed += 1;
+    const RenderResult c = render(scene, s);
+    EXPECT_GT(test::rms_difference(a.image, c.image), 0.0);
+    EXPECT_EQ(a.stats.backend, "cpu");
+    EXPECT_EQ(a.stats.executor, "cpu");
+    EXPECT_EQ(a.stats.peak_device_bytes, 0u);
+  }
 }
 
 TEST(RenderCpu, BoxKeepsPathsAliveAndLosesSomeEachBounce) {
@@ -160,23 +198,33 @@ TEST(RenderCpu, OpenSceneLosesMostPathsAtTheFirstBounce) {
 TEST(RenderCpu, EmptySceneIsBlackAndEveryPathEscapes) {
   Scene scene = box_scene();
   scene.objects.clear();
-  const RenderSettings s = settings_for(scene, ExecutorKind::cpu, 1);
-  const RenderResult r = render(scene, s);
-  for (float v : r.image.rgb) ASSERT_EQ(v, 0.0f);
-  EXPECT_EQ(r.stats.bounces[0].paths_out, 0u);
-  EXPECT_EQ(r.stats.bounces[1].paths_in, 0u);
+  for (const Schedule schedule : test::kSchedules) {
+    const RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 1), schedule);
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult r = render(scene, s);
+    test::expect_consistent_stats(r, s);
+    for (float v : r.image.rgb) ASSERT_EQ(v, 0.0f);
+    EXPECT_EQ(r.stats.bounces[0].paths_out, 0u);
+    EXPECT_EQ(r.stats.bounces[1].paths_in, 0u);
+    EXPECT_EQ(r.stats.path_segments, test::total_samples(s));
+  }
 }
 
 TEST(RenderCpu, EmitterSeenDirectlyAtDepthOne) {
   // The camera inside an emitting sphere sees its radiance in every pixel, whatever the depth.
   Scene scene = furnace_scene();
   scene.objects.resize(1);
-  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 1);
-  s.depth = 1;
-  const RenderResult r = render(scene, s);
-  for (std::size_t p = 0; p < r.image.rgb.size() / 3; ++p)
-    for (int c = 0; c < 3; ++c) ASSERT_FLOAT_EQ(r.image.rgb[3 * p + c], test::kFurnaceRadiance[c]);
-  EXPECT_EQ(r.stats.bounces[0].paths_out, 0u);
+  for (const Schedule schedule : test::kSchedules) {
+    RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 3), schedule);
+    s.depth = 1;
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult r = render(scene, s);
+    test::expect_consistent_stats(r, s);
+    for (std::size_t p = 0; p < r.image.rgb.size() / 3; ++p)
+      for (int c = 0; c < 3; ++c)
+        ASSERT_FLOAT_EQ(r.image.rgb[3 * p + c], test::kFurnaceRadiance[c]);
+    EXPECT_EQ(r.stats.bounces[0].paths_out, 0u);
+  }
 }
 
 TEST(RenderCpu, ThinLensAndNonSquareImagesStayFinite) {
@@ -195,18 +243,44 @@ TEST(RenderCpu, ThinLensAndNonSquareImagesStayFinite) {
 
 TEST(RenderCpu, ProgressCallbackSeesEveryFrame) {
   const Scene scene = box_scene();
-  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 3);
+  for (const Schedule schedule : {Schedule::frame, Schedule::megakernel}) {
+    RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 3), schedule);
+    s.width = 8;
+    s.height = 8;
+    SCOPED_TRACE(trace_name(s));
+    int calls = 0, last = 0;
+    s.on_progress = [&](int done, int total) {
+      ++calls;
+      EXPECT_EQ(done, last + 1);
+      EXPECT_EQ(total, 3);
+      last = done;
+    };
+    render(scene, s);
+    EXPECT_EQ(calls, 3);
+  }
+}
+
+TEST(RenderCpu, ProgressCallbackOfTheStreamScheduleGrowsToTheTotal) {
+  // The stream schedule reports whole passes done after each batch of waves: never backwards,
+  // never beyond the total, and the total at the end.
+  const Scene scene = box_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 5);
   s.width = 8;
   s.height = 8;
+  s.pool = 16;  // many waves, several batches
   int calls = 0, last = 0;
-  s.on_frame = [&](int done, int total) {
+  s.on_progress = [&](int done, int total) {
     ++calls;
-    EXPECT_EQ(done, last + 1);
-    EXPECT_EQ(total, 3);
+    EXPECT_GE(done, last);
+    EXPECT_GE(done, 0);
+    EXPECT_LE(done, 5);
+    EXPECT_EQ(total, 5);
     last = done;
   };
-  render(scene, s);
-  EXPECT_EQ(calls, 3);
+  const RenderResult r = render(scene, s);
+  EXPECT_GT(calls, 1);
+  EXPECT_EQ(last, 5);
+  EXPECT_GT(r.stats.waves.size(), 8u);
 }
 
 TEST(RenderCpu, BadSettingsThrowNamingTheProblem) {
@@ -238,11 +312,332 @@ TEST(RenderCpu, BadSettingsThrowNamingTheProblem) {
   Scene no_materials = scene;
   no_materials.materials.clear();
   expect_error(s, no_materials, "no materials");
+  RenderSettings huge_pool = s;
+  huge_pool.pool = kMaxPathSlots;
+  expect_error(huge_pool, scene, "path pool");
   if (!gpu_available()) {
     RenderSettings gpu = s;
     gpu.executor = ExecutorKind::gpu;
     expect_error(gpu, scene, "no CUDA device");
   }
+}
+
+// ---- The schedules -------------------------------------------------------------------------
+
+TEST(RenderCpu, EverySampleIsIssuedExactlyOnce) {
+  // Counting samples, every path adds exactly 1 to its pixel when it ends and the image is not
+  // divided by spp: every pixel must hold spp, for every schedule and pool. 13 x 7 x 5 = 455
+  // samples: pool 1 (one path at a time), 7 (divides 455), 32 (does not), 1024 (more slots than
+  // samples) and the default.
+  const Scene scene = box_scene();
+  RenderSettings base = settings_for(scene, ExecutorKind::cpu, 5);
+  base.width = 13;
+  base.height = 7;
+  base.count_samples = true;
+  std::vector<RenderSettings> cases;
+  for (const std::size_t pool :
+       {std::size_t(1), std::size_t(7), std::size_t(32), std::size_t(1024), std::size_t(0)}) {
+    RenderSettings s = with_schedule(base, Schedule::stream);
+    s.pool = pool;
+    cases.push_back(s);
+  }
+  for (const bool compact : {true, false}) {
+    for (const bool sort : {false, true}) {
+      RenderSettings s = with_schedule(base, Schedule::frame);
+      s.compact = compact;
+      s.sort_by_material = sort;
+      cases.push_back(s);
+    }
+  }
+  RenderSettings sorted_stream = with_schedule(base, Schedule::stream);
+  sorted_stream.pool = 32;
+  sorted_stream.sort_by_material = true;
+  cases.push_back(sorted_stream);
+  cases.push_back(with_schedule(base, Schedule::megakernel));
+  for (const RenderSettings& s : cases) {
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult r = render(scene, s);
+    test::expect_consistent_stats(r, s);
+    ASSERT_EQ(r.image.rgb.size(), std::size_t(3 * 13 * 7));
+    for (std::size_t k = 0; k < r.image.rgb.size(); ++k)
+      ASSERT_EQ(r.image.rgb[k], 5.0f) << "pixel " << k / 3 << ", channel " << k % 3;
+    if (s.schedule == Schedule::stream) {
+      const std::size_t pool = s.pool == 0 ? r.stats.pool : std::min<std::size_t>(s.pool, 455);
+      EXPECT_EQ(r.stats.pool, pool);
+      // Fewer slots, more waves: at least one per sample's worth of pool.
+      EXPECT_GE(r.stats.waves.size(), (455 + pool - 1) / pool);
+    }
+  }
+}
+
+TEST(RenderCpu, SchedulesTraceTheSamePaths) {
+  // Random numbers keyed by (pixel, sample, depth, seed): the stream, frame and megakernel
+  // schedules trace exactly the same paths. The per-depth counts are identical; the images differ
+  // at most by the order of the film's additions (none between frame and megakernel, which both
+  // add one sample per pixel per frame, in frame order).
+  for (const Scene& scene : {box_scene(), furnace_scene()}) {
+    SCOPED_TRACE(scene.path);
+    RenderSettings base = settings_for(scene, ExecutorKind::cpu, 3);
+    const bool furnace = scene.depth > 8;  // long paths: a smaller image
+    base.width = furnace ? 24 : 40;
+    base.height = furnace ? 16 : 32;
+    const RenderResult frame = render(scene, with_schedule(base, Schedule::frame));
+    const RenderResult mega = render(scene, with_schedule(base, Schedule::megakernel));
+    test::expect_consistent_stats(frame, with_schedule(base, Schedule::frame));
+    test::expect_consistent_stats(mega, with_schedule(base, Schedule::megakernel));
+    test::expect_same_counts(mega, frame);
+    EXPECT_EQ(mega.image.rgb, frame.image.rgb);
+    EXPECT_GT(test::mean_channel(frame.image, 0), 0.01);
+    EXPECT_GT(frame.stats.bounces[3].paths_in, 0u);
+    for (const std::size_t pool : {std::size_t(0), std::size_t(1000)}) {
+      RenderSettings s = with_schedule(base, Schedule::stream);
+      s.pool = pool;
+      SCOPED_TRACE(trace_name(s));
+      const RenderResult stream = render(scene, s);
+      test::expect_consistent_stats(stream, s);
+      test::expect_same_counts(stream, frame);
+      EXPECT_EQ(stream.stats.path_segments, frame.stats.path_segments);
+      test::expect_images_close(stream.image, frame.image);
+    }
+  }
+}
+
+// Mean and standard deviation over the values of a - b.
+struct Difference {
+  double mean = 0, sd = 0, t = 0;
+  std::size_t n = 0;
+};
+
+Difference difference(const Image& a, const Image& b) {
+  Difference d;
+  d.n = a.rgb.size();
+  for (std::size_t k = 0; k < d.n; ++k) d.mean += double(a.rgb[k]) - double(b.rgb[k]);
+  d.mean /= double(d.n);
+  for (std::size_t k = 0; k < d.n; ++k) {
+    const double x = double(a.rgb[k]) - double(b.rgb[k]) - d.mean;
+    d.sd += x * x;
+  }
+  d.sd = std::sqrt(d.sd / double(d.n - 1));
+  d.t = d.sd > 0 ? d.mean / (d.sd / std::sqrt(double(d.n))) : 0.0;
+  return d;
+}
+
+TEST(RenderCpu, SchedulesAreUnbiasedAcrossSeeds) {
+  // Not the same paths this time: other seeds. Two unbiased renders of the same scene differ by
+  // noise only: the mean of their per-pixel difference is zero within its standard error, and the
+  // spread of the difference between two schedules is the spread between two seeds of one.
+  const Scene scene = box_scene();
+  RenderSettings base = settings_for(scene, ExecutorKind::cpu, 128);
+  base.width = 24;
+  base.height = 20;
+  RenderSettings s1 = with_schedule(base, Schedule::stream);
+  s1.seed = 1;
+  RenderSettings s2 = with_schedule(base, Schedule::frame);
+  s2.seed = 2;
+  RenderSettings s3 = with_schedule(base, Schedule::megakernel);
+  s3.seed = 3;
+  RenderSettings s4 = with_schedule(base, Schedule::stream);
+  s4.seed = 4;
+  const RenderResult stream = render(scene, s1);
+  const RenderResult frame = render(scene, s2);
+  const RenderResult mega = render(scene, s3);
+  const RenderResult stream_other = render(scene, s4);
+  test::expect_all_finite(stream.image);
+  test::expect_all_finite(frame.image);
+  test::expect_all_finite(mega.image);
+  const Difference noise = difference(stream.image, stream_other.image);
+  struct Pair {
+    const char* name;
+    const RenderResult& a;
+    const RenderResult& b;
+  };
+  for (const Pair& p :
+       {Pair{"stream - frame", stream, frame}, Pair{"stream - megakernel", stream, mega},
+        Pair{"frame - megakernel", frame, mega},
+        Pair{"stream - stream (seeds 1, 4)", stream, stream_other}}) {
+    const Difference d = difference(p.a.image, p.b.image);
+    std::printf("%-28s mean %+.5f, sd %.5f, t %+.2f (sd of two stream seeds %.5f)\n", p.name,
+                d.mean, d.sd, d.t, noise.sd);
+    SCOPED_TRACE(p.name);
+    EXPECT_GT(d.sd, 0.0);  // other seeds: other paths
+    EXPECT_LT(std::fabs(d.t), 5.0);
+    EXPECT_GT(d.sd, 0.7 * noise.sd);
+    EXPECT_LT(d.sd, 1.4 * noise.sd);
+  }
+  // The per-depth counts differ by noise only, too: within 3% at the first bounces.
+  for (int b = 0; b < 3; ++b) {
+    const double f = double(frame.stats.bounces[b].paths_out);
+    EXPECT_NEAR(double(stream.stats.bounces[b].paths_out), f, 0.03 * f) << "depth " << b;
+    EXPECT_NEAR(double(mega.stats.bounces[b].paths_out), f, 0.03 * f) << "depth " << b;
+  }
+}
+
+TEST(RenderCpu, StreamImageDoesNotDependOnThePoolSize) {
+  const Scene scene = box_scene();
+  RenderSettings base = settings_for(scene, ExecutorKind::cpu, 3);
+  base.width = 16;
+  base.height = 12;  // 576 samples
+  const RenderResult reference = render(scene, with_schedule(base, Schedule::frame));
+  for (const std::size_t pool :
+       {std::size_t(1), std::size_t(7), std::size_t(1024), std::size_t(0)}) {
+    RenderSettings s = with_schedule(base, Schedule::stream);
+    s.pool = pool;
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult r = render(scene, s);
+    test::expect_consistent_stats(r, s);
+    test::expect_same_counts(r, reference);
+    test::expect_images_close(r.image, reference.image);
+  }
+}
+
+TEST(RenderCpu, StreamWaveStatistics) {
+  const Scene scene = box_scene();
+  RenderSettings base = settings_for(scene, ExecutorKind::cpu, 3);
+  base.width = 16;
+  base.height = 12;  // 576 samples
+  base.pool = 100;   // does not divide 576
+  for (const StageTiming timing : {StageTiming::sampled, StageTiming::all, StageTiming::off}) {
+    RenderSettings s = base;
+    s.timing = timing;
+    SCOPED_TRACE(stage_timing_name(timing));
+    const RenderResult r = render(scene, s);
+    const RenderStats& st = r.stats;
+    test::expect_consistent_stats(r, s);  // the wave checks: test::expect_consistent_waves
+    EXPECT_EQ(st.schedule, "stream");
+    EXPECT_EQ(st.pool, 100u);
+    ASSERT_GT(st.waves.size(), 6u);  // 576 samples through 100 slots, several bounces each
+    std::uint64_t regenerated = 0;
+    for (const WaveStats& w : st.waves) regenerated += w.regenerated;
+    EXPECT_EQ(regenerated, 576u);
+    EXPECT_EQ(st.waves.front().regenerated, 100u);
+    EXPECT_EQ(st.waves.back().paths_out, 0u);
+    for (std::size_t k = 0; k < st.waves.size(); ++k) {
+      const WaveStats& w = st.waves[k];
+      EXPECT_LE(w.live_in + w.regenerated, st.pool) << "wave " << k;
+      if (k + 1 < st.waves.size()) {
+        EXPECT_EQ(w.paths_out, st.waves[k + 1].live_in) << "wave " << k;
+      }
+    }
+    EXPECT_TRUE(st.frame_ms.empty());
+    switch (timing) {
+      case StageTiming::sampled:
+        EXPECT_GT(st.timed_units, 0);
+        EXPECT_LT(st.timed_units, int(st.waves.size()));
+        EXPECT_GT(st.stage_ms[int(Stage::intersect)], 0.0);
+        break;
+      case StageTiming::all:
+        EXPECT_EQ(st.timed_units, int(st.waves.size()));
+        for (const WaveStats& w : st.waves) EXPECT_TRUE(w.stages_timed);
+        EXPECT_GT(st.stage_ms[int(Stage::intersect)], 0.0);
+        break;
+      case StageTiming::off:
+        EXPECT_EQ(st.timed_units, 0);
+        for (const WaveStats& w : st.waves) {
+          EXPECT_EQ(w.ms, -1.0);
+          EXPECT_FALSE(w.stages_timed);
+        }
+        for (int k = 0; k < kStageCount; ++k) EXPECT_EQ(st.stage_ms[k], 0.0);
+        break;
+    }
+  }
+}
+
+TEST(RenderCpu, NoNanOrInfInAnyTestSceneWithAnySchedule) {
+  Scene open = box_scene();
+  open.objects.erase(open.objects.begin() + 1, open.objects.begin() + 7);  // no walls
+  open.path = "open box (test)";
+  Scene lens = box_scene();
+  lens.camera.lens_radius = 0.3f;
+  lens.camera.focal_distance = 8.0f;
+  lens.path = "thin lens box (test)";
+  for (const Scene& scene :
+       {furnace_scene(), box_scene(), test::many_materials_scene(40), open, lens}) {
+    for (const Schedule schedule : test::kSchedules) {
+      RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 2), schedule);
+      s.width = 24;
+      s.height = 16;
+      s.sort_by_material = schedule != Schedule::megakernel;
+      SCOPED_TRACE(scene.path + ", " + trace_name(s));
+      const RenderResult r = render(scene, s);
+      test::expect_all_finite(r.image);
+      test::expect_consistent_stats(r, s);
+      EXPECT_GT(test::mean_channel(r.image, 1), 0.0);
+    }
+  }
+}
+
+TEST(RenderCpu, StreamSortByMaterialLeavesTheImageUnchanged) {
+  const Scene scene = box_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 4);
+  s.width = 24;
+  s.height = 20;
+  for (const std::size_t pool : {std::size_t(0), std::size_t(333)}) {
+    s.pool = pool;
+    s.sort_by_material = false;
+    SCOPED_TRACE(trace_name(s));
+    const RenderResult unsorted = render(scene, s);
+    s.sort_by_material = true;
+    const RenderResult sorted = render(scene, s);
+    test::expect_consistent_stats(sorted, s);
+    test::expect_same_counts(sorted, unsorted);
+    test::expect_images_close(sorted.image, unsorted.image);
+    EXPECT_GT(sorted.stats.stage_ms[int(Stage::sort)], 0.0);
+  }
+}
+
+TEST(RenderCpu, ReportOfAStreamRender) {
+  const Scene scene = box_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
+  s.width = 16;
+  s.height = 12;
+  s.pool = 50;
+  s.timing = StageTiming::all;
+  const RenderResult r = render(scene, s);
+  RunInfo info;
+  info.scene = "box.json";
+  info.seed = s.seed;
+  std::ostringstream out;
+  print_report(out, r.stats, info);
+  const std::string text = out.str();
+  const auto has = [&](const std::string& needle) {
+    EXPECT_NE(text.find(needle), std::string::npos) << "\"" << needle << "\" not in:\n" << text;
+  };
+  has("box.json: 16 x 12, 2 samples per pixel, depth 8, schedule stream (pool 50), sort by "
+      "material off, seed 1234\n");
+  has("per depth, average per sample per pixel:\n");
+  has("waves by fill of the pool: " + std::to_string(r.stats.waves.size()) + " waves\n");
+  for (const char* fill : {">= 90%", "50-90%", "10-50%", "< 10%"}) has(fill);
+  has("stage ms (from " + std::to_string(r.stats.waves.size()) + " timed waves): regenerate ");
+  EXPECT_EQ(text.find("frame time"), std::string::npos) << text;  // no frames in a stream render
+
+  const auto j = nlohmann::json::parse(stats_json(r.stats, info));
+  EXPECT_EQ(j["schedule"], "stream");
+  EXPECT_EQ(j["pool"], 50);
+  EXPECT_EQ(j["stage_timing"], "all");
+  EXPECT_EQ(j["spp"], 2);
+  EXPECT_EQ(j["timed_units"], r.stats.waves.size());
+  EXPECT_EQ(j["path_segments"], r.stats.path_segments);
+  ASSERT_TRUE(j.contains("waves"));
+  EXPECT_EQ(j["waves"]["count"], r.stats.waves.size());
+  ASSERT_EQ(j["waves"]["each"].size(), r.stats.waves.size());
+  std::uint64_t waves_in_classes = 0;
+  for (const auto& c : j["waves"]["by_fill"]) waves_in_classes += c["waves"].get<std::uint64_t>();
+  EXPECT_EQ(waves_in_classes, r.stats.waves.size());
+  for (std::size_t k = 0; k < r.stats.waves.size(); ++k) {
+    const auto& row = j["waves"]["each"][k];
+    const WaveStats& w = r.stats.waves[k];
+    ASSERT_EQ(row.size(), 4u);
+    EXPECT_EQ(row[0], w.live_in);
+    EXPECT_EQ(row[1], w.regenerated);
+    EXPECT_EQ(row[2], w.paths_out);
+    EXPECT_EQ(row[3], w.ms);
+  }
+  // A frame render has no waves in its JSON.
+  const RenderResult frame = render(scene, with_schedule(s, Schedule::frame));
+  const auto jf = nlohmann::json::parse(stats_json(frame.stats, info));
+  EXPECT_EQ(jf["schedule"], "frame");
+  EXPECT_FALSE(jf.contains("waves"));
+  EXPECT_EQ(jf["pool"], 16 * 12);
 }
 
 TEST(RenderCpu, MaterialKeyBits) {

@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "integrator/render.h"
@@ -165,19 +167,93 @@ inline double rms_difference(const Image& a, const Image& b) {
   return std::sqrt(sum / double(a.rgb.size()));
 }
 
-// The statistics every render must satisfy, whatever the executor and switches.
+// Samples a render traces: width x height x spp.
+inline std::uint64_t total_samples(const RenderSettings& s) {
+  return std::uint64_t(s.width) * std::uint64_t(s.height) * std::uint64_t(s.spp);
+}
+
+// The stream schedule's waves: every sample started once, the pool kept full while samples
+// remain, each wave's survivors the next wave's live paths, and the pool empty at the end.
+inline void expect_consistent_waves(const RenderResult& r, const RenderSettings& s) {
+  const RenderStats& st = r.stats;
+  const std::uint64_t total = total_samples(s);
+  ASSERT_FALSE(st.waves.empty());
+  ASSERT_GT(st.pool, 0u);
+  EXPECT_LE(st.pool, total);
+  if (s.pool != 0) {
+    EXPECT_EQ(st.pool, std::min<std::uint64_t>(s.pool, total));
+  }
+  EXPECT_EQ(st.waves.front().live_in, 0u);
+  std::uint64_t issued = 0, active_sum = 0;
+  int stages_timed = 0;
+  for (std::size_t k = 0; k < st.waves.size(); ++k) {
+    const WaveStats& w = st.waves[k];
+    SCOPED_TRACE("wave " + std::to_string(k));
+    const std::uint64_t active = w.live_in + w.regenerated;
+    ASSERT_GT(active, 0u);
+    ASSERT_LE(active, st.pool);
+    ASSERT_LE(w.paths_out, active);
+    issued += w.regenerated;
+    active_sum += active;
+    // While samples remain after this wave's regeneration, every slot holds a path.
+    if (issued < total) {
+      ASSERT_EQ(active, st.pool);
+    }
+    if (k + 1 < st.waves.size()) {
+      ASSERT_EQ(w.paths_out, st.waves[k + 1].live_in);
+    }
+    if (s.timing == StageTiming::off) {
+      ASSERT_EQ(w.ms, -1.0);
+      ASSERT_FALSE(w.stages_timed);
+    } else {
+      ASSERT_GE(w.ms, 0.0);
+    }
+    if (w.stages_timed) ++stages_timed;
+  }
+  EXPECT_EQ(st.waves.back().paths_out, 0u);
+  EXPECT_EQ(issued, total);
+  // Every active path of a wave traces one ray.
+  EXPECT_EQ(active_sum, st.path_segments);
+  EXPECT_EQ(stages_timed, st.timed_units);
+  switch (s.timing) {
+    case StageTiming::sampled:
+      EXPECT_GT(st.timed_units, 0);
+      EXPECT_LE(st.timed_units, int(st.waves.size()));
+      break;
+    case StageTiming::all:
+      EXPECT_EQ(st.timed_units, int(st.waves.size()));
+      break;
+    case StageTiming::off:
+      EXPECT_EQ(st.timed_units, 0);
+      break;
+  }
+}
+
+// The statistics every render must satisfy, whatever the executor, schedule and switches.
 inline void expect_consistent_stats(const RenderResult& r, const RenderSettings& s) {
   const RenderStats& st = r.stats;
   const std::uint64_t pixels = std::uint64_t(s.width) * std::uint64_t(s.height);
-  EXPECT_EQ(st.frames, s.spp);
+  const bool stream = s.schedule == Schedule::stream;
+  const bool frame = s.schedule == Schedule::frame;
+  EXPECT_EQ(st.schedule, schedule_name(s.schedule));
+  EXPECT_EQ(st.timing, stage_timing_name(s.timing));
+  EXPECT_EQ(st.spp, s.spp);
   EXPECT_EQ(st.width, s.width);
   EXPECT_EQ(st.height, s.height);
   EXPECT_EQ(st.depth, s.depth);
+  EXPECT_EQ(r.image.width, s.width);
+  EXPECT_EQ(r.image.height, s.height);
   ASSERT_EQ(st.bounces.size(), std::size_t(s.depth));
-  EXPECT_EQ(st.frame_ms.size(), std::size_t(s.spp));
+  // Frame times: one per frame in the frame and megakernel schedules, none in the stream one.
+  EXPECT_EQ(st.frame_ms.size(), stream ? 0u : std::size_t(s.spp));
+  for (double ms : st.frame_ms) EXPECT_GE(ms, 0.0);
+  // Per depth: every sample traces its camera ray; a path that goes on from depth d traces a
+  // ray at depth d + 1; no path goes on from the last depth.
   EXPECT_EQ(st.bounces[0].paths_in, pixels * s.spp);
+  EXPECT_EQ(st.bounces[s.depth - 1].paths_out, 0u);
   std::uint64_t segments = 0;
   for (int b = 0; b < s.depth; ++b) {
+    SCOPED_TRACE("depth " + std::to_string(b));
     EXPECT_EQ(st.bounces[b].bounce, b);
     EXPECT_LE(st.bounces[b].paths_out, st.bounces[b].paths_in);
     if (b + 1 < s.depth) {
@@ -185,14 +261,82 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
     }
     EXPECT_GE(st.bounces[b].intersect_ms, 0.0);
     EXPECT_GE(st.bounces[b].shade_ms, 0.0);
+    EXPECT_GE(st.bounces[b].compact_ms, 0.0);
     if (!s.sort_by_material) {
       EXPECT_EQ(st.bounces[b].sort_ms, 0.0);
+    }
+    if (!frame || s.timing == StageTiming::off) {  // per-bounce times: frame schedule only
+      EXPECT_EQ(st.bounces[b].intersect_ms, 0.0);
+      EXPECT_EQ(st.bounces[b].sort_ms, 0.0);
+      EXPECT_EQ(st.bounces[b].shade_ms, 0.0);
+      EXPECT_EQ(st.bounces[b].compact_ms, 0.0);
     }
     segments += st.bounces[b].paths_in;
   }
   EXPECT_EQ(st.path_segments, segments);
+  // Stage totals: regenerate in the stream schedule only, sort only when sorting, nothing when
+  // timing is off or in the megakernel.
+  for (int k = 0; k < kStageCount; ++k) EXPECT_GE(st.stage_ms[k], 0.0) << "stage " << k;
+  if (!stream) {
+    EXPECT_EQ(st.stage_ms[int(Stage::regenerate)], 0.0);
+  }
+  if (!s.sort_by_material) {
+    EXPECT_EQ(st.stage_ms[int(Stage::sort)], 0.0);
+  }
+  if (s.timing == StageTiming::off || s.schedule == Schedule::megakernel) {
+    for (int k = 0; k < kStageCount; ++k) EXPECT_EQ(st.stage_ms[k], 0.0) << "stage " << k;
+  }
+  if (stream) {
+    expect_consistent_waves(r, s);
+  } else {
+    EXPECT_TRUE(st.waves.empty());
+  }
+  if (frame) {
+    EXPECT_EQ(st.pool, pixels);
+    const int timed = s.timing == StageTiming::all ? s.spp
+                      : s.timing == StageTiming::sampled
+                          ? (s.spp + kTimingSamplePeriod - 1) / kTimingSamplePeriod
+                          : 0;
+    EXPECT_EQ(st.timed_units, timed);
+  }
+  if (s.schedule == Schedule::megakernel) {
+    EXPECT_EQ(st.pool, 0u);
+    EXPECT_EQ(st.timed_units, 0);
+  }
   EXPECT_GT(st.total_ms, 0.0);
   EXPECT_FALSE(st.device.empty());
+}
+
+// Settings for `schedule`, with its name for traces.
+inline RenderSettings with_schedule(RenderSettings s, Schedule schedule) {
+  s.schedule = schedule;
+  return s;
+}
+
+inline constexpr Schedule kSchedules[] = {Schedule::stream, Schedule::frame, Schedule::megakernel};
+
+// Per-depth counts of two renders: identical.
+inline void expect_same_counts(const RenderResult& a, const RenderResult& b) {
+  ASSERT_EQ(a.stats.bounces.size(), b.stats.bounces.size());
+  for (std::size_t d = 0; d < a.stats.bounces.size(); ++d) {
+    EXPECT_EQ(a.stats.bounces[d].paths_in, b.stats.bounces[d].paths_in) << "depth " << d;
+    EXPECT_EQ(a.stats.bounces[d].paths_out, b.stats.bounces[d].paths_out) << "depth " << d;
+  }
+}
+
+// Two images equal up to the order of the film's float additions: every value within `relative`
+// of the other, or within `absolute`.
+inline void expect_images_close(const Image& a, const Image& b, double relative = 1e-5,
+                                double absolute = 1e-6) {
+  ASSERT_EQ(a.width, b.width);
+  ASSERT_EQ(a.height, b.height);
+  ASSERT_EQ(a.rgb.size(), b.rgb.size());
+  for (std::size_t k = 0; k < a.rgb.size(); ++k) {
+    const double x = a.rgb[k], y = b.rgb[k];
+    ASSERT_LE(std::fabs(x - y), std::max(absolute, relative * std::max(std::fabs(x), std::fabs(y))))
+        << "value " << k << " (pixel " << k / 3 << ", channel " << k % 3 << "): " << x << " vs "
+        << y;
+  }
 }
 
 }  // namespace raystream::test

@@ -4,9 +4,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "film/atomic_file.h"
 #include "stats/report.h"
@@ -14,23 +16,61 @@
 namespace raystream {
 namespace {
 
-// Two frames of 10 x 5 pixels, three bounces.
+// A frame-schedule render: two samples per pixel of 10 x 5 pixels, depth 3, one timed frame.
 RenderStats sample_stats() {
   RenderStats s;
+  s.schedule = "frame";
+  s.timing = "sampled";
   s.backend = "own";
   s.executor = "gpu";
   s.device = "Test GPU";
-  s.frames = 2;
+  s.spp = 2;
   s.width = 10;
   s.height = 5;
   s.depth = 3;
+  s.pool = 50;
   s.bounces = {{0, 100, 60, 4.0, 1.0, 2.0, 0.5},
                {1, 60, 20, 2.0, 0.5, 1.0, 0.25},
                {2, 20, 0, 1.0, 0.25, 0.5, 0.125}};
   s.frame_ms = {30.0, 10.0};
+  s.timed_units = 1;
+  // The stage totals are the per-bounce sums.
+  s.stage_ms[int(Stage::intersect)] = 7.0;
+  s.stage_ms[int(Stage::sort)] = 1.75;
+  s.stage_ms[int(Stage::shade)] = 3.5;
+  s.stage_ms[int(Stage::compact)] = 0.875;
   s.total_ms = 40.0;
   s.path_segments = 180;
   s.peak_device_bytes = 3 * 1024 * 1024;
+  return s;
+}
+
+WaveStats wave(std::uint64_t live_in, std::uint64_t regenerated, std::uint64_t paths_out,
+               double ms) {
+  WaveStats w;
+  w.live_in = live_in;
+  w.regenerated = regenerated;
+  w.paths_out = paths_out;
+  w.ms = ms;
+  return w;
+}
+
+// A stream-schedule render of the same image through a pool of 60 slots: five waves, two of them
+// with timed stages.
+RenderStats stream_stats() {
+  RenderStats s = sample_stats();
+  s.schedule = "stream";
+  s.pool = 60;
+  s.frame_ms.clear();
+  for (BounceStats& b : s.bounces) b.intersect_ms = b.sort_ms = b.shade_ms = b.compact_ms = 0.0;
+  // Fill: 100%, 100%, 70%, 30%, 5%.
+  s.waves = {wave(0, 60, 45, 2.0), wave(45, 15, 40, 1.5), wave(40, 2, 18, 1.0), wave(18, 0, 3, 0.5),
+             wave(3, 0, 0, 0.25)};
+  s.waves[0].stages_timed = true;
+  s.waves[3].stages_timed = true;
+  s.timed_units = 2;
+  const double stage_ms[kStageCount] = {0.5, 2.0, 0.0, 1.0, 0.5};
+  for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = stage_ms[k];
   return s;
 }
 
@@ -59,6 +99,8 @@ TEST(Report, Summary) {
   EXPECT_DOUBLE_EQ(s.sort_ms, 1.75);
   EXPECT_DOUBLE_EQ(s.shade_ms, 3.5);
   EXPECT_DOUBLE_EQ(s.compact_ms, 0.875);
+  EXPECT_DOUBLE_EQ(s.regenerate_ms, 0.0);
+  EXPECT_DOUBLE_EQ(summarize(stream_stats()).regenerate_ms, 0.5);
 }
 
 TEST(Report, MedianOfOddCount) {
@@ -82,31 +124,111 @@ TEST(Report, EmptyStatsGiveZeroesNotNan) {
   EXPECT_EQ(j["samples_per_second"], 0.0);
 }
 
-TEST(Report, TableHasEveryBounceWithPerFrameAverages) {
+// Expects every string of `needles` in `text`.
+void expect_has(const std::string& text, std::initializer_list<std::string> needles) {
+  for (const std::string& s : needles)
+    EXPECT_NE(text.find(s), std::string::npos) << "\"" << s << "\" not in:\n" << text;
+}
+
+TEST(Report, FrameTableHasEveryDepthWithPerSampleAverages) {
   std::ostringstream out;
   print_report(out, sample_stats(), sample_info());
   const std::string text = out.str();
-  const auto has = [&](const std::string& s) {
-    EXPECT_NE(text.find(s), std::string::npos) << "\"" << s << "\" not in:\n" << text;
-  };
-  has("scenes/box.json: 10 x 5, 2 frames");
-  has("sort by material on, compact off, seed 9");
-  has("bounce     paths in    paths out  kept % intersect ms    sort ms   shade ms  compact ms");
-  // Bounce 0: 100 paths in over 2 frames = 50 per frame; 60 out = 30; 60% kept;
-  // 4 ms intersect over 2 frames = 2 ms per frame, and so on.
-  has("     0           50           30    60.0        2.000      0.500      1.000       0.250");
-  has("     1           30           10    33.3        1.000      0.250      0.500       0.125");
-  has("     2           10            0     0.0        0.500      0.125      0.250       0.062");
-  has("   all           90" + std::string(29, ' ') + "3.500      0.875      1.750       0.438");
-  has("totals over 2 frames: paths in 180, paths out 80, intersect 7.000 ms, sort 1.750 ms, "
-      "shade 3.500 ms, compact 0.875 ms");
-  has("frame time        mean 20.000 ms, median 20.000 ms (min 10.000, max 30.000)");
-  has("samples/s         2.500 k/s");
-  has("path segments/s   4.500 k/s (180 segments)");
-  has("peak GPU memory   3.0 MiB (3145728 bytes)");
-  has("backend           own\n");
-  has("executor          gpu (Test GPU)");
-  has("image             renders/box.png");
+  expect_has(
+      text,
+      {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, schedule frame (compact off), "
+       "sort by material on, seed 9\n",
+       "per depth, average per sample per pixel (stage ms from 1 timed frame):\n",
+       " depth     paths in    paths out  kept % intersect ms    sort ms   shade ms  compact ms\n",
+       // Depth 0: 100 paths in over 2 samples per pixel = 50 per sample; 60 out = 30; 60% kept;
+       // 4 ms intersect over 2 samples = 2 ms per sample, and so on.
+       "     0           50           30    60.0        2.000      0.500      1.000       0.250\n",
+       "     1           30           10    33.3        1.000      0.250      0.500       0.125\n",
+       "     2           10            0     0.0        0.500      0.125      0.250       0.062\n",
+       "   all           90           40" + std::string(16, ' ') +
+           "3.500      0.875      1.750       0.438\n",
+       "frame time        mean 20.000 ms, median 20.000 ms (min 10.000, max 30.000)",
+       "samples/s         2.500 k/s", "path segments/s   4.500 k/s (180 segments)",
+       "peak GPU memory   3.0 MiB (3145728 bytes)", "backend           own\n",
+       "executor          gpu (Test GPU)", "image             renders/box.png"});
+  // The wave table and the stage line belong to the stream schedule.
+  EXPECT_EQ(text.find("waves by fill"), std::string::npos) << text;
+  EXPECT_EQ(text.find("stage ms (from"), std::string::npos) << text;
+}
+
+TEST(Report, StreamReportHasTheWaveTableAndTheStageLine) {
+  std::ostringstream out;
+  RunInfo info = sample_info();
+  info.compact = true;
+  print_report(out, stream_stats(), info);
+  const std::string text = out.str();
+  expect_has(
+      text,
+      {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, schedule stream (pool 60), "
+       "sort by material on, seed 9\n",
+       "per depth, average per sample per pixel:\n", " depth     paths in    paths out  kept %\n",
+       "     0           50           30    60.0\n", "     2           10            0     0.0\n",
+       "waves by fill of the pool: 5 waves\n",
+       "    fill    waves        paths    regenerated       GPU ms   time %\n",
+       // Fills 100% and 100%; 70%; 30%; 5%. GPU ms of all waves: 5.25.
+       "  >= 90%        2          120             75        3.500     66.7\n",
+       "  50-90%        1           42              2        1.000     19.0\n",
+       "  10-50%        1           18              0        0.500      9.5\n",
+       "   < 10%        1            3              0        0.250      4.8\n",
+       "stage ms (from 2 timed waves): regenerate 0.500 (12.5%), intersect 2.000 (50.0%), "
+       "sort 0.000 (0.0%), shade 1.000 (25.0%), compact 0.500 (12.5%)\n",
+       "total time        0.040 s\n"});
+  // Frame times and per-depth stage times do not exist in a stream render.
+  EXPECT_EQ(text.find("frame time"), std::string::npos) << text;
+  EXPECT_EQ(text.find("intersect ms"), std::string::npos) << text;
+  EXPECT_EQ(text.find("compact on"), std::string::npos) << text;  // the frame schedule's switch
+}
+
+TEST(Report, StreamReportWithTimingOff) {
+  RenderStats stats = stream_stats();
+  stats.timing = "off";
+  stats.timed_units = 0;
+  for (WaveStats& w : stats.waves) {
+    w.ms = -1;
+    w.stages_timed = false;
+  }
+  for (double& ms : stats.stage_ms) ms = 0;
+  std::ostringstream out;
+  print_report(out, stats, sample_info());
+  const std::string text = out.str();
+  expect_has(text, {"waves by fill of the pool: 5 waves (wave times off)\n",
+                    "  >= 90%        2          120             75        0.000      0.0\n"});
+  EXPECT_EQ(text.find("stage ms (from"), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(stats_json(stats, sample_info()));
+  EXPECT_EQ(j["stage_timing"], "off");
+  EXPECT_EQ(j["waves"]["each"][0], nlohmann::json::array({0, 60, 45, -1.0}));
+}
+
+TEST(Report, WaveFillClasses) {
+  const std::vector<WaveFillClass> classes = wave_fill_classes(stream_stats());
+  ASSERT_EQ(classes.size(), 4u);
+  const char* names[4] = {">= 90%", "50-90%", "10-50%", "< 10%"};
+  const std::uint64_t waves[4] = {2, 1, 1, 1}, paths[4] = {120, 42, 18, 3},
+                      regenerated[4] = {75, 2, 0, 0};
+  const double ms[4] = {3.5, 1.0, 0.5, 0.25};
+  for (int k = 0; k < 4; ++k) {
+    SCOPED_TRACE(names[k]);
+    EXPECT_STREQ(classes[k].name, names[k]);
+    EXPECT_EQ(classes[k].waves, waves[k]);
+    EXPECT_EQ(classes[k].paths, paths[k]);
+    EXPECT_EQ(classes[k].regenerated, regenerated[k]);
+    EXPECT_DOUBLE_EQ(classes[k].ms, ms[k]);
+  }
+  // Boundaries: exactly 90% is full, exactly 50% and 10% belong to the class above.
+  RenderStats edges = stream_stats();
+  edges.pool = 100;
+  edges.waves = {wave(90, 0, 0, 1.0), wave(50, 0, 0, 1.0), wave(10, 0, 0, 1.0), wave(9, 0, 0, 1.0)};
+  const std::vector<WaveFillClass> e = wave_fill_classes(edges);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(e[k].waves, 1u) << names[k];
+  // No pool (megakernel): no classes filled.
+  RenderStats none = stream_stats();
+  none.pool = 0;
+  for (const WaveFillClass& c : wave_fill_classes(none)) EXPECT_EQ(c.waves, 0u);
 }
 
 TEST(Report, CpuRunNamesTheBinarysBackendToo) {
@@ -133,7 +255,13 @@ TEST(Report, JsonHasTheSameNumbers) {
   EXPECT_EQ(j["device"], "Test GPU");
   EXPECT_EQ(j["width"], 10);
   EXPECT_EQ(j["height"], 5);
-  EXPECT_EQ(j["frames"], 2);
+  EXPECT_EQ(j["spp"], 2);
+  EXPECT_EQ(j["frames"], 2);  // the former name of spp, kept for scripts
+  EXPECT_EQ(j["schedule"], "frame");
+  EXPECT_EQ(j["pool"], 50);
+  EXPECT_EQ(j["stage_timing"], "sampled");
+  EXPECT_EQ(j["timed_units"], 1);
+  EXPECT_FALSE(j.contains("waves"));  // stream schedule only
   EXPECT_EQ(j["depth"], 3);
   EXPECT_EQ(j["seed"], 9);
   EXPECT_EQ(j["sort_by_material"], true);
@@ -148,6 +276,7 @@ TEST(Report, JsonHasTheSameNumbers) {
   EXPECT_EQ(j["path_segments"], 180);
   EXPECT_EQ(j["path_segments_per_second"], 4500.0);
   EXPECT_EQ(j["peak_device_bytes"], 3 * 1024 * 1024);
+  EXPECT_EQ(j["stage_ms"]["regenerate"], 0.0);
   EXPECT_EQ(j["stage_ms"]["intersect"], 7.0);
   EXPECT_EQ(j["stage_ms"]["sort"], 1.75);
   EXPECT_EQ(j["stage_ms"]["shade"], 3.5);
@@ -169,6 +298,33 @@ TEST(Report, JsonHasTheSameNumbers) {
   EXPECT_EQ(b1["ms_per_frame"]["compact"], 0.125);
 }
 
+TEST(Report, StreamJsonHasTheWaves) {
+  const RenderStats stats = stream_stats();
+  const auto j = nlohmann::json::parse(stats_json(stats, sample_info()));
+  EXPECT_EQ(j["schedule"], "stream");
+  EXPECT_EQ(j["pool"], 60);
+  EXPECT_EQ(j["spp"], 2);
+  EXPECT_EQ(j["timed_units"], 2);
+  EXPECT_EQ(j["stage_ms"]["regenerate"], 0.5);
+  EXPECT_EQ(j["stage_ms"]["intersect"], 2.0);
+  EXPECT_EQ(j["frame_ms"]["each"], nlohmann::json::array());
+  ASSERT_TRUE(j.contains("waves"));
+  EXPECT_EQ(j["waves"]["count"], stats.waves.size());
+  ASSERT_EQ(j["waves"]["each"].size(), stats.waves.size());
+  EXPECT_EQ(j["waves"]["each"][0], nlohmann::json::array({0, 60, 45, 2.0}));
+  EXPECT_EQ(j["waves"]["each"][2], nlohmann::json::array({40, 2, 18, 1.0}));
+  EXPECT_EQ(j["waves"]["each"][4], nlohmann::json::array({3, 0, 0, 0.25}));
+  ASSERT_EQ(j["waves"]["by_fill"].size(), 4u);
+  const auto& full = j["waves"]["by_fill"][0];
+  EXPECT_EQ(full["fill"], ">= 90%");
+  EXPECT_EQ(full["waves"], 2);
+  EXPECT_EQ(full["paths"], 120);
+  EXPECT_EQ(full["regenerated"], 75);
+  EXPECT_EQ(full["ms"], 3.5);
+  EXPECT_EQ(j["waves"]["by_fill"][3]["fill"], "< 10%");
+  EXPECT_EQ(j["waves"]["by_fill"][3]["waves"], 1);
+}
+
 TEST(Report, StatsFileIsWrittenOrClearlyRefused) {
   namespace fs = std::filesystem;
   const fs::path dir =
@@ -179,7 +335,7 @@ TEST(Report, StatsFileIsWrittenOrClearlyRefused) {
   write_stats_json(file, sample_stats(), sample_info());
   std::ifstream in(file);
   const auto j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["frames"], 2);
+  EXPECT_EQ(j["spp"], 2);
   EXPECT_THROW(
       write_stats_json((dir / "missing" / "stats.json").string(), sample_stats(), sample_info()),
       OutputError);
