@@ -92,10 +92,11 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                          on_off_text(defaults.compact) + ")")
                           ->check(CLI::IsMember({"on", "off"}));
   auto* bvh_opt = app.add_option("--bvh", bvh,
-                                 "Intersect through the BVH; off tests every primitive per ray, "
-                                 "to measure the speedup (default: " +
-                                     on_off_text(defaults.use_bvh) + ")")
-                      ->check(CLI::IsMember({"on", "off"}));
+                                 "Intersect through a BVH: auto builds one for scenes of " +
+                                     std::to_string(defaults.bvh_min_primitives) +
+                                     " primitives or more, on always, off never (every ray tests "
+                                     "every primitive, to measure the speedup) (default: auto)")
+                      ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_option("--seed", options.seed, "Random seed (default: 0); same seed, same image");
   app.add_option("--device", device,
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
@@ -139,7 +140,7 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                        : StageTiming::sampled;
   if (*sort_opt) options.sort_by_material = on_off(sort);
   if (*compact_opt) options.compact = on_off(compact);
-  if (*bvh_opt) options.use_bvh = on_off(bvh);
+  if (*bvh_opt) options.bvh = bvh;
   options.device = device == "gpu"   ? DeviceChoice::gpu
                    : device == "cpu" ? DeviceChoice::cpu
                                      : DeviceChoice::automatic;
@@ -158,7 +159,8 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.timing = options.timing.value_or(s.timing);
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
   s.compact = options.compact.value_or(s.compact);
-  s.use_bvh = options.use_bvh.value_or(s.use_bvh);
+  if (options.bvh == std::string("off")) s.use_bvh = false;
+  if (options.bvh == std::string("on")) s.bvh_min_primitives = 0;
   s.seed = options.seed;
   s.executor = executor;
   return s;

@@ -25,7 +25,7 @@ struct Options {
   std::optional<StageTiming> timing;              // --stage-timing sampled|all|off
   std::optional<bool> sort_by_material;           // --sort-by-material on|off
   std::optional<bool> compact;                    // --compact on|off
-  std::optional<bool> use_bvh;                    // --bvh on|off
+  std::optional<std::string> bvh;                 // --bvh auto|on|off
   std::uint64_t seed = 0;                         // --seed
   DeviceChoice device = DeviceChoice::automatic;  // --device gpu|cpu|auto
   std::optional<std::string> stats;               // --stats FILE.json

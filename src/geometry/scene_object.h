@@ -15,27 +15,39 @@ namespace raystream {
 struct Object;
 
 struct SceneObject {
+  // Axis-aligned objects (a sphere of uniform scale, a cube turned by multiples of 90 degrees)
+  // are intersected in world space: the ray is carried into the unit shape's space by a shift
+  // and a scale, and the unit shape's normal is the world normal. Others use the matrices.
+  glm::vec3 center{0.0f};
+  std::int32_t axis_aligned = 0;
+  glm::vec3 inv_size{1.0f};         // 1 / (the world extent of the unit shape), per axis
+  std::int32_t shape = 0;           // ShapeType
   glm::mat4 world_to_object{1.0f};  // inverse of translate * rotateX * rotateY * rotateZ * scale
   glm::mat3 normal_to_world{1.0f};  // inverse transpose of the linear part of object-to-world
-  std::int32_t shape = 0;           // ShapeType
   std::int32_t material = 0;
 };
 
-// Precomputes the inverse and the normal matrix.
+// Precomputes the inverse, the normal matrix and the axis-aligned form where there is one.
 SceneObject make_scene_object(const Object& object);
 
 // Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit.
 RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& ray, float t_min) {
-  const glm::vec3 o = glm::vec3(object.world_to_object * glm::vec4(ray.origin, 1.0f));
-  const glm::vec3 d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
+  const bool cube = object.shape == static_cast<std::int32_t>(ShapeType::cube);
+  glm::vec3 o, d;
+  if (object.axis_aligned) {
+    o = (ray.origin - object.center) * object.inv_size;
+    d = ray.direction * object.inv_size;
+  } else {
+    o = glm::vec3(object.world_to_object * glm::vec4(ray.origin, 1.0f));
+    d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
+  }
   glm::vec3 n_object(0.0f);
-  const float t = object.shape == static_cast<std::int32_t>(ShapeType::cube)
-                      ? intersect_unit_cube(o, d, t_min, n_object)
-                      : intersect_unit_sphere(o, d, t_min, n_object);
+  const float t = cube ? intersect_unit_cube(o, d, t_min, n_object)
+                       : intersect_unit_sphere(o, d, t_min, n_object);
   Hit hit;
   if (t < kNoHit) {
     hit.t = t;
-    hit.normal = glm::normalize(object.normal_to_world * n_object);
+    hit.normal = object.axis_aligned ? n_object : glm::normalize(object.normal_to_world * n_object);
     hit.material = object.material;
   }
   return hit;

@@ -18,11 +18,6 @@ class CpuPathPrimitives final : public PathPrimitives {
                     cudaStream_t) const override {
     *count = prim::cpu::compact_if_parallel(ids_in, ids_out, *live < n ? *live : n, IsLivePath{});
   }
-  void partition_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                      const std::size_t* live, std::size_t* count, prim::Workspace&,
-                      cudaStream_t) const override {
-    *count = prim::cpu::stable_partition(ids_in, ids_out, *live < n ? *live : n, IsLivePath{});
-  }
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                         int key_bits, prim::Workspace&, cudaStream_t) const override {

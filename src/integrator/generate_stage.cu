@@ -1,5 +1,5 @@
-// Stage: camera paths. The frame schedule starts one per pixel; the stream schedule starts them
-// in the slots that the last wave's partition freed, from a device-side sample counter.
+// Stage: camera paths. The frame schedule starts one per pixel; the stream schedule packs the
+// surviving paths together and starts new ones behind them, from a device-side sample counter.
 #include "integrator/parallel_for.cuh"
 #include "integrator/stages.h"
 
@@ -34,9 +34,9 @@ struct GenerateBody {
   }
 };
 
-struct RegenerateBody {
+struct RefillBody {
   CameraFrame camera;
-  PathState paths;
+  PathState from, to;
   std::uint32_t* ids;
   const StreamCounters* counters;
   unsigned long long total;
@@ -44,15 +44,25 @@ struct RegenerateBody {
   std::uint64_t seed;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
+    const auto slot = static_cast<std::uint32_t>(i);
     const std::size_t live = counters->live;
-    if (i < live) return;
+    if (i < live) {
+      const std::uint32_t s = ids[i];
+#define RAYSTREAM_PATH_MOVE(type, name, what) to.name[slot] = from.name[s];
+      RAYSTREAM_PATH_CARRIED_FIELDS(RAYSTREAM_PATH_MOVE)
+#undef RAYSTREAM_PATH_MOVE
+      ids[i] = slot;
+      return;
+    }
     const unsigned long long k = counters->issued + (i - live);
-    if (k >= total) return;  // no samples left: the slot stays dead
-    const std::uint32_t s = ids[i] & ~kDeadBit;
+    if (k >= total) {  // no samples left: the slot stays empty
+      ids[i] = slot | kDeadBit;
+      return;
+    }
     const auto pixel = static_cast<std::uint32_t>(k % pixels);
     const auto sample = static_cast<std::uint32_t>(k / pixels);
-    store_path(paths, s, camera_path(camera, pixel, sample, seed));
-    ids[i] = s;
+    store_path(to, slot, camera_path(camera, pixel, sample, seed));
+    ids[i] = slot;
   }
 };
 
@@ -83,11 +93,12 @@ void generate_camera_paths(const Executor& ex, const SceneView& scene, const Pat
                GenerateBody{scene.camera, paths, ids, n, live_count, sample, seed});
 }
 
-void regenerate_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
-                      std::uint32_t* ids, std::size_t pool, const StreamCounters* counters,
-                      unsigned long long total_samples, std::uint32_t pixels, std::uint64_t seed) {
-  parallel_for(ex, "regenerate stage", pool,
-               RegenerateBody{scene.camera, paths, ids, counters, total_samples, pixels, seed});
+void refill_paths(const Executor& ex, const SceneView& scene, const PathState& from,
+                  const PathState& to, std::uint32_t* ids, std::size_t pool,
+                  const StreamCounters* counters, unsigned long long total_samples,
+                  std::uint32_t pixels, std::uint64_t seed) {
+  parallel_for(ex, "refill stage", pool,
+               RefillBody{scene.camera, from, to, ids, counters, total_samples, pixels, seed});
 }
 
 void advance_stream(const Executor& ex, StreamCounters* counters, std::size_t pool,

@@ -14,19 +14,23 @@ namespace raystream {
 inline constexpr int kStageThreads = 256;
 inline constexpr long long kSerialBelow = 2048;  // CPU executor: slots below which one thread runs
 
-template <class Body>
-__global__ void __launch_bounds__(kStageThreads) parallel_for_kernel(std::size_t n, Body body) {
+// MinBlocks: blocks of kStageThreads that must fit on an SM at once, which caps the registers
+// per thread (65536 / (256 * MinBlocks)); 1 leaves the choice to the compiler.
+template <int MinBlocks, class Body>
+__global__ void __launch_bounds__(kStageThreads, MinBlocks)
+    parallel_for_kernel(std::size_t n, Body body) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) body(i);
 }
 
 // `name` names the stage in the error a failed launch throws.
-template <class Body>
+template <int MinBlocks = 1, class Body>
 void parallel_for(const Executor& ex, const char* name, std::size_t n, const Body& body) {
   if (n == 0) return;
   if (ex.gpu()) {
     const std::size_t blocks = (n + kStageThreads - 1) / kStageThreads;
-    parallel_for_kernel<<<static_cast<unsigned>(blocks), kStageThreads, 0, ex.stream>>>(n, body);
+    parallel_for_kernel<MinBlocks>
+        <<<static_cast<unsigned>(blocks), kStageThreads, 0, ex.stream>>>(n, body);
     // PRIM_LAUNCH_CHECK with the stage's name given at run time.
     ::prim::check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
   } else {

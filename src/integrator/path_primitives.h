@@ -19,7 +19,7 @@ class PathPrimitives {
   // "own", "thrust" or "cpu".
   virtual const char* name() const = 0;
 
-  // Workspace bytes for compaction or partition of n slots (when compact) and a sort of n slots
+  // Workspace bytes for compaction of n slots (when compact) and a sort of n slots
   // over key_bits bits (when key_bits > 0).
   virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const = 0;
 
@@ -31,13 +31,6 @@ class PathPrimitives {
   virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                             const std::size_t* live, std::size_t* count, prim::Workspace& ws,
                             cudaStream_t stream) const = 0;
-
-  // The stable partition of ids_in[0, *live): the live ids first (their count to *count), then
-  // the dead ones, in ids_out[0, *live); ids_out past *live is left as it was. Same reading rules
-  // as compact_live.
-  virtual void partition_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                              const std::size_t* live, std::size_t* count, prim::Workspace& ws,
-                              cudaStream_t stream) const = 0;
 
   // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits).
   virtual void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,

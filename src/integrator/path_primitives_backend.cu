@@ -54,13 +54,6 @@ class BackendPathPrimitives final : public PathPrimitives {
 #endif
   }
 
-  void partition_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                      const std::size_t* live, std::size_t* count, prim::Workspace& ws,
-                      cudaStream_t stream) const override {
-    prim::selected::stable_partition(ids_in, ids_out, prim::DeviceItems{live, n}, IsLivePath{},
-                                     count, ws, stream);
-  }
-
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                         int key_bits, prim::Workspace& ws, cudaStream_t stream) const override {

@@ -18,18 +18,22 @@
 
 namespace raystream {
 
-// F(type, name, description) for every per-path field.
-#define RAYSTREAM_PATH_FIELDS(F)                                                      \
-  F(glm::vec3, origin, "path origins")                                                \
-  F(glm::vec3, direction, "path directions")   /* unit */                             \
-  F(glm::vec3, throughput, "path throughputs") /* product of BSDF weights */          \
-  F(glm::vec3, radiance, "path radiance")      /* light gathered so far */            \
-  F(glm::vec3, hit_point, "hit points")        /* closest hit of this bounce */       \
-  F(glm::vec3, hit_normal, "hit normals")                                             \
-  F(std::int32_t, hit_material, "hit materials")                                      \
-  F(std::uint32_t, pixel, "path pixels")          /* where the path deposits */       \
-  F(std::uint32_t, sample, "path sample indices") /* sample index within the pixel */ \
-  F(std::int32_t, depth, "path depths")           /* bounces done so far */
+// F(type, name, description) for every per-path field. The carried fields are a path's state
+// between bounces (the stream schedule moves them when it packs the live paths together); the
+// hit fields hold the current bounce's closest hit, from intersect to shade.
+#define RAYSTREAM_PATH_CARRIED_FIELDS(F)                                     \
+  F(glm::vec3, origin, "path origins")                                       \
+  F(glm::vec3, direction, "path directions")   /* unit */                    \
+  F(glm::vec3, throughput, "path throughputs") /* product of BSDF weights */ \
+  F(glm::vec3, radiance, "path radiance")      /* light gathered so far */   \
+  F(std::uint32_t, pixel, "path pixels")       /* where the path deposits */ \
+  F(std::uint32_t, sample, "path sample indices")                            \
+  F(std::int32_t, depth, "path depths") /* bounces done so far */
+#define RAYSTREAM_PATH_HIT_FIELDS(F)      \
+  F(glm::vec3, hit_point, "hit points")   \
+  F(glm::vec3, hit_normal, "hit normals") \
+  F(std::int32_t, hit_material, "hit materials")
+#define RAYSTREAM_PATH_FIELDS(F) RAYSTREAM_PATH_CARRIED_FIELDS(F) RAYSTREAM_PATH_HIT_FIELDS(F)
 
 struct PathState {
 #define RAYSTREAM_PATH_POINTER(type, name, what) type* name = nullptr;
@@ -38,8 +42,8 @@ struct PathState {
 };
 
 // The path-id array maps slots to path state indices. A stage that ends a path sets the top bit
-// of its slot's id: the state index stays readable, so a stable partition can move the ended
-// paths' state indices behind the live ones, where new paths reuse them.
+// of its slot's id (the state index stays readable, for tests and debugging); compaction keeps
+// the ids without it.
 inline constexpr std::uint32_t kDeadBit = 0x80000000u;
 // The largest pool (and, in the frame schedule, image) the id array can address.
 inline constexpr std::size_t kMaxPathSlots = kDeadBit;
@@ -48,7 +52,7 @@ RAYSTREAM_HD inline bool is_live_id(std::uint32_t id) {
   return (id & kDeadBit) == 0u;
 }
 
-// Whether a path id is live: the predicate of compaction and partition.
+// Whether a path id is live: the predicate of compaction.
 struct IsLivePath {
   RAYSTREAM_HD bool operator()(std::uint32_t id) const { return is_live_id(id); }
 };

@@ -34,14 +34,18 @@ struct WaveRecord {
   unsigned long long regenerated = 0;  // new camera paths started in the freed slots
 };
 
-// Stream schedule: starts camera paths in the freed slots ids[live, pool) (whose ids hold free
-// state indices with the dead bit), for the samples issued, issued + 1, ... of total_samples:
-// sample k is sample k / pixels of pixel k % pixels. Slots beyond the last sample stay dead.
-void regenerate_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
-                      std::uint32_t* ids, std::size_t pool, const StreamCounters* counters,
-                      unsigned long long total_samples, std::uint32_t pixels, std::uint64_t seed);
+// Stream schedule: the paths of the next wave, packed into slots [0, active) of `to`: slot i < live
+// takes the carried state of the live path ids[i] of `from` (the ids the last compaction kept,
+// in order), and each slot i >= live starts a camera path for sample issued + (i - live) until
+// total_samples are issued (sample k is sample k / pixels of pixel k % pixels). Afterwards
+// ids[i] = i for every filled slot and i | kDeadBit for the rest of the pool, so every stage
+// reads the state of `to` in slot order.
+void refill_paths(const Executor& ex, const SceneView& scene, const PathState& from,
+                  const PathState& to, std::uint32_t* ids, std::size_t pool,
+                  const StreamCounters* counters, unsigned long long total_samples,
+                  std::uint32_t pixels, std::uint64_t seed);
 
-// Stream schedule, after regenerate_paths: advances the counters past the samples it started
+// Stream schedule, after refill_paths: advances the counters past the samples it started
 // (issued, active) and writes the wave's record. One thread.
 void advance_stream(const Executor& ex, StreamCounters* counters, std::size_t pool,
                     unsigned long long total_samples, WaveRecord* record);

@@ -158,7 +158,9 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   const int material_count = static_cast<int>(scene.materials.size());
 
   MemoryTally tally;
-  const SceneUpload upload(ex, scene, settings.use_bvh, width, height, &tally);
+  const std::size_t primitives_in_scene = scene.objects.size() + scene.triangles.size();
+  const bool bvh = settings.use_bvh && primitives_in_scene >= settings.bvh_min_primitives;
+  const SceneUpload upload(ex, scene, bvh, width, height, &tally);
   Buffer<glm::vec3> film(ex, "film", n, &tally);
   Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 2 * std::size_t(depth),
                                           &tally);

@@ -25,10 +25,19 @@
 
 #include "primitives/device/compact_fused.cuh"
 #include "primitives/device/compact_scan_scatter.cuh"
-#include "primitives/device_items.h"
 #include "primitives/error.h"
 #include "primitives/variants.h"
 #include "primitives/workspace.h"
+
+namespace prim {
+
+// An item count that is read on the device: *d_n, at most max_n.
+struct DeviceItems {
+  const std::size_t* d_n = nullptr;
+  std::size_t max_n = 0;
+};
+
+}  // namespace prim
 
 namespace prim::own {
 
@@ -66,8 +75,8 @@ struct FlagSelector {
 // d_n: null, or the device-side count of items (at most n are read).
 template <bool Partition, class T, class Selector>
 void select_dispatch(const char* function, const T* d_in, T* d_out, std::size_t n,
-                     const std::size_t* d_n, Selector selector, std::size_t* d_count, Workspace& ws,
-                     cudaStream_t stream, const CompactConfig& config) {
+                     const std::size_t* d_n, Selector selector, std::size_t* d_count,
+                     Workspace& ws, cudaStream_t stream, const CompactConfig& config) {
   require(d_count != nullptr, function, "d_count is null");
   if (d_n != nullptr) {
     require(config.algorithm == CompactAlgorithm::fused, function,
@@ -129,8 +138,9 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
                                   dispatch::ItemSelector<Pred>{pred}, d_count, ws, stream, config);
 }
 template <class T, class Pred>
-void stable_partition(const T* d_in, T* d_out, DeviceItems items, Pred pred, std::size_t* d_count,
-                      Workspace& ws, cudaStream_t stream = 0, const CompactConfig& config = {}) {
+void stable_partition(const T* d_in, T* d_out, DeviceItems items, Pred pred,
+                      std::size_t* d_count, Workspace& ws, cudaStream_t stream = 0,
+                      const CompactConfig& config = {}) {
   require(items.d_n != nullptr, "prim::own::stable_partition", "DeviceItems::d_n is null");
   dispatch::select_dispatch<true>("prim::own::stable_partition", d_in, d_out, items.max_n,
                                   items.d_n, dispatch::ItemSelector<Pred>{pred}, d_count, ws,

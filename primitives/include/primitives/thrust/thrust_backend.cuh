@@ -42,7 +42,6 @@
 
 #include "primitives/caching_allocator.h"
 #include "primitives/detail/sort_arguments.h"
-#include "primitives/device_items.h"
 #include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/workspace.h"
@@ -298,60 +297,6 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
       [&](void* temp, std::size_t& bytes) {
         return cub::DeviceSelect::If(temp, bytes, d_in, rest_out, d_rest_count, items,
                                      detail::Not<Pred>{pred}, stream);
-      },
-      ws);
-}
-
-namespace detail {
-// Whether item i is among the first *d_n and pred(in[i]) == want: the flag of a selection whose
-// item count stays on the device.
-template <class T, class Pred>
-struct FlagWithin {
-  const T* d_in;
-  const std::size_t* d_n;
-  Pred pred;
-  bool want;
-  __host__ __device__ bool operator()(std::size_t i) const {
-    return i < *d_n && static_cast<bool>(pred(d_in[i])) == want;
-  }
-};
-}  // namespace detail
-
-// The item count read on the device (DeviceItems{d_n, max_n}): the two selections above over all
-// max_n items, flagged by a predicate that also checks i < *d_n, so d_out[0, min(*d_n, max_n))
-// is filled and the rest is left as it was. CUB sizes its grid on the host, so every call reads
-// and tests max_n items whatever the count: that is the cost of keeping the count on the device.
-template <class T, class Pred>
-void stable_partition(const T* d_in, T* d_out, DeviceItems items, Pred pred, std::size_t* d_count,
-                      Workspace& ws, cudaStream_t stream = 0) {
-  const char* function = "prim::thrust_backend::stable_partition";
-  require(items.d_n != nullptr, function, "DeviceItems::d_n is null");
-  detail::check_compact_args(function, d_in, d_out, items.max_n, d_count);
-  if (items.max_n == 0) {
-    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
-    return;
-  }
-  const auto n = static_cast<std::int64_t>(items.max_n);
-  detail::TempBlock rest_count(ws.caching_allocator(), sizeof(std::size_t));
-  auto* d_rest_count = reinterpret_cast<std::size_t*>(rest_count.data());
-  auto flags = [&](bool want) {
-    return thrust::make_transform_iterator(
-        thrust::counting_iterator<std::size_t>(0),
-        detail::FlagWithin<T, Pred>{d_in, items.d_n, pred, want});
-  };
-  detail::run_select(
-      [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSelect::Flagged(temp, bytes, d_in, flags(true), d_out, d_count, n,
-                                          stream);
-      },
-      ws);
-  auto rest_out = thrust::make_permutation_iterator(
-      d_out, thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                             detail::AfterCount{d_count}));
-  detail::run_select(
-      [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceSelect::Flagged(temp, bytes, d_in, flags(false), rest_out, d_rest_count,
-                                          n, stream);
       },
       ws);
 }
