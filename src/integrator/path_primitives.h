@@ -25,10 +25,10 @@ class PathPrimitives {
 
   // Keeps the slots of ids_in[0, *live) (*live <= n) that are not kDeadPath, in order, in ids_out,
   // and writes how many to *count. live and count are executor memory: the counts stay where the
-  // kernels read them. The own and CPU backends read the live slots only and leave ids_out past
-  // *count as it was. The Thrust backend reads all n slots (CUB takes its item count from the
-  // host), so ids_in[*live, n) must be dead there; its output is dead past *count, which keeps
-  // that true from bounce to bounce.
+  // kernels read them. Every backend keeps nothing at or past *live, whatever those slots hold,
+  // and leaves ids_out past *count as it was. The own and CPU backends read the live slots only;
+  // the Thrust backend reads all n slots (CUB takes its item count from the host) and reads
+  // *live on the device.
   virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                             const std::size_t* live, std::size_t* count, prim::Workspace& ws,
                             cudaStream_t stream) const = 0;

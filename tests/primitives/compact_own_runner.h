@@ -66,6 +66,15 @@ struct OwnCompactRunner {
   void stable_partition(const T* in, T* out, std::size_t n, Pred pred, std::size_t* d_count) {
     prim::own::stable_partition(in, out, n, pred, d_count, ws, 0, config);
   }
+  template <class T, class Pred>
+  void compact_if(const T* in, T* out, prim::DeviceItems items, Pred pred, std::size_t* d_count) {
+    prim::own::compact_if(in, out, items, pred, d_count, ws, 0, config);
+  }
+  template <class T, class Pred>
+  void stable_partition(const T* in, T* out, prim::DeviceItems items, Pred pred,
+                        std::size_t* d_count) {
+    prim::own::stable_partition(in, out, items, pred, d_count, ws, 0, config);
+  }
 };
 
 }  // namespace prim_test

@@ -66,6 +66,13 @@ TEST_P(OwnCompact, WorkspaceTooSmallThrows) {
 INSTANTIATE_TEST_SUITE_P(AllCompactions, OwnCompact, ::testing::ValuesIn(all_compact_cases()),
                          compact_case_name);
 
+// The count read on the device (the fused compaction: scan_scatter sizes its passes on the host),
+// the same check as the Thrust backend's.
+TEST(OwnCompactFused, DeviceSideItemCount) {
+  Runner runner(CompactCase{prim::CompactAlgorithm::fused, prim::ScanAlgorithm::lookback}.config());
+  check_select_device_count(runner, device_count_sizes(kLookbackTile));
+}
+
 // 2^26 items for the configurations the renderer uses: fused and scan_scatter over lookback.
 class OwnCompactHuge : public ::testing::TestWithParam<CompactCase> {};
 

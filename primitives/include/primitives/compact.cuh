@@ -25,19 +25,10 @@
 
 #include "primitives/device/compact_fused.cuh"
 #include "primitives/device/compact_scan_scatter.cuh"
+#include "primitives/device_items.h"
 #include "primitives/error.h"
 #include "primitives/variants.h"
 #include "primitives/workspace.h"
-
-namespace prim {
-
-// An item count that is read on the device: *d_n, at most max_n.
-struct DeviceItems {
-  const std::size_t* d_n = nullptr;
-  std::size_t max_n = 0;
-};
-
-}  // namespace prim
 
 namespace prim::own {
 
