@@ -13,9 +13,9 @@
 
 #include "bench_harness.h"
 #include "primitives/caching_allocator.h"
+#include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
-#include "primitives/variants.h"
 
 namespace bench {
 namespace {
@@ -51,8 +51,8 @@ __global__ void fill_paths_kernel(PathState* d, std::size_t n, std::uint64_t see
   }
 }
 
-const char* impl_name(prim::CompactAlgorithm a) {
-  return a == prim::CompactAlgorithm::fused ? "own" : prim::name(a);
+const char* impl_name(prim::classic::CompactAlgorithm a) {
+  return a == prim::classic::CompactAlgorithm::fused ? "own" : prim::classic::name(a);
 }
 
 template <bool Partition, class T, class Pred>
@@ -113,22 +113,22 @@ void bench_select(Bench& bench, const std::string& op, std::size_t n, const Rota
     });
   }
 
-  for (prim::CompactAlgorithm a : prim::all_compact_algorithms()) {
+  for (prim::classic::CompactAlgorithm a : prim::classic::all_compact_algorithms()) {
     if (!bench.wants(op, impl_name(a))) continue;
-    prim::CompactConfig config;
+    prim::classic::CompactConfig config;
     config.algorithm = a;
     prim::Workspace ws;
     try {
-      ws.reserve(prim::own::compact_workspace_bytes<T>(n, config));
+      ws.reserve(prim::classic::compact_workspace_bytes<T>(n, config));
     } catch (const prim::Error& e) {
       std::fprintf(stderr, "skipping %s/%s: %s\n", op.c_str(), impl_name(a), e.what());
       continue;
     }
     bench.measure(op, impl_name(a), n, bytes, slots, [&](int s) {
       if (Partition) {
-        prim::own::stable_partition(in[s], out[s], n, pred, d_count, ws, stream, config);
+        prim::classic::stable_partition(in[s], out[s], n, pred, d_count, ws, stream, config);
       } else {
-        prim::own::compact_if(in[s], out[s], n, pred, d_count, ws, stream, config);
+        prim::classic::compact_if(in[s], out[s], n, pred, d_count, ws, stream, config);
       }
     });
   }
