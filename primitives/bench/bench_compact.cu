@@ -2,6 +2,9 @@
 // or 90), partition_path48 (48-byte path states, half of them alive) and partition_index (int32
 // path indices, kept when alive[index], half alive). Own variants, the Thrust backend, plain
 // thrust::copy_if (count returned to the host), CUB DeviceSelect / DevicePartition, and a copy.
+// compact50_device_count: compact50 over n slots of which the first n / 2 are live, the live
+// count read on the device (DeviceItems, the renderer's call), for both backends, against the
+// same calls given the live count on the host.
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 
@@ -10,9 +13,9 @@
 
 #include "bench_harness.h"
 #include "primitives/caching_allocator.h"
+#include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
-#include "primitives/variants.h"
 
 namespace bench {
 namespace {
@@ -48,8 +51,8 @@ __global__ void fill_paths_kernel(PathState* d, std::size_t n, std::uint64_t see
   }
 }
 
-const char* impl_name(prim::CompactAlgorithm a) {
-  return a == prim::CompactAlgorithm::fused ? "own" : prim::name(a);
+const char* impl_name(prim::classic::CompactAlgorithm a) {
+  return a == prim::classic::CompactAlgorithm::fused ? "own" : prim::classic::name(a);
 }
 
 template <bool Partition, class T, class Pred>
@@ -110,26 +113,72 @@ void bench_select(Bench& bench, const std::string& op, std::size_t n, const Rota
     });
   }
 
-  for (prim::CompactAlgorithm a : prim::all_compact_algorithms()) {
+  for (prim::classic::CompactAlgorithm a : prim::classic::all_compact_algorithms()) {
     if (!bench.wants(op, impl_name(a))) continue;
-    prim::CompactConfig config;
+    prim::classic::CompactConfig config;
     config.algorithm = a;
     prim::Workspace ws;
     try {
-      ws.reserve(prim::own::compact_workspace_bytes<T>(n, config));
+      ws.reserve(prim::classic::compact_workspace_bytes<T>(n, config));
     } catch (const prim::Error& e) {
       std::fprintf(stderr, "skipping %s/%s: %s\n", op.c_str(), impl_name(a), e.what());
       continue;
     }
     bench.measure(op, impl_name(a), n, bytes, slots, [&](int s) {
       if (Partition) {
-        prim::own::stable_partition(in[s], out[s], n, pred, d_count, ws, stream, config);
+        prim::classic::stable_partition(in[s], out[s], n, pred, d_count, ws, stream, config);
       } else {
-        prim::own::compact_if(in[s], out[s], n, pred, d_count, ws, stream, config);
+        prim::classic::compact_if(in[s], out[s], n, pred, d_count, ws, stream, config);
       }
     });
   }
   PRIM_CUDA_CHECK(cudaFree(d_count));
+}
+
+// compact50_device_count: the own backend reads the live slots only, the Thrust backend all n
+// slots (CUB takes its item count from the host); the *_host_count rows are the same backends
+// called with the live count known on the host, over the live slots alone.
+void bench_device_count(Bench& bench, std::size_t n) {
+  const std::string op = "compact50_device_count";
+  cudaStream_t stream = bench.stream();
+  const std::size_t live = n / 2;
+  const double bytes = live * sizeof(int) * 1.5;  // live items read, half of them written
+  const int slots = bench.slots(static_cast<std::size_t>(2 * n * sizeof(int)));
+  Rotating<int> in(n, slots), out(n, slots);
+  for (int s = 0; s < slots; ++s) fill_uniform(in[s], n, 0, 99, n * 37 + s, stream);
+  std::size_t* d_counts = nullptr;  // [0]: the live count, [1]: the kept count
+  PRIM_CUDA_CHECK(cudaMalloc(&d_counts, 2 * sizeof(std::size_t)));
+  PRIM_CUDA_CHECK(
+      cudaMemcpyAsync(d_counts, &live, sizeof(std::size_t), cudaMemcpyHostToDevice, stream));
+  PRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const prim::DeviceItems items{d_counts, n};
+  std::size_t* d_count = d_counts + 1;
+  const Below pred{50};
+  bench.flush_l2();
+
+  bench.measure(op, "memcpy", n, 2.0 * live * sizeof(int), slots, [&](int s) {
+    PRIM_CUDA_CHECK(
+        cudaMemcpyAsync(out[s], in[s], live * sizeof(int), cudaMemcpyDeviceToDevice, stream));
+  });
+  if (bench.wants(op, "own") || bench.wants(op, "own_host_count")) {
+    prim::Workspace ws(prim::own::compact_workspace_bytes<int>(n));
+    bench.measure(op, "own", n, bytes, slots, [&](int s) {
+      prim::own::compact_if(in[s], out[s], items, pred, d_count, ws, stream);
+    });
+    bench.measure(op, "own_host_count", n, bytes, slots, [&](int s) {
+      prim::own::compact_if(in[s], out[s], live, pred, d_count, ws, stream);
+    });
+  }
+  if (bench.wants(op, "thrust") || bench.wants(op, "thrust_host_count")) {
+    prim::Workspace ws;
+    bench.measure(op, "thrust", n, bytes, slots, [&](int s) {
+      prim::thrust_backend::compact_if(in[s], out[s], items, pred, d_count, ws, stream);
+    });
+    bench.measure(op, "thrust_host_count", n, bytes, slots, [&](int s) {
+      prim::thrust_backend::compact_if(in[s], out[s], live, pred, d_count, ws, stream);
+    });
+  }
+  PRIM_CUDA_CHECK(cudaFree(d_counts));
 }
 
 }  // namespace
@@ -146,6 +195,8 @@ void bench_compact(Bench& bench, std::size_t n) {
     bench.flush_l2();
     bench_select<false>(bench, op, n, in, out, Below{percent}, bytes);
   }
+
+  if (bench.wants_op("compact50_device_count")) bench_device_count(bench, n);
 
   if (bench.wants_op("partition_path48") && n <= (std::size_t(1) << 26)) {
     // Sizes up to 2^26 paths (3.2 GB per copy): far beyond the live paths of a frame.

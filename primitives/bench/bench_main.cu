@@ -35,6 +35,7 @@ const char* kOps[] = {"scan",
                       "compact10",
                       "compact50",
                       "compact90",
+                      "compact50_device_count",
                       "partition_path48",
                       "partition_index",
                       "sort_pairs_3bit",
@@ -56,10 +57,10 @@ void usage() {
       "usage: primitives_bench [--ops a,b] [--impls a,b] [--min-log2 k] [--max-log2 k]\n"
       "                        [--runs r] [--warmup w] [--cap-ms ms] [--no-sweep] [--sweep-only]\n"
       "                        [--csv path]\n"
-      "ops:   scan compact10 compact50 compact90 partition_path48 partition_index\n"
-      "       sort_pairs_3bit sort_pairs_8bit sort_pairs_32bit scan_sweep\n"
+      "ops:   scan compact10 compact50 compact90 compact50_device_count partition_path48\n"
+      "       partition_index sort_pairs_3bit sort_pairs_8bit sort_pairs_32bit scan_sweep\n"
       "impls: own thrust thrust_copy_if cub memcpy naive work_efficient blocked_brent_kung\n"
-      "       blocked_blelloch scan_scatter lsd split_1bit\n");
+      "       blocked_blelloch scan_scatter lsd split_1bit own_host_count thrust_host_count\n");
 }
 
 Options parse(int argc, char** argv) {

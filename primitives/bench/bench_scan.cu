@@ -3,16 +3,16 @@
 #include <cub/device/device_scan.cuh>
 
 #include "bench_harness.h"
+#include "primitives/classic/scan.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/operators.h"
-#include "primitives/scan.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
-#include "primitives/variants.h"
 
 namespace bench {
 namespace {
 
-const char* impl_name(prim::ScanAlgorithm a) {
-  return a == prim::ScanAlgorithm::lookback ? "own" : prim::name(a);
+const char* impl_name(prim::classic::ScanAlgorithm a) {
+  return a == prim::classic::ScanAlgorithm::lookback ? "own" : prim::classic::name(a);
 }
 
 struct ScanBuffers {
@@ -58,19 +58,19 @@ void bench_scan(Bench& bench, std::size_t n) {
     });
   }
 
-  for (prim::ScanAlgorithm a : prim::all_scan_algorithms()) {
+  for (prim::classic::ScanAlgorithm a : prim::classic::all_scan_algorithms()) {
     if (!bench.wants(op, impl_name(a))) continue;
-    prim::ScanConfig config;
+    prim::classic::ScanConfig config;
     config.algorithm = a;
     prim::Workspace ws;
     try {
-      ws.reserve(prim::own::scan_workspace_bytes<int>(n, config));
+      ws.reserve(prim::classic::scan_workspace_bytes<int>(n, config));
     } catch (const prim::Error& e) {
       std::fprintf(stderr, "skipping %s/%s: %s\n", op.c_str(), impl_name(a), e.what());
       continue;
     }
     bench.measure(op, impl_name(a), n, bytes, slots, [&](int s) {
-      prim::own::exclusive_scan(buf.in[s], buf.out[s], n, 0, prim::Plus{}, ws, stream, config);
+      prim::classic::exclusive_scan(buf.in[s], buf.out[s], n, 0, prim::Plus{}, ws, stream, config);
     });
   }
 }
@@ -81,27 +81,27 @@ void bench_scan_sweep(Bench& bench, std::size_t n) {
   const double bytes = 2.0 * n * sizeof(int);
   const int slots = bench.slots(static_cast<std::size_t>(bytes));
   ScanBuffers buf(bench, n, slots);
-  for (prim::ScanAlgorithm a :
-       {prim::ScanAlgorithm::blocked_brent_kung, prim::ScanAlgorithm::blocked_blelloch}) {
+  for (prim::classic::ScanAlgorithm a : {prim::classic::ScanAlgorithm::blocked_brent_kung,
+                                         prim::classic::ScanAlgorithm::blocked_blelloch}) {
     for (int threads = 64; threads <= 1024; threads *= 2) {
       for (int items = 1; items <= 16; items *= 2) {
-        prim::ScanConfig config;
+        prim::classic::ScanConfig config;
         config.algorithm = a;
         config.block_threads = threads;
         config.items_per_thread = items;
         prim::Workspace ws;
         try {
-          ws.reserve(prim::own::scan_workspace_bytes<int>(n, config));
+          ws.reserve(prim::classic::scan_workspace_bytes<int>(n, config));
         } catch (const prim::Error& e) {
-          std::fprintf(stderr, "skipping %s/%s %dx%d: %s\n", op.c_str(), prim::name(a), threads,
-                       items, e.what());
+          std::fprintf(stderr, "skipping %s/%s %dx%d: %s\n", op.c_str(), prim::classic::name(a),
+                       threads, items, e.what());
           continue;
         }
         bench.measure(
-            op, prim::name(a), n, bytes, slots,
+            op, prim::classic::name(a), n, bytes, slots,
             [&](int s) {
-              prim::own::exclusive_scan(buf.in[s], buf.out[s], n, 0, prim::Plus{}, ws,
-                                        bench.stream(), config);
+              prim::classic::exclusive_scan(buf.in[s], buf.out[s], n, 0, prim::Plus{}, ws,
+                                            bench.stream(), config);
             },
             threads, items);
       }

@@ -4,15 +4,15 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_harness.h"
-#include "primitives/radix_sort.cuh"
+#include "primitives/classic/radix_sort.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/thrust/thrust_backend.cuh"
-#include "primitives/variants.h"
 
 namespace bench {
 namespace {
 
-const char* impl_name(prim::SortAlgorithm a) {
-  return a == prim::SortAlgorithm::onesweep ? "own" : prim::name(a);
+const char* impl_name(prim::classic::SortAlgorithm a) {
+  return a == prim::classic::SortAlgorithm::onesweep ? "own" : prim::classic::name(a);
 }
 
 }  // namespace
@@ -67,21 +67,21 @@ void bench_sort(Bench& bench, std::size_t n) {
       });
     }
 
-    for (prim::SortAlgorithm a : prim::all_sort_algorithms()) {
+    for (prim::classic::SortAlgorithm a : prim::classic::all_sort_algorithms()) {
       if (!bench.wants(op, impl_name(a))) continue;
-      prim::SortConfig config;
+      prim::classic::SortConfig config;
       config.algorithm = a;
       prim::Workspace ws;
       try {
-        ws.reserve(prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, 0, bits,
-                                                                                       config));
+        ws.reserve(prim::classic::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(
+            n, 0, bits, config));
       } catch (const prim::Error& e) {
         std::fprintf(stderr, "skipping %s/%s: %s\n", op.c_str(), impl_name(a), e.what());
         continue;
       }
       bench.measure(op, impl_name(a), n, bytes, slots, [&](int s) {
-        prim::own::sort_pairs(keys_in(s), keys_out(s), values_in(s), values_out(s), n, 0, bits, ws,
-                              stream, config);
+        prim::classic::sort_pairs(keys_in(s), keys_out(s), values_in(s), values_out(s), n, 0, bits,
+                                  ws, stream, config);
       });
     }
   }

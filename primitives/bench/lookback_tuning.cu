@@ -12,8 +12,8 @@
 #include <cub/device/device_select.cuh>
 #include <vector>
 
-#include "primitives/device/compact_fused.cuh"
-#include "primitives/device/scan_lookback.cuh"
+#include "primitives/device/dispatch_compact.cuh"
+#include "primitives/device/dispatch_scan.cuh"
 #include "primitives/operators.h"
 
 namespace {

@@ -23,11 +23,12 @@ class PathPrimitives {
   // over key_bits bits (when key_bits > 0).
   virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const = 0;
 
-  // Keeps the live ids (no kDeadBit) of ids_in[0, *live) (*live <= n), in order, in
-  // ids_out[0, *count), and writes how many to *count. live and count are executor memory: the
-  // counts stay where the kernels read them, and both backends read *live on the device. The own
-  // and CPU backends read the live slots only; the Thrust backend reads all n slots (CUB sizes
-  // its grid on the host) and ignores those past *live. ids_out past *count is left as it was.
+  // Keeps the slots of ids_in[0, *live) (*live <= n) that are live (no kDeadBit), in order, in ids_out,
+  // and writes how many to *count. live and count are executor memory: the counts stay where the
+  // kernels read them. Every backend keeps nothing at or past *live, whatever those slots hold,
+  // and leaves ids_out past *count as it was. The own and CPU backends read the live slots only;
+  // the Thrust backend reads all n slots (CUB takes its item count from the host) and reads
+  // *live on the device.
   virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                             const std::size_t* live, std::size_t* count, prim::Workspace& ws,
                             cudaStream_t stream) const = 0;

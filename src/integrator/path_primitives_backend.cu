@@ -39,19 +39,10 @@ class BackendPathPrimitives final : public PathPrimitives {
   void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                     const std::size_t* live, std::size_t* count, prim::Workspace& ws,
                     cudaStream_t stream) const override {
-#if PRIM_BACKEND == PRIM_BACKEND_OWN
-    // Over the live slots only, their count read on the device.
-    prim::own::compact_if(ids_in, ids_out, prim::DeviceItems{live, n}, IsLivePath{}, count, ws,
-                          stream);
-#else
-    // CUB's selection takes its item count from the host, so it reads all n slots; those past the
-    // live count must read as dead. The output starts all dead (0xFF bytes have the dead bit)
-    // and stays so past the count, which keeps that true for the next bounce (generation writes
-    // all n slots, and a sort keeps the dead slots last).
-    (void)live;
-    PRIM_CUDA_CHECK(cudaMemsetAsync(ids_out, 0xFF, n * sizeof(std::uint32_t), stream));
-    prim::selected::compact_if(ids_in, ids_out, n, IsLivePath{}, count, ws, stream);
-#endif
+    // The first *live slots, their count read on the device (the Thrust backend reads all n
+    // slots and keeps none at or past *live).
+    prim::selected::compact_if(ids_in, ids_out, prim::DeviceItems{live, n}, IsLivePath{}, count, ws,
+                               stream);
   }
 
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,

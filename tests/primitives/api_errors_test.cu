@@ -148,6 +148,49 @@ TEST(ThrustApiErrors, CompactArguments) {
       {"prim::thrust_backend::stable_partition", "d_in is null"});
 }
 
+// The same checks of a device-side item count in both backends.
+TEST(ApiErrors, DeviceItemsArguments) {
+  Buffers m;
+  prim::Workspace ws;
+  std::size_t d_n = 16;
+  expect_error(
+      [&] {
+        prim::own::compact_if(m.a.data(), m.b.data(), prim::DeviceItems{nullptr, 16}, IsOdd{},
+                              &m.count, ws);
+      },
+      {"prim::own::compact_if", "DeviceItems::d_n is null"});
+  expect_error(
+      [&] {
+        prim::own::stable_partition(m.a.data(), m.b.data(), prim::DeviceItems{&m.count, 16},
+                                    IsOdd{}, &m.count, ws);
+      },
+      {"prim::own::stable_partition", "must not alias d_count"});
+  expect_error(
+      [&] {
+        prim::thrust_backend::compact_if(m.a.data(), m.b.data(), prim::DeviceItems{nullptr, 16},
+                                         IsOdd{}, &m.count, ws);
+      },
+      {"prim::thrust_backend::compact_if", "DeviceItems::d_n is null"});
+  expect_error(
+      [&] {
+        prim::thrust_backend::stable_partition(
+            m.a.data(), m.b.data(), prim::DeviceItems{&m.count, 16}, IsOdd{}, &m.count, ws);
+      },
+      {"prim::thrust_backend::stable_partition", "must not alias d_count"});
+  expect_error(
+      [&] {
+        prim::thrust_backend::compact_if(m.a.data(), m.a.data(), prim::DeviceItems{&d_n, 16},
+                                         IsOdd{}, &m.count, ws);
+      },
+      {"prim::thrust_backend::compact_if", "must not alias d_in"});
+  expect_error(
+      [&] {
+        prim::thrust_backend::stable_partition<std::uint32_t>(
+            nullptr, m.b.data(), prim::DeviceItems{&d_n, 16}, IsOdd{}, &m.count, ws);
+      },
+      {"prim::thrust_backend::stable_partition", "d_in is null"});
+}
+
 TEST(ThrustApiErrors, SortAndScatterArguments) {
   Buffers m;
   prim::Workspace ws;

@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "primitives/compact.cuh"
+#include "primitives/classic/compact.cuh"
+#include "primitives/classic/radix_sort.cuh"
+#include "primitives/classic/scan.cuh"
 #include "primitives/error.h"
-#include "primitives/radix_sort.cuh"
-#include "primitives/scan.cuh"
 
 namespace {
 
@@ -103,12 +103,13 @@ std::vector<T> reference_scan(const std::vector<T>& in, bool inclusive, T identi
   return out;
 }
 
-const std::vector<prim::ScanAlgorithm> kClassicScans = {
-    prim::ScanAlgorithm::naive, prim::ScanAlgorithm::work_efficient,
-    prim::ScanAlgorithm::blocked_brent_kung, prim::ScanAlgorithm::blocked_blelloch};
+const std::vector<prim::classic::ScanAlgorithm> kClassicScans = {
+    prim::classic::ScanAlgorithm::naive, prim::classic::ScanAlgorithm::work_efficient,
+    prim::classic::ScanAlgorithm::blocked_brent_kung,
+    prim::classic::ScanAlgorithm::blocked_blelloch};
 
-std::string label(prim::ScanAlgorithm a, std::size_t n, bool inclusive, bool in_place) {
-  return std::string(prim::name(a)) + (inclusive ? " inclusive" : " exclusive") +
+std::string label(prim::classic::ScanAlgorithm a, std::size_t n, bool inclusive, bool in_place) {
+  return std::string(prim::classic::name(a)) + (inclusive ? " inclusive" : " exclusive") +
          (in_place ? " in place" : "") + ", n = " + std::to_string(n);
 }
 
@@ -116,19 +117,19 @@ std::string label(prim::ScanAlgorithm a, std::size_t n, bool inclusive, bool in_
 // items and (out of place) the unchanged input.
 template <class T, class Op>
 void check_scan(const std::vector<T>& in, bool inclusive, bool in_place, T identity, Op op,
-                const prim::ScanConfig& config) {
+                const prim::classic::ScanConfig& config) {
   const std::size_t n = in.size();
   SCOPED_TRACE(label(config.algorithm, n, inclusive, in_place) + " block_threads " +
                std::to_string(config.block_threads) + " items_per_thread " +
                std::to_string(config.items_per_thread));
-  prim::Workspace ws(prim::own::scan_workspace_bytes<T>(n, config));
+  prim::Workspace ws(prim::classic::scan_workspace_bytes<T>(n, config));
   DeviceArray<T> d_in(in);
   DeviceArray<T> d_out(in_place ? 0 : n);
   T* out = in_place ? d_in.get() : d_out.get();
   if (inclusive)
-    prim::own::inclusive_scan(d_in.get(), out, n, identity, op, ws, 0, config);
+    prim::classic::inclusive_scan(d_in.get(), out, n, identity, op, ws, 0, config);
   else
-    prim::own::exclusive_scan(d_in.get(), out, n, identity, op, ws, 0, config);
+    prim::classic::exclusive_scan(d_in.get(), out, n, identity, op, ws, 0, config);
   const std::vector<T> expected = reference_scan(in, inclusive, identity, op);
   ASSERT_TRUE(same(expected, in_place ? d_in.download() : d_out.download()));
   ASSERT_TRUE(in_place ? d_in.guard_intact() : d_out.guard_intact()) << "wrote past the end";
@@ -161,7 +162,7 @@ const std::vector<std::size_t> kSizes = {1,    2,    31,   32,    33,      255,
 
 TEST(ClassicScan, IntPlusEverySizeBothKindsInAndOutOfPlace) {
   for (auto algorithm : kClassicScans) {
-    prim::ScanConfig config;
+    prim::classic::ScanConfig config;
     config.algorithm = algorithm;
     for (std::size_t n : kSizes) {
       const std::vector<int> in = small_ints(n, n);
@@ -174,7 +175,7 @@ TEST(ClassicScan, IntPlusEverySizeBothKindsInAndOutOfPlace) {
 
 TEST(ClassicScan, NonCommutativeMatrixProductKeepsOrder) {
   for (auto algorithm : kClassicScans) {
-    prim::ScanConfig config;
+    prim::classic::ScanConfig config;
     config.algorithm = algorithm;
     for (std::size_t n :
          {std::size_t(1), std::size_t(2), std::size_t(33), std::size_t(1025), std::size_t(70001)}) {
@@ -190,7 +191,7 @@ TEST(ClassicScan, LargeTwoToTheTwentySix) {
   const std::size_t n = std::size_t(1) << 26;
   const std::vector<int> in = small_ints(n, 26);
   for (auto algorithm : kClassicScans) {
-    prim::ScanConfig config;
+    prim::classic::ScanConfig config;
     config.algorithm = algorithm;
     check_scan(in, true, false, 0, prim::Plus{}, config);
   }
@@ -198,11 +199,11 @@ TEST(ClassicScan, LargeTwoToTheTwentySix) {
 
 // Every tile shape the blocked scan accepts, both trees, sizes around one and two tiles.
 TEST(ClassicScan, BlockedTileShapesSweep) {
-  for (auto algorithm :
-       {prim::ScanAlgorithm::blocked_brent_kung, prim::ScanAlgorithm::blocked_blelloch}) {
+  for (auto algorithm : {prim::classic::ScanAlgorithm::blocked_brent_kung,
+                         prim::classic::ScanAlgorithm::blocked_blelloch}) {
     for (int threads : {32, 64, 128, 256, 512, 1024}) {
       for (int items : {1, 2, 3, 4, 7, 8, 16}) {
-        prim::ScanConfig config{algorithm, threads, items};
+        prim::classic::ScanConfig config{algorithm, threads, items};
         const std::size_t tile = std::size_t(threads) * items;
         for (std::size_t n :
              {std::size_t(1), tile - 1, tile, tile + 1, 2 * tile + 7, tile * 5 + 3}) {
@@ -218,16 +219,16 @@ TEST(ClassicScan, BlockedTileShapesSweep) {
 // (1024 x 16) needs 67 KB of shared memory, past the 48 KB default, and so does 1024 x 2 for
 // 16-byte matrices.
 TEST(ClassicScan, BlockedDeepRecursionAndLargeSharedMemory) {
-  for (auto algorithm :
-       {prim::ScanAlgorithm::blocked_brent_kung, prim::ScanAlgorithm::blocked_blelloch}) {
+  for (auto algorithm : {prim::classic::ScanAlgorithm::blocked_brent_kung,
+                         prim::classic::ScanAlgorithm::blocked_blelloch}) {
     const std::vector<int> in = small_ints((1u << 20) + 3, 5);
-    check_scan(in, false, true, 0, prim::Plus{}, prim::ScanConfig{algorithm, 32, 1});
-    check_scan(in, true, false, 0, prim::Plus{}, prim::ScanConfig{algorithm, 1024, 16});
+    check_scan(in, false, true, 0, prim::Plus{}, prim::classic::ScanConfig{algorithm, 32, 1});
+    check_scan(in, true, false, 0, prim::Plus{}, prim::classic::ScanConfig{algorithm, 1024, 16});
     check_scan(random_matrices(100003, 9), true, true, kMat2Identity, Mat2Product{},
-               prim::ScanConfig{algorithm, 32, 1});
+               prim::classic::ScanConfig{algorithm, 32, 1});
     // 1024 threads of 16-byte items: 51 KB of shared memory, and the register bound of the kernel.
     check_scan(random_matrices(100003, 10), false, false, kMat2Identity, Mat2Product{},
-               prim::ScanConfig{algorithm, 1024, 2});
+               prim::classic::ScanConfig{algorithm, 1024, 2});
   }
 }
 
@@ -248,50 +249,53 @@ template <class F>
 TEST(ClassicScan, BlockedRejectsBadShapes) {
   DeviceArray<int> d(100);
   prim::Workspace ws(1 << 20);
-  const std::vector<std::pair<prim::ScanConfig, const char*>> bad = {
-      {{prim::ScanAlgorithm::blocked_blelloch, 48, 4}, "block_threads"},
-      {{prim::ScanAlgorithm::blocked_blelloch, 16, 4}, "block_threads"},
-      {{prim::ScanAlgorithm::blocked_brent_kung, 2048, 4}, "block_threads"},
-      {{prim::ScanAlgorithm::blocked_brent_kung, -32, 4}, "block_threads"},
-      {{prim::ScanAlgorithm::blocked_blelloch, 256, 17}, "items_per_thread"},
-      {{prim::ScanAlgorithm::blocked_brent_kung, 256, -1}, "items_per_thread"},
-      {{prim::ScanAlgorithm::naive, 100, 0}, "block_threads"},
-      {{prim::ScanAlgorithm::work_efficient, 2048, 0}, "block_threads"}};
+  const std::vector<std::pair<prim::classic::ScanConfig, const char*>> bad = {
+      {{prim::classic::ScanAlgorithm::blocked_blelloch, 48, 4}, "block_threads"},
+      {{prim::classic::ScanAlgorithm::blocked_blelloch, 16, 4}, "block_threads"},
+      {{prim::classic::ScanAlgorithm::blocked_brent_kung, 2048, 4}, "block_threads"},
+      {{prim::classic::ScanAlgorithm::blocked_brent_kung, -32, 4}, "block_threads"},
+      {{prim::classic::ScanAlgorithm::blocked_blelloch, 256, 17}, "items_per_thread"},
+      {{prim::classic::ScanAlgorithm::blocked_brent_kung, 256, -1}, "items_per_thread"},
+      {{prim::classic::ScanAlgorithm::naive, 100, 0}, "block_threads"},
+      {{prim::classic::ScanAlgorithm::work_efficient, 2048, 0}, "block_threads"}};
   for (const auto& entry : bad) {
-    const prim::ScanConfig config = entry.first;
+    const prim::classic::ScanConfig config = entry.first;
     const std::string argument = entry.second;
-    SCOPED_TRACE(std::string(prim::name(config.algorithm)) + " " +
+    SCOPED_TRACE(std::string(prim::classic::name(config.algorithm)) + " " +
                  std::to_string(config.block_threads) + " x " +
                  std::to_string(config.items_per_thread));
-    if (config.algorithm != prim::ScanAlgorithm::naive &&
-        config.algorithm != prim::ScanAlgorithm::work_efficient) {
+    if (config.algorithm != prim::classic::ScanAlgorithm::naive &&
+        config.algorithm != prim::classic::ScanAlgorithm::work_efficient) {
       EXPECT_TRUE(
-          throws_naming([&] { prim::own::scan_workspace_bytes<int>(100, config); }, argument));
+          throws_naming([&] { prim::classic::scan_workspace_bytes<int>(100, config); }, argument));
       EXPECT_TRUE(throws_naming(
           [&] {
-            prim::detail::blocked::scan<false>(d.get(), d.get(), 100, 0, prim::Plus{}, ws.data(), 0,
-                                               config);
+            prim::classic::detail::blocked::scan<false>(d.get(), d.get(), 100, 0, prim::Plus{},
+                                                        ws.data(), 0, config);
           },
           argument));
     }
     EXPECT_TRUE(throws_naming(
-        [&] { prim::own::exclusive_scan(d.get(), d.get(), 100, 0, prim::Plus{}, ws, 0, config); },
+        [&] {
+          prim::classic::exclusive_scan(d.get(), d.get(), 100, 0, prim::Plus{}, ws, 0, config);
+        },
         argument));
   }
   // The same calls with a valid odd shape succeed.
-  const prim::ScanConfig good{prim::ScanAlgorithm::blocked_blelloch, 64, 5};
-  EXPECT_NO_THROW(prim::own::exclusive_scan(d.get(), d.get(), 100, 0, prim::Plus{}, ws, 0, good));
+  const prim::classic::ScanConfig good{prim::classic::ScanAlgorithm::blocked_blelloch, 64, 5};
+  EXPECT_NO_THROW(
+      prim::classic::exclusive_scan(d.get(), d.get(), 100, 0, prim::Plus{}, ws, 0, good));
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
 
   // A 1024 x 16 tile of 16-byte matrices needs about 290 KB of shared memory: no device has it.
-  const prim::ScanConfig huge{prim::ScanAlgorithm::blocked_blelloch, 1024, 16};
+  const prim::classic::ScanConfig huge{prim::classic::ScanAlgorithm::blocked_blelloch, 1024, 16};
   const std::vector<Mat2> in = random_matrices(10, 1);
   DeviceArray<Mat2> d_in(in);
-  prim::Workspace big(prim::own::scan_workspace_bytes<Mat2>(in.size(), huge));
+  prim::Workspace big(prim::classic::scan_workspace_bytes<Mat2>(in.size(), huge));
   EXPECT_TRUE(throws_naming(
       [&] {
-        prim::own::inclusive_scan(d_in.get(), d_in.get(), in.size(), kMat2Identity, Mat2Product{},
-                                  big, 0, huge);
+        prim::classic::inclusive_scan(d_in.get(), d_in.get(), in.size(), kMat2Identity,
+                                      Mat2Product{}, big, 0, huge);
       },
       "shared memory"));
 }
@@ -313,12 +317,12 @@ TEST(ClassicScan, PastTwoToTheThirtyOneItems) {
   in[n - 3] = 250;
   const std::vector<std::uint8_t> expected = reference_scan(in, true, std::uint8_t(0), prim::Max{});
   for (auto algorithm : kClassicScans) {
-    SCOPED_TRACE(prim::name(algorithm));
-    prim::ScanConfig config;
+    SCOPED_TRACE(prim::classic::name(algorithm));
+    prim::classic::ScanConfig config;
     config.algorithm = algorithm;
-    prim::Workspace ws(prim::own::scan_workspace_bytes<std::uint8_t>(n, config));
+    prim::Workspace ws(prim::classic::scan_workspace_bytes<std::uint8_t>(n, config));
     DeviceArray<std::uint8_t> d(in);
-    prim::own::inclusive_scan(d.get(), d.get(), n, std::uint8_t(0), prim::Max{}, ws, 0, config);
+    prim::classic::inclusive_scan(d.get(), d.get(), n, std::uint8_t(0), prim::Max{}, ws, 0, config);
     EXPECT_TRUE(same(expected, d.download()));
     EXPECT_TRUE(d.guard_intact());
   }
@@ -374,9 +378,9 @@ std::vector<std::uint32_t> reference_select(const std::vector<std::uint32_t>& in
 enum class Entry { compact_if, compact_flags, stable_partition };
 
 void check_select(Entry entry, const std::vector<std::uint32_t>& in,
-                  const prim::CompactConfig& config) {
+                  const prim::classic::CompactConfig& config) {
   const std::size_t n = in.size();
-  SCOPED_TRACE(std::string(prim::name(config.scan.algorithm)) + " entry " +
+  SCOPED_TRACE(std::string(prim::classic::name(config.scan.algorithm)) + " entry " +
                std::to_string(static_cast<int>(entry)) + ", n = " + std::to_string(n));
   std::vector<std::uint8_t> flags(n);
   for (std::size_t i = 0; i < n; ++i) flags[i] = static_cast<std::uint8_t>((in[i] & 1u) * 7);
@@ -384,18 +388,18 @@ void check_select(Entry entry, const std::vector<std::uint32_t>& in,
   DeviceArray<std::uint8_t> d_flags(flags);
   DeviceArray<std::uint32_t> d_out(n);
   DeviceArray<std::size_t> d_count(1);
-  prim::Workspace ws(prim::own::compact_workspace_bytes<std::uint32_t>(n, config));
+  prim::Workspace ws(prim::classic::compact_workspace_bytes<std::uint32_t>(n, config));
   switch (entry) {
     case Entry::compact_if:
-      prim::own::compact_if(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0, config);
+      prim::classic::compact_if(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0, config);
       break;
     case Entry::compact_flags:
-      prim::own::compact_flags(d_in.get(), d_flags.get(), d_out.get(), n, d_count.get(), ws, 0,
-                               config);
+      prim::classic::compact_flags(d_in.get(), d_flags.get(), d_out.get(), n, d_count.get(), ws, 0,
+                                   config);
       break;
     case Entry::stable_partition:
-      prim::own::stable_partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0,
-                                  config);
+      prim::classic::stable_partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0,
+                                      config);
       break;
   }
   const std::vector<std::uint32_t> expected =
@@ -412,7 +416,8 @@ void check_select(Entry entry, const std::vector<std::uint32_t>& in,
 
 TEST(ClassicCompact, ScanScatterWithEveryClassicScan) {
   for (auto algorithm : kClassicScans) {
-    prim::CompactConfig config{prim::CompactAlgorithm::scan_scatter, {algorithm, 0, 0}};
+    prim::classic::CompactConfig config{prim::classic::CompactAlgorithm::scan_scatter,
+                                        {algorithm, 0, 0}};
     for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(32), std::size_t(33),
                           std::size_t(1025), std::size_t(65537), std::size_t(1000003)}) {
       for (Pattern p :
@@ -426,25 +431,25 @@ TEST(ClassicCompact, ScanScatterWithEveryClassicScan) {
 }
 
 TEST(ClassicCompact, ScanScatterWithSmallBlockedTiles) {
-  prim::CompactConfig config{prim::CompactAlgorithm::scan_scatter,
-                             {prim::ScanAlgorithm::blocked_blelloch, 32, 3}};
+  prim::classic::CompactConfig config{prim::classic::CompactAlgorithm::scan_scatter,
+                                      {prim::classic::ScanAlgorithm::blocked_blelloch, 32, 3}};
   const auto in = flagged_items((1u << 20) + 3, Pattern::random, 11);
   for (Entry e : {Entry::compact_if, Entry::stable_partition}) check_select(e, in, config);
 }
 
 // The 64-bit counter path runs by itself only past 2^32 items; call it directly at a small size.
 TEST(ClassicCompact, SixtyFourBitCountersPath) {
-  namespace css = prim::detail::compact_scan_scatter;
+  namespace css = prim::classic::detail::compact_scan_scatter;
   for (bool partition : {false, true}) {
     const auto in = flagged_items(100003, Pattern::random, 64);
     const std::size_t n = in.size();
-    prim::CompactConfig config{prim::CompactAlgorithm::scan_scatter,
-                               {prim::ScanAlgorithm::blocked_brent_kung, 0, 0}};
+    prim::classic::CompactConfig config{prim::classic::CompactAlgorithm::scan_scatter,
+                                        {prim::classic::ScanAlgorithm::blocked_brent_kung, 0, 0}};
     prim::Workspace ws(css::workspace_bytes_for<std::uint64_t>(n, config));
     DeviceArray<std::uint32_t> d_in(in);
     DeviceArray<std::uint32_t> d_out(n);
     DeviceArray<std::size_t> d_count(1);
-    auto selector = prim::own::dispatch::ItemSelector<IsOdd>{IsOdd{}};
+    auto selector = prim::detail::ItemSelector<IsOdd>{IsOdd{}};
     if (partition)
       css::select_with<true, std::uint64_t>(d_in.get(), d_out.get(), n, selector, d_count.get(),
                                             ws.data(), 0, config);
@@ -474,10 +479,11 @@ TEST(ClassicCompact, PastTwoToTheThirtyOneItems) {
   DeviceArray<std::uint8_t> d_in(in);
   DeviceArray<std::uint8_t> d_out(n);
   DeviceArray<std::size_t> d_count(1);
-  prim::CompactConfig config{prim::CompactAlgorithm::scan_scatter,
-                             {prim::ScanAlgorithm::blocked_brent_kung, 0, 0}};
-  prim::Workspace ws(prim::own::compact_workspace_bytes<std::uint8_t>(n, config));
-  prim::own::stable_partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0, config);
+  prim::classic::CompactConfig config{prim::classic::CompactAlgorithm::scan_scatter,
+                                      {prim::classic::ScanAlgorithm::blocked_brent_kung, 0, 0}};
+  prim::Workspace ws(prim::classic::compact_workspace_bytes<std::uint8_t>(n, config));
+  prim::classic::stable_partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0,
+                                  config);
   std::vector<std::uint8_t> expected;
   expected.reserve(n);
   for (auto x : in)
@@ -499,7 +505,7 @@ struct Payload {
 };
 
 struct SortCase {
-  prim::SortConfig config;
+  prim::classic::SortConfig config;
   int begin_bit, end_bit;
 };
 
@@ -519,11 +525,11 @@ std::vector<K> duplicate_keys(std::size_t n, std::uint64_t seed, int distinct) {
 template <class K, class V>
 void check_sort(const std::vector<K>& keys, const std::vector<V>& values, const SortCase& c) {
   const std::size_t n = keys.size();
-  SCOPED_TRACE(std::string(prim::name(c.config.algorithm)) + " radix_bits " +
+  SCOPED_TRACE(std::string(prim::classic::name(c.config.algorithm)) + " radix_bits " +
                std::to_string(c.config.radix_bits) + " scan " +
-               prim::name(c.config.scan.algorithm) + ", bits [" + std::to_string(c.begin_bit) +
-               ", " + std::to_string(c.end_bit) + "), key bytes " + std::to_string(sizeof(K)) +
-               ", n = " + std::to_string(n));
+               prim::classic::name(c.config.scan.algorithm) + ", bits [" +
+               std::to_string(c.begin_bit) + ", " + std::to_string(c.end_bit) + "), key bytes " +
+               std::to_string(sizeof(K)) + ", n = " + std::to_string(n));
   const std::uint64_t width = std::uint64_t(c.end_bit - c.begin_bit);
   const std::uint64_t mask = width >= 64 ? ~0ull : ((1ull << width) - 1);
   auto sort_key = [&](K k) { return (std::uint64_t(k) >> c.begin_bit) & mask; };
@@ -541,9 +547,9 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, const 
   DeviceArray<K> d_keys_in(keys), d_keys_out(n);
   DeviceArray<V> d_values_in(values), d_values_out(n);
   prim::Workspace ws(
-      prim::own::sort_pairs_workspace_bytes<K, V>(n, c.begin_bit, c.end_bit, c.config));
-  prim::own::sort_pairs(d_keys_in.get(), d_keys_out.get(), d_values_in.get(), d_values_out.get(), n,
-                        c.begin_bit, c.end_bit, ws, 0, c.config);
+      prim::classic::sort_pairs_workspace_bytes<K, V>(n, c.begin_bit, c.end_bit, c.config));
+  prim::classic::sort_pairs(d_keys_in.get(), d_keys_out.get(), d_values_in.get(),
+                            d_values_out.get(), n, c.begin_bit, c.end_bit, ws, 0, c.config);
   ASSERT_TRUE(same(expected_keys, d_keys_out.download()));
   ASSERT_TRUE(same(expected_values, d_values_out.download())) << "not stable";
   ASSERT_TRUE(d_keys_out.guard_intact() && d_values_out.guard_intact()) << "wrote past the end";
@@ -556,17 +562,20 @@ std::vector<std::uint32_t> indices(std::size_t n) {
   return v;
 }
 
-const prim::ScanConfig kBlockedScan{prim::ScanAlgorithm::blocked_brent_kung, 0, 0};
+const prim::classic::ScanConfig kBlockedScan{prim::classic::ScanAlgorithm::blocked_brent_kung, 0,
+                                             0};
 
 TEST(ClassicSort, SplitAndLsdOverKeyWidthsAndBitRanges) {
   const std::vector<SortCase> cases = {
-      {{prim::SortAlgorithm::split_1bit, 0, kBlockedScan}, 0, 8},
-      {{prim::SortAlgorithm::split_1bit, 0, kBlockedScan}, 3, 4},
-      {{prim::SortAlgorithm::lsd, 0, kBlockedScan}, 0, 8},
-      {{prim::SortAlgorithm::lsd, 4, kBlockedScan}, 0, 8},
-      {{prim::SortAlgorithm::lsd, 8, kBlockedScan}, 3, 17},  // 8 + 6 bits: narrower last digit
-      {{prim::SortAlgorithm::lsd, 4, kBlockedScan}, 1, 4},   // one 3-bit digit
-      {{prim::SortAlgorithm::lsd, 8, kBlockedScan}, 0, 3},   // 8 materials: one pass
+      {{prim::classic::SortAlgorithm::split_1bit, 0, kBlockedScan}, 0, 8},
+      {{prim::classic::SortAlgorithm::split_1bit, 0, kBlockedScan}, 3, 4},
+      {{prim::classic::SortAlgorithm::lsd, 0, kBlockedScan}, 0, 8},
+      {{prim::classic::SortAlgorithm::lsd, 4, kBlockedScan}, 0, 8},
+      {{prim::classic::SortAlgorithm::lsd, 8, kBlockedScan},
+       3,
+       17},  // 8 + 6 bits: narrower last digit
+      {{prim::classic::SortAlgorithm::lsd, 4, kBlockedScan}, 1, 4},  // one 3-bit digit
+      {{prim::classic::SortAlgorithm::lsd, 8, kBlockedScan}, 0, 3},  // 8 materials: one pass
   };
   for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(4095),
                         std::size_t(4096), std::size_t(4097), std::size_t(100003)}) {
@@ -585,24 +594,27 @@ TEST(ClassicSort, FullKeysLargeAndWideValues) {
   for (std::size_t i = 0; i < n; ++i)
     payload[i] = {static_cast<std::uint32_t>(i), float(i) * 0.5f, -float(i)};
   const auto keys = duplicate_keys<std::uint32_t>(n, 99, 0);
-  check_sort(keys, payload, {{prim::SortAlgorithm::lsd, 8, kBlockedScan}, 0, 32});
-  check_sort(keys, payload, {{prim::SortAlgorithm::lsd, 4, kBlockedScan}, 0, 32});
-  check_sort(keys, payload, {{prim::SortAlgorithm::split_1bit, 0, kBlockedScan}, 0, 32});
+  check_sort(keys, payload, {{prim::classic::SortAlgorithm::lsd, 8, kBlockedScan}, 0, 32});
+  check_sort(keys, payload, {{prim::classic::SortAlgorithm::lsd, 4, kBlockedScan}, 0, 32});
+  check_sort(keys, payload, {{prim::classic::SortAlgorithm::split_1bit, 0, kBlockedScan}, 0, 32});
   const auto few = duplicate_keys<std::uint32_t>(n, 98, 3);
-  check_sort(few, indices(n), {{prim::SortAlgorithm::lsd, 8, kBlockedScan}, 0, 32});
+  check_sort(few, indices(n), {{prim::classic::SortAlgorithm::lsd, 8, kBlockedScan}, 0, 32});
 }
 
 TEST(ClassicSort, SplitWithEveryClassicScanAndLsdWithBothTrees) {
   const std::size_t n = 20011;
   const auto keys = duplicate_keys<std::uint16_t>(n, 7, 0);
   for (auto algorithm : kClassicScans) {
-    const prim::ScanConfig scan{algorithm, 0, 0};
-    check_sort(keys, indices(n), {{prim::SortAlgorithm::split_1bit, 0, scan}, 2, 11});
-    check_sort(keys, indices(n), {{prim::SortAlgorithm::lsd, 8, scan}, 0, 16});
+    const prim::classic::ScanConfig scan{algorithm, 0, 0};
+    check_sort(keys, indices(n), {{prim::classic::SortAlgorithm::split_1bit, 0, scan}, 2, 11});
+    check_sort(keys, indices(n), {{prim::classic::SortAlgorithm::lsd, 8, scan}, 0, 16});
   }
-  check_sort(
-      keys, indices(n),
-      {{prim::SortAlgorithm::lsd, 4, {prim::ScanAlgorithm::blocked_blelloch, 32, 1}}, 0, 16});
+  check_sort(keys, indices(n),
+             {{prim::classic::SortAlgorithm::lsd,
+               4,
+               {prim::classic::ScanAlgorithm::blocked_blelloch, 32, 1}},
+              0,
+              16});
 }
 
 TEST(ClassicSort, LsdRejectsBadRadixBits) {
@@ -610,16 +622,17 @@ TEST(ClassicSort, LsdRejectsBadRadixBits) {
   prim::Workspace ws(1 << 20);
   for (int bits : {1, 2, 3, 5, 16, -4}) {
     SCOPED_TRACE(bits);
-    const prim::SortConfig config{prim::SortAlgorithm::lsd, bits, kBlockedScan};
+    const prim::classic::SortConfig config{prim::classic::SortAlgorithm::lsd, bits, kBlockedScan};
     EXPECT_TRUE(throws_naming(
         [&] {
-          prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(10, 0, 32, config);
+          prim::classic::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(10, 0, 32,
+                                                                                  config);
         },
         "radix_bits"));
     EXPECT_TRUE(throws_naming(
         [&] {
-          prim::own::sort_pairs(keys.get(), keys_out.get(), values.get(), values_out.get(), 10, 0,
-                                32, ws, 0, config);
+          prim::classic::sort_pairs(keys.get(), keys_out.get(), values.get(), values_out.get(), 10,
+                                    0, 32, ws, 0, config);
         },
         "radix_bits"));
   }
@@ -630,9 +643,10 @@ TEST(ClassicSort, SixtyFourBitCountersPath) {
   const std::size_t n = 50021;
   const auto keys = duplicate_keys<std::uint32_t>(n, 5, 11);
   const auto values = indices(n);
-  for (auto algorithm : {prim::SortAlgorithm::split_1bit, prim::SortAlgorithm::lsd}) {
-    SCOPED_TRACE(prim::name(algorithm));
-    const prim::SortConfig config{algorithm, 8, kBlockedScan};
+  for (auto algorithm :
+       {prim::classic::SortAlgorithm::split_1bit, prim::classic::SortAlgorithm::lsd}) {
+    SCOPED_TRACE(prim::classic::name(algorithm));
+    const prim::classic::SortConfig config{algorithm, 8, kBlockedScan};
     const int begin_bit = 0, end_bit = 12;
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t(0));
@@ -641,8 +655,8 @@ TEST(ClassicSort, SixtyFourBitCountersPath) {
     });
     DeviceArray<std::uint32_t> d_keys_in(keys), d_keys_out(n), d_values_in(values), d_values_out(n);
     std::size_t bytes = 0;
-    if (algorithm == prim::SortAlgorithm::split_1bit) {
-      namespace rs = prim::detail::radix_sort_split;
+    if (algorithm == prim::classic::SortAlgorithm::split_1bit) {
+      namespace rs = prim::classic::detail::radix_sort_split;
       bytes = rs::workspace_bytes_for<std::uint32_t, std::uint32_t, std::uint64_t>(n, begin_bit,
                                                                                    end_bit, config);
       prim::Workspace ws(bytes);
@@ -651,7 +665,7 @@ TEST(ClassicSort, SixtyFourBitCountersPath) {
                                          config);
       PRIM_CUDA_CHECK(cudaDeviceSynchronize());
     } else {
-      namespace rs = prim::detail::radix_sort_lsd;
+      namespace rs = prim::classic::detail::radix_sort_lsd;
       bytes = rs::workspace_bytes_for<std::uint32_t, std::uint32_t, std::uint64_t>(n, begin_bit,
                                                                                    end_bit, config);
       prim::Workspace ws(bytes);

@@ -3,16 +3,19 @@
 //   reserve(max_n)
 //   compact_if(in, out, n, pred, d_count)        compact_flags(in, flags, out, n, d_count)
 //   stable_partition(in, out, n, pred, d_count)
-// each against prim::cpu, with poisoned outputs and counts, guard items past the end, and the
-// input checked unchanged.
+// and, for check_select_device_count, the same compact_if and stable_partition with a
+// prim::DeviceItems in place of n; each against prim::cpu, with poisoned outputs and counts,
+// guard items past the end, and the input checked unchanged.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "device_buffer.h"
 #include "primitives/cpu/reference.h"
+#include "primitives/device_items.h"
 #include "test_support.h"
 
 namespace prim_test {
@@ -165,6 +168,66 @@ void check_select_empty(Runner& runner) {
   runner.stable_partition(no_items, static_cast<std::uint32_t*>(nullptr), 0, IsOdd{},
                           d_count.get());
   EXPECT_EQ(d_count.read(), 0u) << "stable_partition";
+}
+
+// DeviceItems{d_n, max_n}: compact_if and stable_partition over the first min(*d_n, max_n) of
+// max_n slots, the count read on the device, for each max_n in `max_sizes` and *d_n = 0, 1,
+// max_n / 2, max_n - 1, max_n and max_n + 5. The slots at and past the count hold items the
+// predicate would keep, so a call that reads past the count shows it; the output past what the
+// call must write (the kept items, or min(*d_n, max_n) for a partition) keeps its poison.
+template <class Runner>
+void check_select_device_count(Runner& runner, const std::vector<std::size_t>& max_sizes) {
+  const std::size_t largest = *std::max_element(max_sizes.begin(), max_sizes.end());
+  runner.reserve(largest);
+  DeviceBuffer<std::uint32_t> d_in(largest), d_out(largest);
+  DeviceBuffer<std::size_t> d_n(1);
+  DeviceCount d_count;
+  std::uint32_t poison;
+  std::memset(&poison, kPoisonByte, sizeof(poison));
+  for (std::size_t max_n : max_sizes) {
+    const auto flags = make_flags(Pattern::random_half, max_n, 5 * max_n + 1);
+    const std::size_t zero = 0, one = max_n > 0 ? 1 : 0;
+    const std::vector<std::size_t> counts =
+        sorted_unique({zero, one, max_n / 2, max_n - one, max_n, max_n + 5});
+    for (std::size_t count : counts) {
+      const std::size_t n = std::min(count, max_n);
+      auto items = flagged_items(flags);
+      for (std::size_t i = n; i < max_n; ++i) items[i] |= 1u;  // kept, were it read
+      std::vector<std::uint32_t> compacted(n), partitioned(n);
+      const std::size_t kept = prim::cpu::compact_if(items.data(), compacted.data(), n, IsOdd{});
+      prim::cpu::stable_partition(items.data(), partitioned.data(), n, IsOdd{});
+      d_in.upload(items);
+      d_n.upload({count});
+      const prim::DeviceItems device_items{d_n.get(), max_n};
+      for (SelectKind kind : {SelectKind::compact_if, SelectKind::stable_partition}) {
+        SCOPED_TRACE(std::string(name(kind)) + ", max_n = " + std::to_string(max_n) +
+                     ", *d_n = " + std::to_string(count));
+        d_out.poison();
+        d_count.poison();
+        const bool partition = kind == SelectKind::stable_partition;
+        if (partition) {
+          runner.stable_partition(d_in.get(), d_out.get(), device_items, IsOdd{}, d_count.get());
+        } else {
+          runner.compact_if(d_in.get(), d_out.get(), device_items, IsOdd{}, d_count.get());
+        }
+        ASSERT_EQ(d_count.read(), kept) << "count";
+        const std::size_t written = partition ? n : kept;
+        const std::vector<std::uint32_t> out = d_out.download(largest);
+        ASSERT_TRUE(same_items(partition ? partitioned : compacted, out, written));
+        const auto untouched =
+            std::count(out.begin() + static_cast<std::ptrdiff_t>(written), out.end(), poison);
+        ASSERT_EQ(static_cast<std::size_t>(untouched), largest - written)
+            << "wrote past the output";
+        ASSERT_TRUE(d_out.guard_intact(largest)) << "wrote past the end";
+      }
+      ASSERT_TRUE(same_items(items, d_in.download(max_n))) << "the input changed";
+    }
+  }
+}
+
+// max_n for check_select_device_count: 0, 1, around a tile of `tile` items, and 2^20 + 3.
+inline std::vector<std::size_t> device_count_sizes(std::size_t tile) {
+  return {0, 1, tile - 1, tile, tile + 1, (std::size_t(1) << 20) + 3};
 }
 
 inline const std::vector<SelectKind> kAllSelectKinds = {

@@ -43,28 +43,38 @@ TEST_P(OwnCompact, RepeatedCallsKeepTheWorkspace) {
 }
 
 TEST_P(OwnCompact, WorkspaceTooSmallThrows) {
-  const prim::CompactConfig config = GetParam().config();
+  const prim::classic::CompactConfig config = GetParam().config();
   const std::size_t n = std::size_t(1) << 20;
-  const std::size_t needed = prim::own::compact_workspace_bytes<std::uint32_t>(n, config);
+  const std::size_t needed = prim::classic::compact_workspace_bytes<std::uint32_t>(n, config);
   ASSERT_GT(needed, 0u) << "a compaction of 2^20 items needs temporary storage";
   prim::Workspace ws(needed - 1);
   DeviceBuffer<std::uint32_t> d_in(n), d_out(n);
   DeviceCount d_count;
   expect_error(
       [&] {
-        prim::own::compact_if(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0, config);
+        prim::classic::compact_if(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0,
+                                  config);
       },
-      {"prim::own::compact_if", "workspace too small"});
+      {"prim::classic::compact_if", "workspace too small"});
   expect_error(
       [&] {
-        prim::own::stable_partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0,
-                                    config);
+        prim::classic::stable_partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(), ws, 0,
+                                        config);
       },
-      {"prim::own::stable_partition", "workspace too small"});
+      {"prim::classic::stable_partition", "workspace too small"});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllCompactions, OwnCompact, ::testing::ValuesIn(all_compact_cases()),
                          compact_case_name);
+
+// The count read on the device (the fused compaction: scan_scatter sizes its passes on the host),
+// the same check as the Thrust backend's.
+TEST(OwnCompactFused, DeviceSideItemCount) {
+  Runner runner(
+      CompactCase{prim::classic::CompactAlgorithm::fused, prim::classic::ScanAlgorithm::lookback}
+          .config());
+  check_select_device_count(runner, device_count_sizes(kLookbackTile));
+}
 
 // 2^26 items for the configurations the renderer uses: fused and scan_scatter over lookback.
 class OwnCompactHuge : public ::testing::TestWithParam<CompactCase> {};
@@ -76,10 +86,11 @@ TEST_P(OwnCompactHuge, At2Pow26) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ProductionCompactions, OwnCompactHuge,
-                         ::testing::Values(CompactCase{prim::CompactAlgorithm::fused,
-                                                       prim::ScanAlgorithm::lookback},
-                                           CompactCase{prim::CompactAlgorithm::scan_scatter,
-                                                       prim::ScanAlgorithm::lookback}),
+                         ::testing::Values(CompactCase{prim::classic::CompactAlgorithm::fused,
+                                                       prim::classic::ScanAlgorithm::lookback},
+                                           CompactCase{
+                                               prim::classic::CompactAlgorithm::scan_scatter,
+                                               prim::classic::ScanAlgorithm::lookback}),
                          compact_case_name);
 
 }  // namespace

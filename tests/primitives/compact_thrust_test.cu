@@ -1,5 +1,5 @@
-// The Thrust backend's compaction, checked as the own one; counts land on the device and a
-// repeated call allocates nothing.
+// The Thrust backend's compaction, checked as the own one; counts land on the device, item counts
+// may be read there (DeviceItems), and a repeated call allocates nothing.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -26,6 +26,15 @@ struct ThrustCompactRunner {
   void stable_partition(const T* in, T* out, std::size_t n, Pred pred, std::size_t* d_count) {
     prim::thrust_backend::stable_partition(in, out, n, pred, d_count, ws);
   }
+  template <class T, class Pred>
+  void compact_if(const T* in, T* out, prim::DeviceItems items, Pred pred, std::size_t* d_count) {
+    prim::thrust_backend::compact_if(in, out, items, pred, d_count, ws);
+  }
+  template <class T, class Pred>
+  void stable_partition(const T* in, T* out, prim::DeviceItems items, Pred pred,
+                        std::size_t* d_count) {
+    prim::thrust_backend::stable_partition(in, out, items, pred, d_count, ws);
+  }
 };
 
 TEST(ThrustCompact, EveryPatternAtEdgeSizes) {
@@ -44,6 +53,13 @@ TEST(ThrustCompact, LargeRandom) {
 TEST(ThrustCompact, Item12AndWideFlags) {
   ThrustCompactRunner runner;
   check_select_wide(runner, small_sizes<Item12>(), {Pattern::all_one, Pattern::random_half});
+}
+
+// The count read on the device, as for the own backend: all max_n slots are read, none at or past
+// *d_n is kept, and the output past the count is left as it was.
+TEST(ThrustCompact, DeviceSideItemCount) {
+  ThrustCompactRunner runner;
+  check_select_device_count(runner, device_count_sizes(kLookbackTile));
 }
 
 TEST(ThrustCompact, EmptyInputWritesCountZero) {

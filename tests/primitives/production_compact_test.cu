@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
 #include "production_support.h"
 
@@ -69,7 +70,6 @@ std::vector<int> items_for(Keep pattern, std::size_t n, std::uint64_t seed) {
 
 prim::CompactConfig fused(const prim::ScanConfig& tiles) {
   prim::CompactConfig config;
-  config.algorithm = prim::CompactAlgorithm::fused;
   config.scan = tiles;
   return config;
 }
@@ -245,21 +245,29 @@ TEST(FusedCompaction, DeviceSideItemCountRejectsBadArguments) {
   DeviceArray<int> d_in(10), d_out(10);
   DeviceArray<std::size_t> d_n(1), d_count(1);
   prim::Workspace ws(1 << 20);
-  auto message = [&](const prim::DeviceItems& items, const prim::CompactConfig& config) {
+  auto message = [&](auto call) {
     try {
-      prim::own::compact_if(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0,
-                            config);
+      call();
     } catch (const prim::Error& e) {
       return std::string(e.what());
     }
     return std::string("no error");
   };
-  prim::CompactConfig classic;
-  classic.algorithm = prim::CompactAlgorithm::scan_scatter;
-  EXPECT_NE(message({d_n.get(), 10}, classic).find("needs CompactAlgorithm::fused"),
+  auto own = [&](const prim::DeviceItems& items) {
+    return message([&] {
+      prim::own::compact_if(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws);
+    });
+  };
+  // The classic scan-and-scatter compaction sizes its passes on the host.
+  prim::classic::CompactConfig scan_scatter;
+  scan_scatter.algorithm = prim::classic::CompactAlgorithm::scan_scatter;
+  EXPECT_NE(message([&] {
+              prim::classic::compact_if(d_in.get(), d_out.get(), prim::DeviceItems{d_n.get(), 10},
+                                        Positive{}, d_count.get(), ws, 0, scan_scatter);
+            }).find("needs CompactAlgorithm::fused"),
             std::string::npos);
-  EXPECT_NE(message({d_count.get(), 10}, {}).find("must not alias d_count"), std::string::npos);
-  EXPECT_NE(message({nullptr, 10}, {}).find("DeviceItems::d_n is null"), std::string::npos);
+  EXPECT_NE(own({d_count.get(), 10}).find("must not alias d_count"), std::string::npos);
+  EXPECT_NE(own({nullptr, 10}).find("DeviceItems::d_n is null"), std::string::npos);
 }
 
 }  // namespace

@@ -13,20 +13,17 @@ namespace {
 
 prim::ScanConfig lookback(int threads = 0, int items = 0) {
   prim::ScanConfig c;
-  c.algorithm = prim::ScanAlgorithm::lookback;
   c.block_threads = threads;
   c.items_per_thread = items;
   return c;
 }
 prim::CompactConfig fused(int threads = 0, int items = 0) {
   prim::CompactConfig c;
-  c.algorithm = prim::CompactAlgorithm::fused;
   c.scan = lookback(threads, items);
   return c;
 }
 prim::SortConfig onesweep(int radix_bits = 0) {
   prim::SortConfig c;
-  c.algorithm = prim::SortAlgorithm::onesweep;
   c.radix_bits = radix_bits;
   return c;
 }

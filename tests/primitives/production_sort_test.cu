@@ -37,7 +37,6 @@ V value_of(std::uint32_t index) {
 
 prim::SortConfig onesweep(int radix_bits = 0) {
   prim::SortConfig config;
-  config.algorithm = prim::SortAlgorithm::onesweep;
   config.radix_bits = radix_bits;
   return config;
 }

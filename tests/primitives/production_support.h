@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "primitives/config.h"
 #include "primitives/error.h"
-#include "primitives/variants.h"
 
 namespace prim_production_test {
 
@@ -88,14 +88,12 @@ inline std::ostream& operator<<(std::ostream& os, const Affine16& f) {
 // One tile per warp and one item per thread: the most tiles, the longest look-backs.
 inline prim::ScanConfig tiny_tiles() {
   prim::ScanConfig config;
-  config.algorithm = prim::ScanAlgorithm::lookback;
   config.block_threads = 32;
   config.items_per_thread = 1;
   return config;
 }
 inline prim::ScanConfig default_tiles() {
   prim::ScanConfig config;
-  config.algorithm = prim::ScanAlgorithm::lookback;
   return config;
 }
 

@@ -11,7 +11,7 @@
 namespace prim_test {
 namespace {
 
-class OwnScanInt : public ::testing::TestWithParam<prim::ScanAlgorithm> {};
+class OwnScanInt : public ::testing::TestWithParam<prim::classic::ScanAlgorithm> {};
 
 TEST_P(OwnScanInt, Int32PlusExclusive) {
   check_own_scan(GetParam(), ScanKind::exclusive, Placement::out_of_place, standard_sizes(),
@@ -54,10 +54,10 @@ TEST_P(OwnScanInt, Int32PlusAt2Pow26) {
 }
 
 TEST_P(OwnScanInt, RepeatedCallsReuseOneWorkspace) {
-  prim::ScanConfig config;
+  prim::classic::ScanConfig config;
   config.algorithm = GetParam();
   const std::size_t n = 3 * kLookbackTile + 17;
-  prim::Workspace ws(prim::own::scan_workspace_bytes<std::int32_t>(n, config));
+  prim::Workspace ws(prim::classic::scan_workspace_bytes<std::int32_t>(n, config));
   const void* buffer = ws.data();
   std::vector<std::int32_t> in(n, 1), expected(n);
   prim::cpu::exclusive_scan(in.data(), expected.data(), n, 0, prim::Plus{});
@@ -66,40 +66,41 @@ TEST_P(OwnScanInt, RepeatedCallsReuseOneWorkspace) {
   for (int round = 0; round < 3; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
     d_out.poison();
-    prim::own::exclusive_scan(d_in.get(), d_out.get(), n, 0, prim::Plus{}, ws, 0, config);
+    prim::classic::exclusive_scan(d_in.get(), d_out.get(), n, 0, prim::Plus{}, ws, 0, config);
     ASSERT_TRUE(same_items(expected, d_out.download(n)));
   }
   EXPECT_EQ(ws.data(), buffer) << "the workspace was reallocated";
 }
 
 TEST_P(OwnScanInt, EmptyInputIsANoOp) {
-  prim::ScanConfig config;
+  prim::classic::ScanConfig config;
   config.algorithm = GetParam();
   prim::Workspace ws;
-  EXPECT_NO_THROW(
-      prim::own::exclusive_scan<std::int32_t>(nullptr, nullptr, 0, 0, prim::Plus{}, ws, 0, config));
-  EXPECT_NO_THROW(
-      prim::own::inclusive_scan<std::int32_t>(nullptr, nullptr, 0, 0, prim::Plus{}, ws, 0, config));
+  EXPECT_NO_THROW(prim::classic::exclusive_scan<std::int32_t>(nullptr, nullptr, 0, 0, prim::Plus{},
+                                                              ws, 0, config));
+  EXPECT_NO_THROW(prim::classic::inclusive_scan<std::int32_t>(nullptr, nullptr, 0, 0, prim::Plus{},
+                                                              ws, 0, config));
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 TEST_P(OwnScanInt, WorkspaceTooSmallThrows) {
-  prim::ScanConfig config;
+  prim::classic::ScanConfig config;
   config.algorithm = GetParam();
   const std::size_t n = std::size_t(1) << 20;
-  const std::size_t needed = prim::own::scan_workspace_bytes<std::int32_t>(n, config);
+  const std::size_t needed = prim::classic::scan_workspace_bytes<std::int32_t>(n, config);
   ASSERT_GT(needed, 0u) << "a scan of 2^20 items needs temporary storage";
   prim::Workspace ws(needed - 1);
   DeviceBuffer<std::int32_t> d_in(n), d_out(n);
   try {
-    prim::own::exclusive_scan(d_in.get(), d_out.get(), n, 0, prim::Plus{}, ws, 0, config);
+    prim::classic::exclusive_scan(d_in.get(), d_out.get(), n, 0, prim::Plus{}, ws, 0, config);
     FAIL() << "no prim::Error for a workspace one byte too small";
   } catch (const prim::Error& e) {
     EXPECT_NE(std::string(e.what()).find("workspace too small"), std::string::npos) << e.what();
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllScans, OwnScanInt, ::testing::ValuesIn(prim::all_scan_algorithms()),
+INSTANTIATE_TEST_SUITE_P(AllScans, OwnScanInt,
+                         ::testing::ValuesIn(prim::classic::all_scan_algorithms()),
                          scan_param_name);
 
 }  // namespace

@@ -9,7 +9,7 @@
 namespace prim_test {
 namespace {
 
-class OwnScanWide : public ::testing::TestWithParam<prim::ScanAlgorithm> {};
+class OwnScanWide : public ::testing::TestWithParam<prim::classic::ScanAlgorithm> {};
 
 TEST_P(OwnScanWide, Int64PlusPastInt32Range) {
   check_own_scan(GetParam(), ScanKind::exclusive, Placement::out_of_place,
@@ -37,7 +37,8 @@ TEST_P(OwnScanWide, Mat2ProductInPlace) {
                  kMat2Identity, Mat2Product{}, RandomMat2{});
 }
 
-INSTANTIATE_TEST_SUITE_P(AllScans, OwnScanWide, ::testing::ValuesIn(prim::all_scan_algorithms()),
+INSTANTIATE_TEST_SUITE_P(AllScans, OwnScanWide,
+                         ::testing::ValuesIn(prim::classic::all_scan_algorithms()),
                          scan_param_name);
 
 }  // namespace

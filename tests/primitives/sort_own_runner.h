@@ -5,18 +5,18 @@
 #include <string>
 #include <vector>
 
-#include "primitives/radix_sort.cuh"
-#include "primitives/variants.h"
+#include "primitives/classic/radix_sort.cuh"
+#include "primitives/classic/variants.h"
 #include "sort_checks.h"
 
 namespace prim_test {
 
 struct SortCase {
-  prim::SortAlgorithm algorithm;
+  prim::classic::SortAlgorithm algorithm;
   int radix_bits;  // 0 = default
-  prim::ScanAlgorithm scan;
-  prim::SortConfig config() const {
-    prim::SortConfig c;
+  prim::classic::ScanAlgorithm scan;
+  prim::classic::SortConfig config() const {
+    prim::classic::SortConfig c;
     c.algorithm = algorithm;
     c.radix_bits = radix_bits;
     c.scan.algorithm = scan;
@@ -27,47 +27,47 @@ struct SortCase {
 // Every sort algorithm with its defaults, the digit widths 4 and 8 of lsd and onesweep, and the
 // split sort over a blocked scan as well.
 inline std::vector<SortCase> all_sort_cases() {
-  const auto lookback = prim::ScanAlgorithm::lookback;
+  const auto lookback = prim::classic::ScanAlgorithm::lookback;
   std::vector<SortCase> cases;
-  for (auto a : prim::all_sort_algorithms()) {
+  for (auto a : prim::classic::all_sort_algorithms()) {
     cases.push_back({a, 0, lookback});
-    if (a == prim::SortAlgorithm::lsd || a == prim::SortAlgorithm::onesweep) {
+    if (a == prim::classic::SortAlgorithm::lsd || a == prim::classic::SortAlgorithm::onesweep) {
       cases.push_back({a, 4, lookback});
       cases.push_back({a, 8, lookback});
     }
-    if (a == prim::SortAlgorithm::split_1bit)
-      cases.push_back({a, 0, prim::ScanAlgorithm::blocked_brent_kung});
+    if (a == prim::classic::SortAlgorithm::split_1bit)
+      cases.push_back({a, 0, prim::classic::ScanAlgorithm::blocked_brent_kung});
   }
   return cases;
 }
 
 inline std::string sort_case_name(const ::testing::TestParamInfo<SortCase>& info) {
-  std::string name = prim::name(info.param.algorithm);
+  std::string name = prim::classic::name(info.param.algorithm);
   if (info.param.radix_bits != 0) name += "_radix" + std::to_string(info.param.radix_bits);
-  if (info.param.scan != prim::ScanAlgorithm::lookback)
-    name += std::string("_") + prim::name(info.param.scan);
+  if (info.param.scan != prim::classic::ScanAlgorithm::lookback)
+    name += std::string("_") + prim::classic::name(info.param.scan);
   return name;
 }
 
 struct OwnSortRunner {
-  prim::SortConfig config;
+  prim::classic::SortConfig config;
   prim::Workspace ws;
 
-  explicit OwnSortRunner(const prim::SortConfig& c) : config(c) {}
+  explicit OwnSortRunner(const prim::classic::SortConfig& c) : config(c) {}
 
   // Sized once for the largest size and every bit range of the test.
   template <class K, class V>
   void reserve(std::size_t max_n, const BitRanges& ranges) {
     std::size_t bytes = 0;
     for (auto [b, e] : ranges)
-      bytes = std::max(bytes, prim::own::sort_pairs_workspace_bytes<K, V>(max_n, b, e, config));
+      bytes = std::max(bytes, prim::classic::sort_pairs_workspace_bytes<K, V>(max_n, b, e, config));
     ws.reserve(bytes);
   }
   template <class K, class V>
   void sort(const K* keys_in, K* keys_out, const V* values_in, V* values_out, std::size_t n,
             int begin_bit, int end_bit) {
-    prim::own::sort_pairs(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit, ws, 0,
-                          config);
+    prim::classic::sort_pairs(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit, ws,
+                              0, config);
   }
 };
 

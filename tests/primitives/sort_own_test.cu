@@ -29,26 +29,26 @@ TEST_P(OwnSortNarrow, Uint16KeysLarge) {
 
 TEST_P(OwnSortNarrow, EmptyInputIsANoOp) {
   OwnSortRunner runner(GetParam().config());
-  EXPECT_NO_THROW((prim::own::sort_pairs<std::uint8_t, std::uint32_t>(
+  EXPECT_NO_THROW((prim::classic::sort_pairs<std::uint8_t, std::uint32_t>(
       nullptr, nullptr, nullptr, nullptr, 0, 0, 8, runner.ws, 0, runner.config)));
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 TEST_P(OwnSortNarrow, WorkspaceTooSmallThrows) {
-  const prim::SortConfig config = GetParam().config();
+  const prim::classic::SortConfig config = GetParam().config();
   const std::size_t n = std::size_t(1) << 20;
   const std::size_t needed =
-      prim::own::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(n, 0, 16, config);
+      prim::classic::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(n, 0, 16, config);
   ASSERT_GT(needed, 0u) << "a sort of 2^20 pairs needs temporary storage";
   prim::Workspace ws(needed - 1);
   DeviceBuffer<std::uint16_t> keys_in(n), keys_out(n);
   DeviceBuffer<std::uint32_t> values_in(n), values_out(n);
   expect_error(
       [&] {
-        prim::own::sort_pairs(keys_in.get(), keys_out.get(), values_in.get(), values_out.get(), n,
-                              0, 16, ws, 0, config);
+        prim::classic::sort_pairs(keys_in.get(), keys_out.get(), values_in.get(), values_out.get(),
+                                  n, 0, 16, ws, 0, config);
       },
-      {"prim::own::sort_pairs", "workspace too small"});
+      {"prim::classic::sort_pairs", "workspace too small"});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSorts, OwnSortNarrow, ::testing::ValuesIn(all_sort_cases()),

@@ -30,15 +30,15 @@ inline std::vector<CodecConfig> codec_configs() {
   Options tiled;  // the library's default scan (lookback)
   configs.push_back({"tiled_default_scan", tiled});
   Options tiled_blocked;
-  tiled_blocked.scan.algorithm = prim::ScanAlgorithm::blocked_blelloch;
+  tiled_blocked.scan.algorithm = prim::classic::ScanAlgorithm::blocked_blelloch;
   configs.push_back({"tiled_blocked_blelloch", tiled_blocked});
   Options compact;  // the library's default compaction (fused)
   compact.decode_method = compact.encode_method = Method::compact;
   configs.push_back({"compact_default", compact});
   Options compact_scan_scatter = compact;
-  compact_scan_scatter.compact.algorithm = prim::CompactAlgorithm::scan_scatter;
-  compact_scan_scatter.compact.scan.algorithm = prim::ScanAlgorithm::blocked_blelloch;
-  compact_scan_scatter.scan.algorithm = prim::ScanAlgorithm::blocked_blelloch;
+  compact_scan_scatter.compact.algorithm = prim::classic::CompactAlgorithm::scan_scatter;
+  compact_scan_scatter.compact.scan.algorithm = prim::classic::ScanAlgorithm::blocked_blelloch;
+  compact_scan_scatter.scan.algorithm = prim::classic::ScanAlgorithm::blocked_blelloch;
   configs.push_back({"compact_scan_scatter_blocked_blelloch", compact_scan_scatter});
   return configs;
 }

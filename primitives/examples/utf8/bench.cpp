@@ -34,8 +34,8 @@ namespace {
 struct BenchOptions {
   std::vector<std::size_t> sizes = {1000000, 64000000, 1000000000};
   std::vector<utf8::Method> methods = {utf8::Method::tiled, utf8::Method::compact};
-  prim::ScanConfig scan = {};
-  prim::CompactConfig compact = {};
+  prim::classic::ScanConfig scan = {};
+  prim::classic::CompactConfig compact = {};
   bool cpu = true;
   bool gpu = true;
 };
@@ -79,10 +79,10 @@ BenchOptions parse_args(int argc, char** argv) {
       o.methods.clear();
       for (const auto& s : split(v)) o.methods.push_back(utf8::parse_method(s.c_str()));
     } else if (const char* v = value("--scan=")) {
-      o.scan.algorithm = prim::parse_scan_algorithm(v);
+      o.scan.algorithm = prim::classic::parse_scan_algorithm(v);
       o.compact.scan.algorithm = o.scan.algorithm;
     } else if (const char* v = value("--compact=")) {
-      o.compact.algorithm = prim::parse_compact_algorithm(v);
+      o.compact.algorithm = prim::classic::parse_compact_algorithm(v);
     } else if (arg == "--no-cpu") {
       o.cpu = false;
     } else if (arg == "--no-gpu") {
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
                   prop.multiProcessorCount, bandwidth);
     }
     std::printf("CPU: %d OpenMP threads; scan '%s', compact '%s'\n\n", omp_get_max_threads(),
-                prim::name(o.scan.algorithm), prim::name(o.compact.algorithm));
+                prim::classic::name(o.scan.algorithm), prim::classic::name(o.compact.algorithm));
     print_header();
 
     for (utf8::TextKind kind : {utf8::TextKind::ascii_heavy, utf8::TextKind::cjk_heavy}) {

@@ -1,6 +1,6 @@
-// Encode by compaction: prim::own::compact_if drops the FF padding bytes (FF never occurs in
+// Encode by compaction: prim::classic::compact_if drops the FF padding bytes (FF never occurs in
 // UTF-8).
-#include "primitives/compact.cuh"
+#include "primitives/classic/compact.cuh"
 #include "utf8_kernels.h"
 
 namespace utf8::detail {
@@ -10,14 +10,15 @@ struct NotPadding {
 };
 }  // namespace
 
-std::size_t compact_bytes_workspace_bytes(std::size_t n, const prim::CompactConfig& config) {
-  return prim::own::compact_workspace_bytes<std::uint8_t>(n, config);
+std::size_t compact_bytes_workspace_bytes(std::size_t n,
+                                          const prim::classic::CompactConfig& config) {
+  return prim::classic::compact_workspace_bytes<std::uint8_t>(n, config);
 }
 
 void compact_bytes(const std::uint8_t* padded, std::size_t n, std::uint8_t* out,
                    std::size_t* d_count, prim::Workspace& ws, cudaStream_t stream,
-                   const prim::CompactConfig& config) {
-  prim::own::compact_if(padded, out, n, NotPadding{}, d_count, ws, stream, config);
+                   const prim::classic::CompactConfig& config) {
+  prim::classic::compact_if(padded, out, n, NotPadding{}, d_count, ws, stream, config);
 }
 
 }  // namespace utf8::detail

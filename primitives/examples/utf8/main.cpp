@@ -134,10 +134,10 @@ Args parse_args(int argc, char** argv) {
     } else if (const char* v = value("--method=")) {
       a.options.decode_method = a.options.encode_method = utf8::parse_method(v);
     } else if (const char* v = value("--scan=")) {
-      a.options.scan.algorithm = prim::parse_scan_algorithm(v);
+      a.options.scan.algorithm = prim::classic::parse_scan_algorithm(v);
       a.options.compact.scan.algorithm = a.options.scan.algorithm;
     } else if (const char* v = value("--compact=")) {
-      a.options.compact.algorithm = prim::parse_compact_algorithm(v);
+      a.options.compact.algorithm = prim::classic::parse_compact_algorithm(v);
     } else if (arg.size() > 1 && arg[0] == '-') {
       throw UsageError("unknown option '" + arg + "'");
     } else {

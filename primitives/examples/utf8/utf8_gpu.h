@@ -7,13 +7,13 @@
 // Decode ("tiled", the default): tiles of 4096 bytes, 16 per thread.
 //   1. count:  each thread finds the units (code points or maximal invalid subparts) starting in
 //              its 16 bytes (utf8_rules.h); the block sums them into tile_counts[tile].
-//   2. scan:   prim::own::exclusive_scan of tile_counts gives each tile its output offset (an
+//   2. scan:   prim::classic::exclusive_scan of tile_counts gives each tile its output offset (an
 //              extra 0 at the end yields the total).
 //   3. write:  each block decodes its tile again, a block scan of the per-thread counts gives each
 //              code point its index, and the block stages its code points in shared memory and
 //              writes them out with 16-byte stores.
 // Decode ("compact"): one pass writes, for every byte, its code point or a "no unit" mark;
-//   prim::own::compact_if keeps the code points.
+//   prim::classic::compact_if keeps the code points.
 // Encode ("tiled", the default): per code point its byte length; the block sums give tile sizes;
 //   an exclusive scan gives tile offsets; a second pass writes the bytes at their offsets.
 // Encode ("compact"): every code point becomes 4 bytes padded with FF; compact_if drops the FF.
@@ -39,7 +39,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "primitives/variants.h"
+#include "primitives/classic/variants.h"
 #include "primitives/workspace.h"
 
 namespace utf8 {
@@ -49,14 +49,14 @@ struct DeviceResult;
 
 enum class Method {
   tiled,    // count, scan of per-tile counts, write (default: fewest bytes moved)
-  compact,  // per-item output with a "none" mark, then prim::own::compact_if
+  compact,  // per-item output with a "none" mark, then prim::classic::compact_if
 };
 
 struct Options {
   Method decode_method = Method::tiled;
   Method encode_method = Method::tiled;
-  prim::ScanConfig scan = {};        // the library's default: lookback
-  prim::CompactConfig compact = {};  // the library's default: fused
+  prim::classic::ScanConfig scan = {};        // the library's default: lookback
+  prim::classic::CompactConfig compact = {};  // the library's default: fused
 };
 
 struct Capacity {

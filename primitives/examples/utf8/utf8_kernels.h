@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "primitives/variants.h"
+#include "primitives/classic/variants.h"
 #include "primitives/workspace.h"
 #include "utf8_rules.h"
 
@@ -51,20 +51,22 @@ void launch_encode_pad(const std::uint32_t* in, std::size_t n, std::uint32_t* pa
                        DeviceResult* result, cudaStream_t stream);
 
 // The primitives library: exclusive scan of uint32 sizes (in place).
-std::size_t scan_sizes_workspace_bytes(std::size_t n, const prim::ScanConfig& config);
+std::size_t scan_sizes_workspace_bytes(std::size_t n, const prim::classic::ScanConfig& config);
 void scan_sizes(std::uint32_t* sizes, std::size_t n, prim::Workspace& ws, cudaStream_t stream,
-                const prim::ScanConfig& config);
+                const prim::classic::ScanConfig& config);
 
 // compact_if(marked != kNoUnit) -> out, count to *d_count.
-std::size_t compact_code_points_workspace_bytes(std::size_t n, const prim::CompactConfig& config);
+std::size_t compact_code_points_workspace_bytes(std::size_t n,
+                                                const prim::classic::CompactConfig& config);
 void compact_code_points(const std::uint32_t* marked, std::size_t n, std::uint32_t* out,
                          std::size_t* d_count, prim::Workspace& ws, cudaStream_t stream,
-                         const prim::CompactConfig& config);
+                         const prim::classic::CompactConfig& config);
 
 // compact_if(byte != FF) -> out, count to *d_count.
-std::size_t compact_bytes_workspace_bytes(std::size_t n, const prim::CompactConfig& config);
+std::size_t compact_bytes_workspace_bytes(std::size_t n,
+                                          const prim::classic::CompactConfig& config);
 void compact_bytes(const std::uint8_t* padded, std::size_t n, std::uint8_t* out,
                    std::size_t* d_count, prim::Workspace& ws, cudaStream_t stream,
-                   const prim::CompactConfig& config);
+                   const prim::classic::CompactConfig& config);
 
 }  // namespace utf8::detail

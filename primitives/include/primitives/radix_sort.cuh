@@ -6,19 +6,16 @@
 //
 // Sorting 8 materials is one pass over bits [0, 3). Inputs are left unchanged; outputs must not
 // alias inputs. 0 <= begin_bit < end_bit <= 8 * sizeof(K), else prim::Error.
+//
+// Onesweep (kernels/radix_sort_onesweep.cuh), dispatched by device/dispatch_radix_sort.cuh; config
+// sets its digit width. The classic sorts (1-bit split, LSD with per-tile histograms) are
+// prim::classic::sort_pairs, primitives/classic/radix_sort.cuh.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <string>
-#include <type_traits>
 
-#include "primitives/detail/sort_arguments.h"
-#include "primitives/device/radix_sort_lsd.cuh"
-#include "primitives/device/radix_sort_onesweep.cuh"
-#include "primitives/device/radix_sort_split.cuh"
-#include "primitives/error.h"
-#include "primitives/variants.h"
+#include "primitives/config.h"
+#include "primitives/device/dispatch_radix_sort.cuh"
 #include "primitives/workspace.h"
 
 namespace prim::own {
@@ -26,42 +23,15 @@ namespace prim::own {
 template <class K, class V>
 std::size_t sort_pairs_workspace_bytes(std::size_t n, int begin_bit, int end_bit,
                                        const SortConfig& config = {}) {
-  switch (config.algorithm) {
-    case SortAlgorithm::split_1bit:
-      return ::prim::detail::radix_sort_split::workspace_bytes<K, V>(n, begin_bit, end_bit, config);
-    case SortAlgorithm::lsd:
-      return ::prim::detail::radix_sort_lsd::workspace_bytes<K, V>(n, begin_bit, end_bit, config);
-    case SortAlgorithm::onesweep:
-      return ::prim::detail::radix_sort_onesweep::workspace_bytes<K, V>(n, begin_bit, end_bit,
-                                                                        config);
-  }
-  throw Error("sort_pairs_workspace_bytes: unknown sort algorithm");
+  return ::prim::detail::radix_sort_onesweep::workspace_bytes<K, V>(n, begin_bit, end_bit, config);
 }
 
 template <class K, class V>
 void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
                 std::size_t n, int begin_bit, int end_bit, Workspace& ws, cudaStream_t stream = 0,
                 const SortConfig& config = {}) {
-  const char* function = "prim::own::sort_pairs";
-  if (!::prim::detail::check_sort_pairs_arguments(function, d_keys_in, d_keys_out, d_values_in,
-                                                  d_values_out, n, begin_bit, end_bit))
-    return;
-  ws.require(sort_pairs_workspace_bytes<K, V>(n, begin_bit, end_bit, config), function);
-  switch (config.algorithm) {
-    case SortAlgorithm::split_1bit:
-      return ::prim::detail::radix_sort_split::sort_pairs(d_keys_in, d_keys_out, d_values_in,
-                                                          d_values_out, n, begin_bit, end_bit,
-                                                          ws.data(), stream, config);
-    case SortAlgorithm::lsd:
-      return ::prim::detail::radix_sort_lsd::sort_pairs(d_keys_in, d_keys_out, d_values_in,
-                                                        d_values_out, n, begin_bit, end_bit,
-                                                        ws.data(), stream, config);
-    case SortAlgorithm::onesweep:
-      return ::prim::detail::radix_sort_onesweep::sort_pairs(d_keys_in, d_keys_out, d_values_in,
-                                                             d_values_out, n, begin_bit, end_bit,
-                                                             ws.data(), stream, config);
-  }
-  throw Error(std::string(function) + ": unknown sort algorithm");
+  ::prim::detail::dispatch_sort_pairs("prim::own::sort_pairs", d_keys_in, d_keys_out, d_values_in,
+                                      d_values_out, n, begin_bit, end_bit, ws, stream, config);
 }
 
 }  // namespace prim::own

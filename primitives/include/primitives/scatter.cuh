@@ -8,20 +8,13 @@
 
 #include <cstddef>
 
-#include "primitives/device/scatter_kernel.cuh"
-#include "primitives/error.h"
+#include "primitives/device/dispatch_scatter.cuh"
 
 namespace prim::own {
 
 template <class T, class I>
 void scatter(const T* d_in, const I* d_map, T* d_out, std::size_t n, cudaStream_t stream = 0) {
-  if (n == 0) return;
-  require(d_in != nullptr, "prim::own::scatter", "d_in is null with n > 0");
-  require(d_map != nullptr, "prim::own::scatter", "d_map is null with n > 0");
-  require(d_out != nullptr, "prim::own::scatter", "d_out is null with n > 0");
-  require(static_cast<const void*>(d_in) != static_cast<const void*>(d_out), "prim::own::scatter",
-          "d_out must not alias d_in");
-  ::prim::detail::scatter(d_in, d_map, d_out, n, stream);
+  ::prim::detail::dispatch_scatter("prim::own::scatter", d_in, d_map, d_out, n, stream);
 }
 
 }  // namespace prim::own

@@ -21,9 +21,9 @@
 
 #include "primitives/block/tile_shape.cuh"
 #include "primitives/block/tile_status.cuh"
+#include "primitives/config.h"
 #include "primitives/error.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/warp/warp_reduce.cuh"
 
 namespace prim::block {

@@ -42,6 +42,7 @@
 
 #include "primitives/caching_allocator.h"
 #include "primitives/detail/sort_arguments.h"
+#include "primitives/device_items.h"
 #include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/workspace.h"
@@ -116,6 +117,19 @@ struct KeyBits {
   }
 };
 
+// Selection by index for a count read on the device: item i is kept when i < *d_n and
+// pred(in[i]) (Keep == true) or !pred(in[i]) (Keep == false). Items at or past *d_n are never
+// kept, whatever they hold, and the predicate never sees them.
+template <bool Keep, class T, class Pred>
+struct BelowCount {
+  const T* in;
+  const std::size_t* d_n;
+  Pred pred;
+  __host__ __device__ bool operator()(std::size_t i) const {
+    return i < *d_n && static_cast<bool>(pred(in[i])) == Keep;
+  }
+};
+
 // Runs body(), turning Thrust's exceptions into prim::Error naming `function`.
 template <class Body>
 void translate_errors(const char* function, Body body) {
@@ -133,6 +147,13 @@ inline void check_compact_args(const char* function, const void* d_in, const voi
   require(d_in != nullptr, function, "d_in is null with n > 0");
   require(d_out != nullptr, function, "d_out is null with n > 0");
   require(d_in != d_out, function, "d_out must not alias d_in");
+}
+
+// The checks of a call with a device-side count, on top of check_compact_args(max_n).
+inline void check_device_items(const char* function, const DeviceItems& items,
+                               const std::size_t* d_count) {
+  require(items.d_n != nullptr, function, "DeviceItems::d_n is null");
+  require(items.d_n != d_count, function, "DeviceItems::d_n must not alias d_count");
 }
 
 // cub::DeviceSelect::If or FlaggedIf, sized and run with temporaries from the cache.
@@ -224,7 +245,8 @@ void scatter(const T* d_in, const I* d_map, T* d_out, std::size_t n, cudaStream_
 
 // ---------------------------------------------------------------------------------------------
 // Compaction, all stable; d_count is a device pointer written without a host round trip;
-// n == 0 writes *d_count = 0; d_out must not alias d_in.
+// n == 0 writes *d_count = 0; d_out must not alias d_in. compact_if and stable_partition also
+// take the item count on the device (DeviceItems), as prim::own does.
 //
 //   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)
 //   compact_if       -> out = [5, 8, 9, 4],           *d_count = 4
@@ -244,6 +266,37 @@ void compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, std::size_t* 
   detail::run_select(
       [&](void* temp, std::size_t& bytes) {
         return cub::DeviceSelect::If(temp, bytes, d_in, d_out, d_count, items, pred, stream);
+      },
+      ws);
+}
+
+// With the item count on the device (primitives/device_items.h): CUB takes its item count from
+// the host, so the selection runs over all max_n slots, with the slot index as its flag
+// (thrust::counting_iterator) and the predicate i < *d_n && pred(d_in[i]) (the pattern of
+// thrust::copy_if with a stencil). The cost, against the own backend's reading of the live items
+// only: the grid, the loads of d_in and the flag evaluations cover max_n slots whatever *d_n is
+// (d_in[*d_n, max_n) is read but never kept, so it may hold anything), and *d_n is read once per
+// slot (from cache). d_out past *d_count is left as it was.
+//
+//   in = [5, 2, 8, 1, 9, 4], *d_n = 4, max_n = 6, pred = (x > 3)
+//   compact_if(in, out, DeviceItems{d_n, 6}, pred, d_count) -> out = [5, 8, ...], *d_count = 2
+template <class T, class Pred>
+void compact_if(const T* d_in, T* d_out, DeviceItems items, Pred pred, std::size_t* d_count,
+                Workspace& ws, cudaStream_t stream = 0) {
+  const char* function = "prim::thrust_backend::compact_if";
+  detail::check_device_items(function, items, d_count);
+  detail::check_compact_args(function, d_in, d_out, items.max_n, d_count);
+  if (items.max_n == 0) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  const auto slots = static_cast<std::int64_t>(items.max_n);
+  const detail::BelowCount<true, T, Pred> keep{d_in, items.d_n, pred};
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::FlaggedIf(temp, bytes, d_in,
+                                            thrust::counting_iterator<std::size_t>(0), d_out,
+                                            d_count, slots, keep, stream);
       },
       ws);
 }
@@ -297,6 +350,42 @@ void stable_partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::si
       [&](void* temp, std::size_t& bytes) {
         return cub::DeviceSelect::If(temp, bytes, d_in, rest_out, d_rest_count, items,
                                      detail::Not<Pred>{pred}, stream);
+      },
+      ws);
+}
+
+// With the item count on the device: the two selections above over all max_n slots, by index
+// (as compact_if with DeviceItems), the second keeping i < *d_n && !pred(d_in[i]). Fills
+// d_out[0, min(*d_n, max_n)); the rest of d_out is left as it was.
+template <class T, class Pred>
+void stable_partition(const T* d_in, T* d_out, DeviceItems items, Pred pred, std::size_t* d_count,
+                      Workspace& ws, cudaStream_t stream = 0) {
+  const char* function = "prim::thrust_backend::stable_partition";
+  detail::check_device_items(function, items, d_count);
+  detail::check_compact_args(function, d_in, d_out, items.max_n, d_count);
+  if (items.max_n == 0) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  const auto slots = static_cast<std::int64_t>(items.max_n);
+  const thrust::counting_iterator<std::size_t> index(0);
+  detail::TempBlock rest_count(ws.caching_allocator(), sizeof(std::size_t));
+  auto* d_rest_count = reinterpret_cast<std::size_t*>(rest_count.data());
+  const detail::BelowCount<true, T, Pred> keep{d_in, items.d_n, pred};
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::FlaggedIf(temp, bytes, d_in, index, d_out, d_count, slots, keep,
+                                            stream);
+      },
+      ws);
+  auto rest_out = thrust::make_permutation_iterator(
+      d_out, thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                             detail::AfterCount{d_count}));
+  const detail::BelowCount<false, T, Pred> reject{d_in, items.d_n, pred};
+  detail::run_select(
+      [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceSelect::FlaggedIf(temp, bytes, d_in, index, rest_out, d_rest_count, slots,
+                                            reject, stream);
       },
       ws);
 }

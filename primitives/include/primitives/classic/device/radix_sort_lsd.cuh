@@ -33,15 +33,15 @@
 #include <cstdint>
 #include <string>
 
-#include "primitives/detail_classic/grid.cuh"
-#include "primitives/device/scan_blocked.cuh"
+#include "primitives/classic/detail/grid.cuh"
+#include "primitives/classic/device/scan_blocked.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/workspace.h"
 
-namespace prim::detail::radix_sort_lsd {
+namespace prim::classic::detail::radix_sort_lsd {
 
 inline constexpr int kThreads = tuning::kSortThreads;
 inline constexpr int kItemsPerThread = tuning::kSortItemsPerThread;
@@ -149,7 +149,7 @@ struct Passes {
 };
 inline Passes passes_of(int begin_bit, int end_bit, const SortConfig& config) {
   const int bits = config.radix_bits == 0 ? tuning::kSortRadixBits : config.radix_bits;
-  require(bits == 4 || bits == 8, "prim::detail::radix_sort_lsd",
+  require(bits == 4 || bits == 8, "prim::classic::detail::radix_sort_lsd",
           "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0 for " +
               std::to_string(tuning::kSortRadixBits) + ")");
   return Passes{bits, (end_bit - begin_bit + bits - 1) / bits};
@@ -182,7 +182,7 @@ std::size_t workspace_bytes_for(std::size_t n, int begin_bit, int end_bit,
 template <class K, class V>
 std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
   // The table holds at most n counts in all, so 32-bit counters suffice below 2^32 items.
-  return classic::fits_32bit_counts(n)
+  return detail::fits_32bit_counts(n)
              ? workspace_bytes_for<K, V, std::uint32_t>(n, begin_bit, end_bit, config)
              : workspace_bytes_for<K, V, std::uint64_t>(n, begin_bit, end_bit, config);
 }
@@ -194,7 +194,7 @@ void sort_pairs_with(const K* keys_in, K* keys_out, const V* values_in, V* value
   const Passes passes = passes_of(begin_bit, end_bit, config);
   const ScanConfig scan_config = table_scan_config(config);
   const std::size_t tiles = (n + kTile - 1) / kTile;
-  require(tiles <= 0x7fffffffu, "prim::detail::radix_sort_lsd::sort_pairs",
+  require(tiles <= 0x7fffffffu, "prim::classic::detail::radix_sort_lsd::sort_pairs",
           "n = " + std::to_string(n) + " needs more tiles than one grid holds");
   const std::size_t max_table = (std::size_t(1) << passes.radix_bits) * tiles;
   WorkspaceCarver carver(workspace);
@@ -210,7 +210,7 @@ void sort_pairs_with(const K* keys_in, K* keys_out, const V* values_in, V* value
     const int bit = begin_bit + pass * passes.radix_bits;
     const int bits = end_bit - bit < passes.radix_bits ? end_bit - bit : passes.radix_bits;
     const unsigned radix = 1u << bits;
-    const bool to_out = classic::pass_writes_output(pass, passes.count);
+    const bool to_out = detail::pass_writes_output(pass, passes.count);
     K* keys_dst = to_out ? keys_out : keys_tmp;
     V* values_dst = to_out ? values_out : values_tmp;
 
@@ -233,10 +233,10 @@ template <class K, class V>
 void sort_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out, std::size_t n,
                 int begin_bit, int end_bit, void* workspace, cudaStream_t stream,
                 const SortConfig& config) {
-  classic::with_count_type(n, [&](auto zero) {
-    sort_pairs_with<decltype(zero)>(keys_in, keys_out, values_in, values_out, n, begin_bit,
-                                    end_bit, workspace, stream, config);
+  detail::with_count_type(n, [&](auto zero) {
+    sort_pairs_with<decltype(zero)>(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
+                                    workspace, stream, config);
   });
 }
 
-}  // namespace prim::detail::radix_sort_lsd
+}  // namespace prim::classic::detail::radix_sort_lsd

@@ -26,15 +26,15 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "primitives/detail_classic/grid.cuh"
-#include "primitives/detail_classic/scan_into.cuh"
+#include "primitives/classic/detail/grid.cuh"
+#include "primitives/classic/detail/scan_into.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/workspace.h"
 
-namespace prim::detail::radix_sort_split {
+namespace prim::classic::detail::radix_sort_split {
 
 template <class K>
 __host__ __device__ inline bool key_bit(K key, int bit) {
@@ -45,7 +45,7 @@ __host__ __device__ inline bool key_bit(K key, int bit) {
 template <class S, class K>
 __global__ void false_flags_kernel(const K* __restrict__ keys, S* __restrict__ e, std::size_t n,
                                    int bit) {
-  for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
+  for (std::size_t i = detail::grid_first(); i < n; i += detail::grid_stride()) {
     e[i] = key_bit(keys[i], bit) ? S(0) : S(1);
   }
 }
@@ -60,7 +60,7 @@ __global__ void split_scatter_kernel(const K* __restrict__ keys_in, const V* __r
                                      const S* __restrict__ f, std::size_t n, int bit) {
   const std::size_t total_falses =
       static_cast<std::size_t>(f[n - 1]) + (key_bit(keys_in[n - 1], bit) ? 0 : 1);
-  for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
+  for (std::size_t i = detail::grid_first(); i < n; i += detail::grid_stride()) {
     const K key = keys_in[i];
     const std::size_t falses_before = f[i];
     const std::size_t d = key_bit(key, bit) ? i - falses_before + total_falses : falses_before;
@@ -77,13 +77,13 @@ std::size_t workspace_bytes_for(std::size_t n, int begin_bit, int end_bit,
   carver.take<K>(ping_pong ? n : 0);
   carver.take<V>(ping_pong ? n : 0);
   carver.take<S>(n);  // e, scanned in place into f
-  carver.take<unsigned char>(classic::scan_workspace_bytes<S>(n, config.scan));
+  carver.take<unsigned char>(detail::scan_workspace_bytes<S>(n, config.scan));
   return carver.used();
 }
 
 template <class K, class V>
 std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
-  return classic::fits_32bit_counts(n)
+  return detail::fits_32bit_counts(n)
              ? workspace_bytes_for<K, V, std::uint32_t>(n, begin_bit, end_bit, config)
              : workspace_bytes_for<K, V, std::uint64_t>(n, begin_bit, end_bit, config);
 }
@@ -98,20 +98,20 @@ void sort_pairs_with(const K* keys_in, K* keys_out, const V* values_in, V* value
   V* values_tmp = carver.take<V>(passes > 1 ? n : 0);
   S* f = carver.take<S>(n);
   void* scan_workspace =
-      carver.take<unsigned char>(classic::scan_workspace_bytes<S>(n, config.scan));
+      carver.take<unsigned char>(detail::scan_workspace_bytes<S>(n, config.scan));
   const int threads = tuning::kGlobalScanThreads;
-  const unsigned blocks = classic::grid_blocks(n, threads);
+  const unsigned blocks = detail::grid_blocks(n, threads);
 
   const K* keys_src = keys_in;
   const V* values_src = values_in;
   for (int pass = 0; pass < passes; ++pass) {
     const int bit = begin_bit + pass;
-    const bool to_out = classic::pass_writes_output(pass, passes);
+    const bool to_out = detail::pass_writes_output(pass, passes);
     K* keys_dst = to_out ? keys_out : keys_tmp;
     V* values_dst = to_out ? values_out : values_tmp;
     false_flags_kernel<<<blocks, threads, 0, stream>>>(keys_src, f, n, bit);
     PRIM_LAUNCH_CHECK("radix_sort_split::false_flags_kernel");
-    classic::exclusive_scan_into(f, f, n, S(0), Plus{}, scan_workspace, stream, config.scan);
+    detail::exclusive_scan_into(f, f, n, S(0), Plus{}, scan_workspace, stream, config.scan);
     split_scatter_kernel<<<blocks, threads, 0, stream>>>(keys_src, values_src, keys_dst, values_dst,
                                                          f, n, bit);
     PRIM_LAUNCH_CHECK("radix_sort_split::split_scatter_kernel");
@@ -126,10 +126,10 @@ template <class K, class V>
 void sort_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out, std::size_t n,
                 int begin_bit, int end_bit, void* workspace, cudaStream_t stream,
                 const SortConfig& config) {
-  classic::with_count_type(n, [&](auto zero) {
-    sort_pairs_with<decltype(zero)>(keys_in, keys_out, values_in, values_out, n, begin_bit,
-                                    end_bit, workspace, stream, config);
+  detail::with_count_type(n, [&](auto zero) {
+    sort_pairs_with<decltype(zero)>(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
+                                    workspace, stream, config);
   });
 }
 
-}  // namespace prim::detail::radix_sort_split
+}  // namespace prim::classic::detail::radix_sort_split

@@ -1,11 +1,18 @@
-// The algorithm variants of the own backend, selectable by name for tests and benchmarks.
+// Every algorithm variant of the own backend, selectable at run time by name: the classic teaching
+// variants and the production one (which prim::own calls directly), for the tests, the benchmark
+// and the examples. prim::classic::exclusive_scan, compact_if, sort_pairs, ... (classic/scan.cuh,
+// classic/compact.cuh, classic/radix_sort.cuh) take these configs and switch on the algorithm.
+// The renderer and other production code include the prim::own headers instead, which compile
+// the production variant alone.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace prim {
+#include "primitives/config.h"
+
+namespace prim::classic {
 
 enum class ScanAlgorithm {
   naive,               // Hillis-Steele, ping-pong buffers, one launch per step: O(n log n) work
@@ -26,7 +33,9 @@ enum class SortAlgorithm {
   onesweep,    // all histograms in one read, one look-back pass per digit (production)
 };
 
-// Tuning knobs; 0 means "the default from primitives/tuning.h".
+// Tuning knobs; 0 means "the default from primitives/tuning.h". The same fields as
+// prim::ScanConfig, prim::CompactConfig and prim::SortConfig (primitives/config.h) plus the
+// algorithm.
 struct ScanConfig {
   ScanAlgorithm algorithm = ScanAlgorithm::lookback;
   int block_threads = 0;
@@ -57,4 +66,15 @@ std::vector<ScanAlgorithm> all_scan_algorithms();
 std::vector<CompactAlgorithm> all_compact_algorithms();
 std::vector<SortAlgorithm> all_sort_algorithms();
 
-}  // namespace prim
+// The production variant's knobs of a config (its algorithm aside).
+inline ::prim::ScanConfig to_production(const ScanConfig& config) {
+  return {config.block_threads, config.items_per_thread};
+}
+inline ::prim::CompactConfig to_production(const CompactConfig& config) {
+  return {to_production(config.scan)};
+}
+inline ::prim::SortConfig to_production(const SortConfig& config) {
+  return {config.radix_bits};
+}
+
+}  // namespace prim::classic

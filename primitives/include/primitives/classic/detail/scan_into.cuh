@@ -7,15 +7,15 @@
 
 #include <cstddef>
 
-#include "primitives/detail_classic/grid.cuh"
-#include "primitives/device/scan_blocked.cuh"
-#include "primitives/device/scan_lookback.cuh"
-#include "primitives/device/scan_naive.cuh"
-#include "primitives/device/scan_work_efficient.cuh"
+#include "primitives/classic/detail/grid.cuh"
+#include "primitives/classic/device/scan_blocked.cuh"
+#include "primitives/classic/device/scan_naive.cuh"
+#include "primitives/classic/device/scan_work_efficient.cuh"
+#include "primitives/classic/variants.h"
+#include "primitives/device/dispatch_scan.cuh"
 #include "primitives/error.h"
-#include "primitives/variants.h"
 
-namespace prim::detail::classic {
+namespace prim::classic::detail {
 
 template <class T>
 std::size_t scan_workspace_bytes(std::size_t n, const ScanConfig& config) {
@@ -28,9 +28,9 @@ std::size_t scan_workspace_bytes(std::size_t n, const ScanConfig& config) {
     case ScanAlgorithm::blocked_blelloch:
       return blocked::workspace_bytes<T>(n, config);
     case ScanAlgorithm::lookback:
-      return lookback::workspace_bytes<T>(n, config);
+      return ::prim::detail::lookback::workspace_bytes<T>(n, to_production(config));
   }
-  throw Error("prim::detail::classic::scan_workspace_bytes: unknown scan algorithm");
+  throw Error("prim::classic::detail::scan_workspace_bytes: unknown scan algorithm");
 }
 
 // Exclusive scan of n > 0 items with config.algorithm; in == out is allowed.
@@ -46,9 +46,10 @@ void exclusive_scan_into(const T* in, T* out, std::size_t n, T identity, Op op, 
     case ScanAlgorithm::blocked_blelloch:
       return blocked::scan<false>(in, out, n, identity, op, workspace, stream, config);
     case ScanAlgorithm::lookback:
-      return lookback::scan<false>(in, out, n, identity, op, workspace, stream, config);
+      return ::prim::detail::lookback::scan<false>(in, out, n, identity, op, workspace, stream,
+                                                   to_production(config));
   }
-  throw Error("prim::detail::classic::exclusive_scan_into: unknown scan algorithm");
+  throw Error("prim::classic::detail::exclusive_scan_into: unknown scan algorithm");
 }
 
-}  // namespace prim::detail::classic
+}  // namespace prim::classic::detail

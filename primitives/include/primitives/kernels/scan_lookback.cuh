@@ -1,5 +1,5 @@
-// Scan variant 'lookback' (see primitives/variants.h): single pass with decoupled look-back
-// (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
+// The look-back scan's kernel (host side: device/dispatch_scan.cuh): single pass with decoupled
+// look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
 //
 // Each block takes a tile index from an atomic ticket (tiles start in order, so the look-back
 // only ever waits on tiles that are already running), loads its tile with 16-byte loads in the
@@ -29,10 +29,7 @@
 
 #include <cuda_runtime.h>
 
-#include <climits>
 #include <cstddef>
-#include <cstdint>
-#include <string>
 
 #include "primitives/block/block_load.cuh"
 #include "primitives/block/block_scan.cuh"
@@ -40,42 +37,9 @@
 #include "primitives/block/tile_lookback.cuh"
 #include "primitives/block/tile_shape.cuh"
 #include "primitives/block/tile_status.cuh"
-#include "primitives/error.h"
-#include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/warp/warp_striped_scan.cuh"
-#include "primitives/workspace.h"
 
 namespace prim::detail::lookback {
-
-using TileShape = block::LookbackShape;
-
-template <class T>
-TileShape tile_shape(std::size_t n, const ScanConfig& config, const char* function) {
-  return block::lookback_shape<T>(n, config, function);
-}
-
-// Workspace: [ticket counter | tile status]; the first `reset` bytes are zeroed per call.
-template <class T>
-struct Layout {
-  unsigned* counter = nullptr;
-  block::TileStatusFor<T> status;
-  std::size_t reset = 0;
-  std::size_t bytes = 0;
-
-  Layout(void* workspace, std::size_t tiles) {
-    WorkspaceCarver carver(workspace);
-    counter = carver.take<unsigned>(1);
-    status = block::TileStatusFor<T>::carve(carver, tiles);
-    bytes = carver.used();
-    reset = 256 + block::TileStatusFor<T>::reset_bytes(tiles);  // the counter and the flags
-  }
-};
-
-template <class T>
-std::size_t workspace_bytes(std::size_t n, const ScanConfig& config) {
-  return Layout<T>(nullptr, tile_shape<T>(n, config, "prim::own scan (lookback)").tiles).bytes;
-}
 
 template <bool Inclusive, int ITEMS, int VEC, class T, class Op, class Status>
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
@@ -142,36 +106,6 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   }
   if (!vectorized)
     block::store_striped_guarded<ITEMS, VEC>(out + segment_start, items, lane, valid);
-}
-
-template <bool Inclusive, int ITEMS, class T, class Op>
-void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspace,
-            cudaStream_t stream, const TileShape& shape) {
-  constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
-  const Layout<T> layout(workspace, shape.tiles);
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
-                       reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
-  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.reset, stream));
-  scan_kernel<Inclusive, ITEMS, kVec>
-      <<<static_cast<unsigned>(shape.tiles), shape.threads, 0, stream>>>(
-          in, out, n, identity, op, layout.status, single ? nullptr : layout.counter, aligned,
-          shape.delays);
-  PRIM_LAUNCH_CHECK("lookback::scan_kernel");
-}
-
-// d_out may equal d_in: every tile reads its items before it writes them, and no tile reads
-// another tile's items.
-template <bool Inclusive, class T, class Op>
-void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* workspace,
-          cudaStream_t stream, const ScanConfig& config) {
-  const TileShape shape = tile_shape<T>(n, config, "prim::own scan (lookback)");
-  if (shape.items == 1) {
-    launch<Inclusive, 1>(d_in, d_out, n, identity, op, workspace, stream, shape);
-  } else {
-    launch<Inclusive, block::default_items_per_thread<T>()>(d_in, d_out, n, identity, op, workspace,
-                                                            stream, shape);
-  }
 }
 
 }  // namespace prim::detail::lookback

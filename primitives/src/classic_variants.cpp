@@ -1,11 +1,10 @@
-#include "primitives/variants.h"
-
 #include <array>
 #include <utility>
 
+#include "primitives/classic/variants.h"
 #include "primitives/error.h"
 
-namespace prim {
+namespace prim::classic {
 namespace {
 
 template <class E, std::size_t N>
@@ -82,4 +81,4 @@ std::vector<SortAlgorithm> all_sort_algorithms() {
   return all_of(kSort);
 }
 
-}  // namespace prim
+}  // namespace prim::classic

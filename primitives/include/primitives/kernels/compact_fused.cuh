@@ -1,5 +1,5 @@
-// Compaction variant 'fused' (see primitives/variants.h): compaction and stable partition in one
-// pass over the input, with the kept count published by decoupled look-back.
+// The fused compaction's kernels (host side: device/dispatch_compact.cuh): compaction and stable
+// partition in one pass over the input, with the kept count published by decoupled look-back.
 //
 // Each block takes a tile from an atomic ticket, loads it with 16-byte loads (warp-striped
 // arrangement, block/block_load.cuh), evaluates selector(item, index) in registers (no flag array
@@ -13,7 +13,7 @@
 // staged vectors line up with aligned output vectors; only the two partial vectors at the ends of
 // the tile's output are written item by item. The kept flags live in one bit mask and the ranks
 // are recomputed from one count per row, and the kernel is held to 40 registers for items of up
-// to 4 bytes (see device/scan_lookback.cuh for that and for the look-back pauses).
+// to 4 bytes (see kernels/scan_lookback.cuh for that and for the look-back pauses).
 //
 // Stable partition (Partition == true) needs every rejected item at kept_total + rejected_rank,
 // and kept_total is only known when the last tile is done. Rather than read the input twice (a
@@ -28,68 +28,24 @@
 // the device (the grid and the workspace are sized for n). Blocks whose tile starts past that
 // count exit after taking their ticket; no live tile looks back on them.
 //
-// Status reset: as for the lookback scan (device/scan_lookback.cuh), a cudaMemsetAsync zeroes the
+// Status reset: as for the lookback scan (kernels/scan_lookback.cuh), a cudaMemsetAsync zeroes the
 // ticket counter and the tile status words (256 + 8 * tiles bytes) before each pass; a single
 // tile needs neither.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <climits>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 #include "primitives/block/block_load.cuh"
 #include "primitives/block/block_scan.cuh"
 #include "primitives/block/tile_lookback.cuh"
 #include "primitives/block/tile_shape.cuh"
 #include "primitives/block/tile_status.cuh"
-#include "primitives/error.h"
 #include "primitives/operators.h"
-#include "primitives/tuning.h"
-#include "primitives/variants.h"
-#include "primitives/workspace.h"
 
 namespace prim::detail::compact_fused {
-
-// The lookback scan's shape (block/tile_lookback.cuh) and the kernel's staging in shared memory.
-struct TileShape : block::LookbackShape {
-  std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ 16 bytes, see below)
-};
-
-// The block size and items per thread come from config.scan (the same knobs as the lookback scan).
-template <class T>
-TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* function) {
-  TileShape shape{block::lookback_shape<T>(n, config.scan, function)};
-  const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
-  shape.staging_bytes = tile_items * sizeof(T);
-  require(shape.staging_bytes <= 48 * 1024, function,
-          "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
-              " bytes does not fit in 48 KiB of shared memory");
-  // One more vector for the shifted staging of 16-byte stores, where it fits.
-  if (shape.staging_bytes + 16 <= 48 * 1024) shape.staging_bytes += 16;
-  return shape;
-}
-
-// Workspace: [ticket counter | kept count per tile], all zeroed per call.
-struct Layout {
-  unsigned* counter = nullptr;
-  block::CountTileStatus status;
-  std::size_t bytes = 0;
-
-  Layout(void* workspace, std::size_t tiles) {
-    WorkspaceCarver carver(workspace);
-    counter = carver.take<unsigned>(1);
-    status = block::CountTileStatus::carve(carver, tiles);
-    bytes = carver.used();
-  }
-};
-
-template <class T>
-std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
-  return Layout(nullptr, tile_shape<T>(n, config, "prim::own compaction (fused)").tiles).bytes;
-}
 
 template <bool Partition, int ITEMS, int VEC, class T, class Selector>
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
@@ -262,50 +218,6 @@ __global__ void reverse_rejected_kernel(T* out, std::size_t max_n, const std::si
     const T back = out[n - 1 - i];
     out[kept + i] = back;
     out[n - 1 - i] = front;
-  }
-}
-
-template <bool Partition, int ITEMS, class T, class Selector>
-void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
-            std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape) {
-  constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
-  const Layout layout(workspace, shape.tiles);
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-  // 16-byte stores need a 16-byte aligned output and the extra staging vector.
-  const bool out_aligned =
-      reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-      shape.staging_bytes > shape.threads * std::size_t(shape.items) * sizeof(T);
-  const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
-  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
-  select_kernel<Partition, ITEMS, kVec>
-      <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
-          in, out, n, d_n, selector, d_count, layout.status, single ? nullptr : layout.counter,
-          aligned, out_aligned, shape.delays);
-  PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
-  if constexpr (Partition) {
-    const int threads = 256;
-    std::size_t blocks = (n / 2 + threads - 1) / threads;
-    if (blocks > 65535) blocks = 65535;
-    if (blocks == 0) blocks = 1;
-    reverse_rejected_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(out, n, d_n,
-                                                                                  d_count);
-    PRIM_LAUNCH_CHECK("compact_fused::reverse_rejected_kernel");
-  }
-}
-
-// Partition == false: keep selected items in order. Partition == true: selected items first,
-// then the others, both in order. selector(item, index) -> bool. Writes the selected count to
-// *d_count. Over the first n items, or min(*d_n, n) when d_n is set.
-template <bool Partition, class T, class Selector>
-void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Selector selector,
-            std::size_t* d_count, void* workspace, cudaStream_t stream,
-            const CompactConfig& config) {
-  const TileShape shape = tile_shape<T>(n, config, "prim::own compaction (fused)");
-  if (shape.items == 1) {
-    launch<Partition, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape);
-  } else {
-    launch<Partition, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector,
-                                                            d_count, workspace, stream, shape);
   }
 }
 

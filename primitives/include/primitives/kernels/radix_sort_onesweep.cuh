@@ -1,5 +1,5 @@
-// Radix sort variant 'onesweep' (see primitives/variants.h), after Adinets & Merrill, "Onesweep:
-// A Faster Least Significant Digit Radix Sort for GPUs" (2022).
+// The onesweep radix sort's kernels (host side: device/dispatch_radix_sort.cuh), after Adinets &
+// Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs" (2022).
 //
 //   1. histogram kernel: one read of the keys counts the digits of EVERY pass at once (shared
 //      memory counters), per portion of the input;
@@ -33,17 +33,13 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 
 #include "primitives/block/block_scan.cuh"
-#include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/warp/warp_match.cuh"
 #include "primitives/warp/warp_scan.cuh"
-#include "primitives/workspace.h"
 
 namespace prim::detail::radix_sort_onesweep {
 
@@ -65,64 +61,6 @@ constexpr unsigned kHistogramMaxBlocks = 2048;
 // item's index in its tile.
 template <class V>
 using StagedValue = std::conditional_t<(sizeof(V) <= 8), V, unsigned>;
-
-struct Plan {
-  int radix_bits = 8;
-  int radix = 256;
-  int passes = 0;
-  std::size_t tiles = 0;  // over the whole input
-  std::size_t portions = 0;
-  std::size_t portion_tiles = 0;  // tiles in a full portion
-};
-
-inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
-  const char* function = "prim::own::sort_pairs (onesweep)";
-  Plan p;
-  require(config.radix_bits == 0 || config.radix_bits == 4 || config.radix_bits == 8, function,
-          "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)");
-  p.radix_bits = config.radix_bits ? config.radix_bits : (end_bit - begin_bit <= 4 ? 4 : 8);
-  p.radix = 1 << p.radix_bits;
-  p.passes = (end_bit - begin_bit + p.radix_bits - 1) / p.radix_bits;
-  p.tiles = (n + kTile - 1) / kTile;
-  p.portions = p.tiles == 0 ? 0 : (p.tiles + kTilesPerPortion - 1) / kTilesPerPortion;
-  p.portion_tiles = p.tiles < kTilesPerPortion ? p.tiles : kTilesPerPortion;
-  return p;
-}
-
-// Workspace: [tickets | histograms | status] zeroed per sort, then offsets and the ping-pong
-// copies.
-template <class K, class V>
-struct Layout {
-  unsigned* tickets = nullptr;            // [passes * portions + 1]
-  unsigned* histograms = nullptr;         // [passes][portions][radix]
-  unsigned* status = nullptr;             // [passes][portions][portion_tiles][radix]
-  unsigned long long* offsets = nullptr;  // [passes][portions][radix]: output start per digit
-  K* keys = nullptr;                      // ping-pong copies, when passes > 1
-  V* values = nullptr;
-  std::size_t reset = 0;
-  std::size_t bytes = 0;
-
-  Layout(void* workspace, std::size_t n, const Plan& p) {
-    WorkspaceCarver carver(workspace);
-    const std::size_t slots = static_cast<std::size_t>(p.passes) * p.portions;
-    tickets = carver.take<unsigned>(slots + 1);  // + the histogram blocks' done counter
-    histograms = carver.take<unsigned>(slots * p.radix);
-    status = carver.take<unsigned>(slots * p.portion_tiles * p.radix);
-    reset = carver.used();
-    offsets = carver.take<unsigned long long>(slots * p.radix);
-    if (p.passes > 1) {
-      keys = carver.take<K>(n);
-      values = carver.take<V>(n);
-    }
-    bytes = carver.used();
-  }
-};
-
-template <class K, class V>
-std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
-  if (n == 0 || begin_bit >= end_bit) return 0;
-  return Layout<K, V>(nullptr, n, make_plan(n, begin_bit, end_bit, config)).bytes;
-}
 
 __device__ __forceinline__ unsigned load_status(const unsigned* p) {
   unsigned v;
@@ -367,76 +305,6 @@ __global__ void __launch_bounds__(kThreads, 3)
     } else {
       values_out[destination] = values_in[tile_start + staged_values[j]];
     }
-  }
-}
-
-template <int RADIX_BITS, class K, class V>
-void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out, std::size_t n,
-         int begin_bit, int end_bit, const Plan& p, const Layout<K, V>& layout,
-         cudaStream_t stream) {
-  constexpr int kRadix = 1 << RADIX_BITS;
-  PRIM_CUDA_CHECK(cudaMemsetAsync(layout.tickets, 0, layout.reset, stream));
-
-  const std::size_t per_block = std::size_t(kThreads) * kHistogramUnroll;
-  const std::size_t portion_blocks = (p.portion_tiles * kTile + per_block - 1) / per_block;
-  const unsigned hist_blocks = static_cast<unsigned>(
-      portion_blocks < kHistogramMaxBlocks ? portion_blocks : kHistogramMaxBlocks);
-  histogram_kernel<RADIX_BITS>
-      <<<dim3(hist_blocks, static_cast<unsigned>(p.portions)), kThreads, 0, stream>>>(
-          d_keys_in, n, begin_bit, end_bit, p.passes, p.portions, layout.histograms,
-          layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets);
-  PRIM_LAUNCH_CHECK("onesweep histogram_kernel");
-
-  const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
-  const std::size_t shared_bytes = values_offset + std::size_t(kTile) * sizeof(StagedValue<V>);
-  // The kernel's static shared memory (about 9 KiB for 8-bit digits) counts against the same
-  // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
-  if (shared_bytes > 32 * 1024) {
-    PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared_bytes)));
-  }
-
-  // Ping-pong so that the last pass writes the outputs.
-  const K* keys_src = d_keys_in;
-  const V* values_src = d_values_in;
-  bool to_out = p.passes % 2 == 1;
-  for (int pass = 0; pass < p.passes; ++pass) {
-    K* keys_dst = to_out ? d_keys_out : layout.keys;
-    V* values_dst = to_out ? d_values_out : layout.values;
-    const int shift = begin_bit + pass * RADIX_BITS;
-    const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
-    for (std::size_t portion = 0; portion < p.portions; ++portion) {
-      const std::size_t slot = std::size_t(pass) * p.portions + portion;
-      const std::size_t portion_start = portion * kTilesPerPortion * kTile;
-      const std::size_t tiles_left = p.tiles - portion * kTilesPerPortion;
-      const std::size_t tiles = tiles_left < kTilesPerPortion ? tiles_left : kTilesPerPortion;
-      pass_kernel<RADIX_BITS, K, V>
-          <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
-              keys_src, keys_dst, values_src, values_dst, n, portion_start, shift, bits,
-              layout.offsets + slot * kRadix, layout.status + slot * p.portion_tiles * kRadix,
-              layout.tickets + slot, values_offset);
-      PRIM_LAUNCH_CHECK("onesweep pass_kernel");
-    }
-    keys_src = keys_dst;
-    values_src = values_dst;
-    to_out = !to_out;
-  }
-}
-
-template <class K, class V>
-void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
-                std::size_t n, int begin_bit, int end_bit, void* workspace, cudaStream_t stream,
-                const SortConfig& config) {
-  static_assert(alignof(K) <= 16 && alignof(V) <= 16, "staging assumes alignment <= 16");
-  const Plan p = make_plan(n, begin_bit, end_bit, config);
-  const Layout<K, V> layout(workspace, n, p);
-  if (p.radix_bits == 4) {
-    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
-           stream);
-  } else {
-    run<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
-           stream);
   }
 }
 

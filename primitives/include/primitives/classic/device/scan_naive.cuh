@@ -24,23 +24,23 @@
 #include <cstddef>
 #include <string>
 
-#include "primitives/detail_classic/grid.cuh"
+#include "primitives/classic/detail/grid.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/error.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/workspace.h"
 
-namespace prim::detail::naive {
+namespace prim::classic::detail::naive {
 
 // One Hillis-Steele step over n elements (grid-stride, one thread per element): reads 2n, writes
 // n. With `shift` the step reads its input moved right by one (identity at 0): the exclusive
 // scan's first step. d >= n makes the step a plain copy (or shift), used when n == 1.
 // src and dst never alias (the host side guarantees it).
 template <class T, class Op>
-__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+__global__ void __launch_bounds__(detail::kMaxBlockThreads)
     hillis_steele_step_kernel(const T* __restrict__ src, T* __restrict__ dst, std::size_t n,
                               std::size_t d, bool shift, T identity, Op op) {
-  for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
+  for (std::size_t i = detail::grid_first(); i < n; i += detail::grid_stride()) {
     // x(j): this step's input at j.
     auto x = [&](std::size_t j) -> T { return shift ? (j == 0 ? identity : src[j - 1]) : src[j]; };
     dst[i] = i >= d ? op(x(i - d), x(i)) : x(i);
@@ -60,10 +60,11 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   WorkspaceCarver carver(workspace);
   T* tmp = carver.take<T>(n);
   const int threads = config.block_threads == 0 ? tuning::kGlobalScanThreads : config.block_threads;
-  require(threads >= 32 && threads <= 1024 && threads % 32 == 0, "prim::detail::naive::scan",
+  require(threads >= 32 && threads <= 1024 && threads % 32 == 0,
+          "prim::classic::detail::naive::scan",
           "block_threads " + std::to_string(config.block_threads) +
               " must be a multiple of 32 in [32, 1024] (or 0 for the default)");
-  const unsigned blocks = classic::grid_blocks(n, threads);
+  const unsigned blocks = detail::grid_blocks(n, threads);
 
   int steps = 0;  // d = 1, 2, 4, ... while d < n; at least one step (a copy when n == 1)
   for (std::size_t d = 1;; d <<= 1) {
@@ -77,7 +78,7 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   std::size_t d = 1;
   for (int step = 0; step < steps; ++step, d <<= 1) {
     // Out of place: pick the buffer so that the last step writes d_out. In place: tmp first.
-    const bool to_out = in_place ? (step % 2 == 1) : classic::pass_writes_output(step, steps);
+    const bool to_out = in_place ? (step % 2 == 1) : detail::pass_writes_output(step, steps);
     dst = to_out ? d_out : tmp;
     hillis_steele_step_kernel<<<blocks, threads, 0, stream>>>(
         src, dst, n, d, !Inclusive && step == 0, identity, op);
@@ -89,4 +90,4 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   }
 }
 
-}  // namespace prim::detail::naive
+}  // namespace prim::classic::detail::naive

@@ -25,21 +25,21 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "primitives/detail_classic/grid.cuh"
-#include "primitives/detail_classic/scan_into.cuh"
+#include "primitives/classic/detail/grid.cuh"
+#include "primitives/classic/detail/scan_into.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/error.h"
 #include "primitives/operators.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/workspace.h"
 
-namespace prim::detail::compact_scan_scatter {
+namespace prim::classic::detail::compact_scan_scatter {
 
 // flags[i] = selector(in[i], i) ? 1 : 0. Reads n items, writes n counters.
 template <class S, class T, class Selector>
 __global__ void flag_kernel(const T* __restrict__ in, S* __restrict__ flags, std::size_t n,
                             Selector selector) {
-  for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
+  for (std::size_t i = detail::grid_first(); i < n; i += detail::grid_stride()) {
     flags[i] = selector(in[i], i) ? S(1) : S(0);
   }
 }
@@ -58,7 +58,7 @@ __global__ void scatter_kernel(const T* __restrict__ in, const S* __restrict__ p
                                T* __restrict__ out, std::size_t n, Selector selector,
                                const std::size_t* __restrict__ count) {
   const std::size_t kept = Partition ? *count : 0;
-  for (std::size_t i = classic::grid_first(); i < n; i += classic::grid_stride()) {
+  for (std::size_t i = detail::grid_first(); i < n; i += detail::grid_stride()) {
     const T item = in[i];
     const std::size_t p = pos[i];
     if (selector(item, i)) {
@@ -73,14 +73,14 @@ template <class S>
 std::size_t workspace_bytes_for(std::size_t n, const CompactConfig& config) {
   WorkspaceCarver carver;
   carver.take<S>(n);  // flags, scanned in place into positions
-  carver.take<unsigned char>(classic::scan_workspace_bytes<S>(n, config.scan));
+  carver.take<unsigned char>(detail::scan_workspace_bytes<S>(n, config.scan));
   return carver.used();
 }
 
 template <class T>
 std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
-  return classic::fits_32bit_counts(n) ? workspace_bytes_for<std::uint32_t>(n, config)
-                                       : workspace_bytes_for<std::uint64_t>(n, config);
+  return detail::fits_32bit_counts(n) ? workspace_bytes_for<std::uint32_t>(n, config)
+                                      : workspace_bytes_for<std::uint64_t>(n, config);
 }
 
 template <bool Partition, class S, class T, class Selector>
@@ -89,13 +89,13 @@ void select_with(const T* d_in, T* d_out, std::size_t n, Selector selector, std:
   WorkspaceCarver carver(workspace);
   S* pos = carver.take<S>(n);
   void* scan_workspace =
-      carver.take<unsigned char>(classic::scan_workspace_bytes<S>(n, config.scan));
+      carver.take<unsigned char>(detail::scan_workspace_bytes<S>(n, config.scan));
   const int threads = tuning::kGlobalScanThreads;
-  const unsigned blocks = classic::grid_blocks(n, threads);
+  const unsigned blocks = detail::grid_blocks(n, threads);
 
   flag_kernel<<<blocks, threads, 0, stream>>>(d_in, pos, n, selector);
   PRIM_LAUNCH_CHECK("compact_scan_scatter::flag_kernel");
-  classic::exclusive_scan_into(pos, pos, n, S(0), Plus{}, scan_workspace, stream, config.scan);
+  detail::exclusive_scan_into(pos, pos, n, S(0), Plus{}, scan_workspace, stream, config.scan);
   count_kernel<<<1, 1, 0, stream>>>(d_in, pos, n, selector, d_count);
   PRIM_LAUNCH_CHECK("compact_scan_scatter::count_kernel");
   scatter_kernel<Partition><<<blocks, threads, 0, stream>>>(d_in, pos, d_out, n, selector, d_count);
@@ -108,10 +108,10 @@ void select_with(const T* d_in, T* d_out, std::size_t n, Selector selector, std:
 template <bool Partition, class T, class Selector>
 void select(const T* d_in, T* d_out, std::size_t n, Selector selector, std::size_t* d_count,
             void* workspace, cudaStream_t stream, const CompactConfig& config) {
-  classic::with_count_type(n, [&](auto zero) {
+  detail::with_count_type(n, [&](auto zero) {
     select_with<Partition, decltype(zero)>(d_in, d_out, n, selector, d_count, workspace, stream,
                                            config);
   });
 }
 
-}  // namespace prim::detail::compact_scan_scatter
+}  // namespace prim::classic::detail::compact_scan_scatter

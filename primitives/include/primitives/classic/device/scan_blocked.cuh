@@ -36,14 +36,14 @@
 #include <cstddef>
 #include <string>
 
-#include "primitives/detail_classic/grid.cuh"
+#include "primitives/classic/detail/grid.cuh"
+#include "primitives/classic/variants.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "primitives/tuning.h"
-#include "primitives/variants.h"
 #include "primitives/workspace.h"
 
-namespace prim::detail::blocked {
+namespace prim::classic::detail::blocked {
 
 inline constexpr int kLogNumBanks = 5;  // 32 banks of 4 bytes
 inline constexpr int kMaxItemsPerThread = 16;
@@ -136,7 +136,7 @@ __device__ void scan_block_totals(T* s, T identity, Op op, T& total) {
 // unless tile_sums is null. Reads and writes each element once; in and out may alias.
 // Launch: one block per tile, block_threads threads, shared_bytes<T>() dynamic shared memory.
 template <Tree kTree, class T, class Op>
-__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+__global__ void __launch_bounds__(detail::kMaxBlockThreads)
     scan_tiles_kernel(const T* in, T* out, std::size_t n, T* tile_sums, bool inclusive, T identity,
                       Op op, int items_per_thread) {
   static_assert(alignof(T) <= 16, "the blocked scan aligns shared memory to 16 bytes");
@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(classic::kMaxBlockThreads)
 // Uniform add: every item of tile b >= 1 becomes op(tile_prefix[b], item). Launch one block per
 // tile after the first (tile b = blockIdx.x + 1). Reads and writes n - tile elements.
 template <class T, class Op>
-__global__ void __launch_bounds__(classic::kMaxBlockThreads)
+__global__ void __launch_bounds__(detail::kMaxBlockThreads)
     add_tile_prefix_kernel(T* out, std::size_t n, const T* __restrict__ tile_prefix,
                            std::size_t tile, Op op) {
   const std::size_t b = std::size_t(blockIdx.x) + 1;
@@ -216,7 +216,7 @@ inline Levels levels_of(std::size_t n, std::size_t tile) {
 
 template <class T>
 std::size_t workspace_bytes(std::size_t n, const ScanConfig& config) {
-  const Shape shape = shape_of(config, "prim::detail::blocked::workspace_bytes");
+  const Shape shape = shape_of(config, "prim::classic::detail::blocked::workspace_bytes");
   const Levels levels = levels_of(n, shape.tile());
   WorkspaceCarver carver;
   for (int l = 0; l < levels.count; ++l) carver.take<T>(levels.sums[l]);
@@ -231,7 +231,7 @@ void scan_level(const T* in, T* out, std::size_t n, bool inclusive, T identity, 
                 cudaStream_t stream) {
   const std::size_t tile = shape.tile();
   const std::size_t tiles = (n + tile - 1) / tile;
-  require(tiles <= std::size_t(INT_MAX), "prim::detail::blocked::scan",
+  require(tiles <= std::size_t(INT_MAX), "prim::classic::detail::blocked::scan",
           "n = " + std::to_string(n) + " needs more tiles than one grid holds");
   T* tile_sums = tiles > 1 ? sums[level] : nullptr;
   scan_tiles_kernel<kTree><<<static_cast<unsigned>(tiles), shape.block_threads, shared, stream>>>(
@@ -249,7 +249,7 @@ void scan_level(const T* in, T* out, std::size_t n, bool inclusive, T identity, 
 template <Tree kTree, class T, class Op>
 void scan_with_tree(const T* d_in, T* d_out, std::size_t n, bool inclusive, T identity, Op op,
                     void* workspace, cudaStream_t stream, const Shape& shape) {
-  const char* function = "prim::detail::blocked::scan";
+  const char* function = "prim::classic::detail::blocked::scan";
   const std::size_t shared = shared_bytes<T>(shape);
   constexpr std::size_t kDefaultSharedLimit = 48 * 1024;
   if (shared > kDefaultSharedLimit) {
@@ -273,7 +273,7 @@ void scan_with_tree(const T* d_in, T* d_out, std::size_t n, bool inclusive, T id
 template <bool Inclusive, class T, class Op>
 void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* workspace,
           cudaStream_t stream, const ScanConfig& config) {
-  const Shape shape = shape_of(config, "prim::detail::blocked::scan");
+  const Shape shape = shape_of(config, "prim::classic::detail::blocked::scan");
   if (config.algorithm == ScanAlgorithm::blocked_blelloch) {
     scan_with_tree<Tree::blelloch>(d_in, d_out, n, Inclusive, identity, op, workspace, stream,
                                    shape);
@@ -283,4 +283,4 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   }
 }
 
-}  // namespace prim::detail::blocked
+}  // namespace prim::classic::detail::blocked

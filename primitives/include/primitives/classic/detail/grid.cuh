@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace prim::detail::classic {
+namespace prim::classic::detail {
 
 // Kernels whose block size is a run-time knob (ScanConfig::block_threads) are compiled for up to
 // this many threads (__launch_bounds__), so that any valid size launches whatever T is.
@@ -64,4 +64,4 @@ inline bool pass_writes_output(int pass, int passes) {
   return (passes - 1 - pass) % 2 == 0;
 }
 
-}  // namespace prim::detail::classic
+}  // namespace prim::classic::detail

@@ -1,0 +1,143 @@
+// Dispatch of compaction and stable partition (prim::own::compact_if, compact_flags,
+// stable_partition, compact.cuh): checks the arguments, sizes the tiles, the shared-memory staging
+// and the workspace, resets the tile status and launches the fused kernels
+// (kernels/compact_fused.cuh, which describes the algorithm).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "primitives/block/tile_lookback.cuh"
+#include "primitives/block/tile_shape.cuh"
+#include "primitives/block/tile_status.cuh"
+#include "primitives/config.h"
+#include "primitives/detail/arguments.h"
+#include "primitives/error.h"
+#include "primitives/kernels/compact_fused.cuh"
+#include "primitives/workspace.h"
+
+namespace prim::detail::compact_fused {
+
+// The lookback scan's shape (block/tile_lookback.cuh) and the kernel's staging in shared memory.
+struct TileShape : block::LookbackShape {
+  std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ 16 bytes, see below)
+};
+
+// The block size and items per thread come from config.scan (the same knobs as the lookback scan).
+template <class T>
+TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* function) {
+  TileShape shape{block::lookback_shape<T>(n, config.scan, function)};
+  const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
+  shape.staging_bytes = tile_items * sizeof(T);
+  require(shape.staging_bytes <= 48 * 1024, function,
+          "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
+              " bytes does not fit in 48 KiB of shared memory");
+  // One more vector for the shifted staging of 16-byte stores, where it fits.
+  if (shape.staging_bytes + 16 <= 48 * 1024) shape.staging_bytes += 16;
+  return shape;
+}
+
+// Workspace: [ticket counter | kept count per tile], all zeroed per call.
+struct Layout {
+  unsigned* counter = nullptr;
+  block::CountTileStatus status;
+  std::size_t bytes = 0;
+
+  Layout(void* workspace, std::size_t tiles) {
+    WorkspaceCarver carver(workspace);
+    counter = carver.take<unsigned>(1);
+    status = block::CountTileStatus::carve(carver, tiles);
+    bytes = carver.used();
+  }
+};
+
+template <class T>
+std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
+  return Layout(nullptr, tile_shape<T>(n, config, "prim::own compaction (fused)").tiles).bytes;
+}
+
+template <bool Partition, int ITEMS, class T, class Selector>
+void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
+            std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape) {
+  constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
+  const Layout layout(workspace, shape.tiles);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  // 16-byte stores need a 16-byte aligned output and the extra staging vector.
+  const bool out_aligned =
+      reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+      shape.staging_bytes > shape.threads * std::size_t(shape.items) * sizeof(T);
+  const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
+  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
+  select_kernel<Partition, ITEMS, kVec>
+      <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
+          in, out, n, d_n, selector, d_count, layout.status, single ? nullptr : layout.counter,
+          aligned, out_aligned, shape.delays);
+  PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
+  if constexpr (Partition) {
+    const int threads = 256;
+    std::size_t blocks = (n / 2 + threads - 1) / threads;
+    if (blocks > 65535) blocks = 65535;
+    if (blocks == 0) blocks = 1;
+    reverse_rejected_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(out, n, d_n,
+                                                                                   d_count);
+    PRIM_LAUNCH_CHECK("compact_fused::reverse_rejected_kernel");
+  }
+}
+
+// Partition == false: keep selected items in order. Partition == true: selected items first,
+// then the others, both in order. selector(item, index) -> bool. Writes the selected count to
+// *d_count. Over the first n items, or min(*d_n, n) when d_n is set.
+template <bool Partition, class T, class Selector>
+void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Selector selector,
+            std::size_t* d_count, void* workspace, cudaStream_t stream,
+            const CompactConfig& config) {
+  const TileShape shape = tile_shape<T>(n, config, "prim::own compaction (fused)");
+  if (shape.items == 1) {
+    launch<Partition, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape);
+  } else {
+    launch<Partition, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector, d_count,
+                                                            workspace, stream, shape);
+  }
+}
+
+}  // namespace prim::detail::compact_fused
+
+namespace prim::detail {
+
+// A selector sees the item and its index: bool operator()(const T& item, std::size_t i).
+template <class Pred>
+struct ItemSelector {
+  Pred pred;
+  template <class T>
+  __host__ __device__ bool operator()(const T& item, std::size_t) const {
+    return pred(item);
+  }
+};
+template <class F>
+struct FlagSelector {
+  const F* flags;
+  template <class T>
+  __host__ __device__ bool operator()(const T&, std::size_t i) const {
+    return flags[i] != F(0);
+  }
+};
+
+// The public compactions' entry. d_n: null, or the device-side count of items (at most n are
+// read). n == 0 writes *d_count = 0.
+template <bool Partition, class T, class Selector>
+void dispatch_select(const char* function, const T* d_in, T* d_out, std::size_t n,
+                     const std::size_t* d_n, Selector selector, std::size_t* d_count, Workspace& ws,
+                     cudaStream_t stream, const CompactConfig& config) {
+  if (!check_select_arguments(function, d_in, d_out, n, d_n, d_count)) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  ws.require(compact_fused::workspace_bytes<T>(n, config), function);
+  compact_fused::select<Partition>(d_in, d_out, n, d_n, selector, d_count, ws.data(), stream,
+                                   config);
+}
+
+}  // namespace prim::detail
