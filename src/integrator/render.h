@@ -26,8 +26,14 @@ enum class Schedule { stream, frame, megakernel };
 enum class StageTiming { sampled, all, off };
 inline constexpr int kTimingSamplePeriod = 16;
 
-const char* schedule_name(Schedule schedule);
-const char* stage_timing_name(StageTiming timing);
+inline const char* schedule_name(Schedule schedule) {
+  return schedule == Schedule::frame        ? "frame"
+         : schedule == Schedule::megakernel ? "megakernel"
+                                            : "stream";
+}
+inline const char* stage_timing_name(StageTiming timing) {
+  return timing == StageTiming::all ? "all" : timing == StageTiming::off ? "off" : "sampled";
+}
 
 struct RenderSettings {
   int spp = 1;    // samples per pixel

@@ -32,30 +32,6 @@ int material_key_bits(int material_count) {
   return bits;
 }
 
-const char* schedule_name(Schedule schedule) {
-  switch (schedule) {
-    case Schedule::stream:
-      return "stream";
-    case Schedule::frame:
-      return "frame";
-    case Schedule::megakernel:
-      return "megakernel";
-  }
-  return "?";
-}
-
-const char* stage_timing_name(StageTiming timing) {
-  switch (timing) {
-    case StageTiming::sampled:
-      return "sampled";
-    case StageTiming::all:
-      return "all";
-    case StageTiming::off:
-      return "off";
-  }
-  return "?";
-}
-
 void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
                        bool compact) {
   if (!c.ex.gpu() || !(compact || c.settings.sort_by_material)) return;

@@ -1,13 +1,9 @@
 # Renderer input and output tests: scene loader, film output, report, command line. Included from
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
-foreach(name scene_loader_test image_output_io_test report_io_test)
+foreach(name scene_loader_test image_output_io_test report_io_test cli_io_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
-# The options name the schedules and stage timings with schedule_name() and stage_timing_name(),
-# which raystream_core defines.
-raystream_add_test(NAME cli_io_test CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/cli_io_test.cpp
-                   LIBS raystream_io raystream_core)
 
 # End-to-end command lines through the built binaries (--device cpu, tiny sizes). Each case:
 # raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [BINARY <target>] [SETUP_FILE <f>]
