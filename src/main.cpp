@@ -112,7 +112,14 @@ int run(const Options& options) {
     ProgressBar progress(progress_wanted(options.quiet),
                          static_cast<double>(settings.width) * settings.height);
     settings.on_progress = [&progress](int done, int total) { progress.update(done, total); };
-    result = render(scene, settings);
+    std::vector<int> devices = options.devices;
+    if (options.all_devices) devices = all_gpu_devices();
+    if (executor == ExecutorKind::gpu && devices.size() > 1) {
+      result = render_split(scene, settings, devices);
+    } else {
+      if (executor == ExecutorKind::gpu && devices.size() == 1) set_gpu_device(devices[0]);
+      result = render(scene, settings);
+    }
   } catch (const std::bad_alloc&) {
     return fail(kExitRuntimeError, options.scene + ": rendering failed: out of host memory");
   } catch (const std::exception& e) {

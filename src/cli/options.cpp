@@ -42,6 +42,25 @@ std::pair<int, int> parse_resolution(const std::string& text) {
   return {static_cast<int>(w), static_cast<int>(h)};
 }
 
+void parse_devices(const std::string& text, Options& options) {
+  options.devices.clear();
+  options.all_devices = text == "all";
+  if (options.all_devices) return;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    if (item.empty() || item.size() > 4 ||
+        !std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); }))
+      throw std::invalid_argument("expected all or device numbers such as 0,1, got '" + text + "'");
+    const int device = std::stoi(item);
+    if (std::find(options.devices.begin(), options.devices.end(), device) != options.devices.end())
+      throw std::invalid_argument("device " + item + " is named twice");
+    options.devices.push_back(device);
+    start = comma + 1;
+  }
+}
+
 std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
                                  Options& options, std::ostream& out, std::ostream& err) {
   CLI::App app(kDescription, "raystream");
@@ -102,6 +121,11 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
                  "(default): the GPU if present, else the CPU with a notice")
       ->check(CLI::IsMember({"gpu", "cpu", "auto"}));
+  std::string devices;
+  auto* devices_opt = app.add_option(
+      "--devices", devices,
+      "GPUs to split the samples across: all, or a list of CUDA device numbers such as 0,1 "
+      "(default: the first GPU)");
   auto* stats_opt =
       app.add_option("--stats", stats, "Also write the report's numbers as JSON to this file");
   app.add_flag("--quiet,-q", options.quiet,
@@ -145,6 +169,14 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                    : device == "cpu" ? DeviceChoice::cpu
                                      : DeviceChoice::automatic;
   if (*stats_opt) options.stats = stats;
+  if (*devices_opt) {
+    try {
+      parse_devices(devices, options);
+    } catch (const std::invalid_argument& e) {
+      err << "raystream: error: --devices: " << e.what() << "\n";
+      return kExitUsageError;
+    }
+  }
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "integrator/render.h"
 #include "scene/scene.h"
@@ -28,8 +29,12 @@ struct Options {
   std::optional<std::string> bvh;                 // --bvh auto|on|off
   std::uint64_t seed = 0;                         // --seed
   DeviceChoice device = DeviceChoice::automatic;  // --device gpu|cpu|auto
-  std::optional<std::string> stats;               // --stats FILE.json
-  bool quiet = false;                             // --quiet
+  // --devices: CUDA devices to split the samples across (empty: the first one); all_devices for
+  // "all".
+  std::vector<int> devices;
+  bool all_devices = false;
+  std::optional<std::string> stats;  // --stats FILE.json
+  bool quiet = false;                // --quiet
 };
 
 // The largest --pool.
@@ -45,6 +50,10 @@ inline constexpr int kExitUsageError = 2;    // bad command line or bad scene
 // naming the option written to `err`). Returns nothing when `options` is ready to use.
 std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
                                  Options& options, std::ostream& out, std::ostream& err);
+
+// "all" or "0,1,..." into options.devices / all_devices; throws std::invalid_argument naming
+// the problem.
+void parse_devices(const std::string& text, Options& options);
 
 // "WxH" -> {W, H}; throws std::invalid_argument with a message on malformed or absurd sizes.
 std::pair<int, int> parse_resolution(const std::string& text);

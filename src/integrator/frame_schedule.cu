@@ -90,7 +90,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     std::size_t* counts = live_counts.data();
     fill_bytes(ex, counts, 0, live_counts.bytes());
     generate_camera_paths(ex, c.view, paths, ids_a.data(), n, counts,
-                          static_cast<std::uint32_t>(frame), settings.seed);
+                          static_cast<std::uint32_t>(settings.first_sample + frame), settings.seed);
     std::uint32_t* ids = ids_a.data();    // the slots the stages work on
     std::uint32_t* spare = ids_b.data();  // where sort and compaction write
     for (int bounce = 0; bounce < depth; ++bounce) {

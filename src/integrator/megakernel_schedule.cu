@@ -21,7 +21,8 @@ void run_megakernel_schedule(RenderContext& c) {
   for (int frame = 0; frame < settings.spp; ++frame) {
     StageTimeline& t = *timelines[frame % 2];
     t.mark(0);
-    trace_megakernel(c.ex, c.view, c.pixels, static_cast<std::uint32_t>(frame), settings.depth,
+    trace_megakernel(c.ex, c.view, c.pixels,
+                     static_cast<std::uint32_t>(settings.first_sample + frame), settings.depth,
                      settings.seed, c.film, c.depth_counts);
     t.mark(1);
     if (frame > 0) finish_frame(frame - 1);

@@ -36,7 +36,11 @@ inline const char* stage_timing_name(StageTiming timing) {
 }
 
 struct RenderSettings {
-  int spp = 1;    // samples per pixel
+  int spp = 1;  // samples per pixel
+  // The sample indices rendered: [first_sample, first_sample + spp). A share of a render split
+  // across devices or processes; the random numbers follow the sample index, so the shares'
+  // films add up to the film of the whole render.
+  int first_sample = 0;
   int depth = 8;  // maximum bounces
   int width = 0;  // image size (taken from the scene's camera by the caller)
   int height = 0;
@@ -109,10 +113,18 @@ struct RenderStats {
   // Milliseconds per stage over the whole render (estimated from the timed waves or frames when
   // timing is sampled; 0 when off).
   double stage_ms[kStageCount] = {0, 0, 0, 0, 0};
-  double total_ms = 0;                // wall time of the render loop
+  double total_ms = 0;                // wall time of the render loop (split: the slowest share's)
+  double wall_ms = 0;                 // split renders: wall time including every share's set-up
   std::uint64_t path_segments = 0;    // rays traced: paths_in summed over depths
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
+  // A render split across devices or processes: each share's own statistics, in order. The
+  // fields above then hold the sums (paths, segments, stage times), the peak over the shares,
+  // and total_ms the wall time of the whole render.
+  std::vector<RenderStats> shares;
+  int first_sample = 0;   // this share's first sample index
+  int device_index = -1;  // the CUDA device of this share (-1: the CPU executor)
+  int rank = -1;          // the process of this share (MPI), -1 when not split across processes
 };
 
 struct Image {
@@ -127,6 +139,30 @@ struct RenderResult {
 
 // Throws std::runtime_error (with a clear message) on failure, e.g. out of GPU memory.
 RenderResult render(const Scene& scene, const RenderSettings& settings);
+
+// The samples [first_sample, first_sample + spp) cut into `shares` contiguous ranges of whole
+// passes, as even as can be: share k gets [first(k), first(k + 1)). A share may be empty when
+// spp < shares.
+int share_first_sample(const RenderSettings& settings, int share, int shares);
+
+// Renders the scene's samples split across CUDA devices (one host thread, stream, set of buffers
+// and workspace each), and sums the films: the image equals the one-device image up to the
+// order of the floating-point additions. `devices` lists CUDA device ordinals; with the CPU
+// executor, each entry is a share rendered one after the other (for tests). The progress
+// callback sees the sum over the shares. Throws naming the device whose share failed.
+RenderResult render_split(const Scene& scene, const RenderSettings& settings,
+                          const std::vector<int>& devices);
+
+// The ordinals of every usable CUDA device (empty without one).
+std::vector<int> all_gpu_devices();
+
+// Makes `device` the CUDA device of this thread's renders; throws when it does not exist.
+void set_gpu_device(int device);
+
+// Adds `share`'s image (the mean of share.stats.spp samples per pixel) and statistics into
+// `total` (the mean over every share so far). Used for device shares and for the processes of an
+// MPI run.
+void add_share(RenderResult& total, const RenderResult& share);
 
 // True when a CUDA device can be used.
 bool gpu_available();

@@ -71,14 +71,18 @@ void run_stream_schedule(RenderContext& c) {
   const Executor& ex = c.ex;
   const RenderSettings& settings = c.settings;
   RenderStats& stats = c.stats;
-  const unsigned long long total =
-      static_cast<unsigned long long>(c.pixels) * static_cast<unsigned long long>(settings.spp);
-  std::size_t pool = settings.pool != 0 ? settings.pool : default_pool_size(ex, total);
+  // Samples first .. total - 1 of the image, in order (sample k: pixel k % pixels, sample index
+  // k / pixels).
+  const unsigned long long first = static_cast<unsigned long long>(c.pixels) *
+                                   static_cast<unsigned long long>(settings.first_sample);
+  const unsigned long long total = first + static_cast<unsigned long long>(c.pixels) *
+                                               static_cast<unsigned long long>(settings.spp);
+  std::size_t pool = settings.pool != 0 ? settings.pool : default_pool_size(ex, total - first);
   if (pool >= kMaxPathSlots)
     throw std::runtime_error("render: the path pool of " + std::to_string(pool) +
                              " slots is too large (at most " + std::to_string(kMaxPathSlots - 1) +
                              ")");
-  pool = static_cast<std::size_t>(std::min<unsigned long long>(pool, total));
+  pool = static_cast<std::size_t>(std::min<unsigned long long>(pool, total - first));
   const bool sort = settings.sort_by_material;
   const int depth = settings.depth;
 
@@ -96,7 +100,9 @@ void run_stream_schedule(RenderContext& c) {
   prim::Workspace workspace;
   reserve_workspace(c, workspace, pool, true);
 
-  fill_bytes(ex, counters.data(), 0, counters.bytes());
+  StreamCounters start;
+  start.issued = first;
+  copy_from_host(ex, counters.data(), &start, sizeof start);
 
   BatchSlots slots;
   slots.timed_waves = settings.timing == StageTiming::all ? kMaxBatch
@@ -148,7 +154,7 @@ void run_stream_schedule(RenderContext& c) {
     }
     t.clear();
     if (settings.on_progress) {
-      const unsigned long long done = after.issued - after.live;
+      const unsigned long long done = after.issued - after.live - first;
       settings.on_progress(static_cast<int>(done / c.pixels), settings.spp);
     }
     return after.issued == total && after.live == 0;

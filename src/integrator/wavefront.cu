@@ -56,6 +56,9 @@ void validate(const Scene& scene, const RenderSettings& s, int width, int height
     fail("the resolution must be positive, got " + std::to_string(width) + "x" +
          std::to_string(height));
   if (s.spp <= 0) fail("samples per pixel must be positive, got " + std::to_string(s.spp));
+  if (s.first_sample < 0 || s.first_sample > std::numeric_limits<int>::max() - s.spp)
+    fail("the first sample index must be in [0, 2^31 - spp), got " +
+         std::to_string(s.first_sample));
   if (s.depth <= 0) fail("the depth must be positive, got " + std::to_string(s.depth));
   if (scene.materials.empty()) fail("the scene has no materials");
   if (scene.materials.size() >= 0xFFFFu)

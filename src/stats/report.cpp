@@ -164,6 +164,24 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
         share(s.regenerate_ms), s.intersect_ms, share(s.intersect_ms), s.sort_ms, share(s.sort_ms),
         s.shade_ms, share(s.shade_ms), s.compact_ms, share(s.compact_ms));
   }
+  if (!stats.shares.empty()) {
+    out << format("\nsplit across %zu share%s (samples per pixel of each, its render loop):\n",
+                  stats.shares.size(), stats.shares.size() == 1 ? "" : "s");
+    out << format("%6s %6s %6s %-28s %10s %6s %10s %12s %12s\n", "share", "rank", "device", "name",
+                  "first", "spp", "loop ms", "samples/s", "segments");
+    for (std::size_t k = 0; k < stats.shares.size(); ++k) {
+      const RenderStats& sh = stats.shares[k];
+      const RenderSummary ss = summarize(sh);
+      out << format("%6zu %6s %6s %-28.28s %10d %6d %10.1f %12s %12llu\n", k,
+                    sh.rank >= 0 ? std::to_string(sh.rank).c_str() : "-",
+                    sh.device_index >= 0 ? std::to_string(sh.device_index).c_str() : "cpu",
+                    sh.device.c_str(), sh.first_sample, sh.spp, sh.total_ms,
+                    rate_text(ss.samples_per_second).c_str(),
+                    static_cast<unsigned long long>(sh.path_segments));
+    }
+    if (stats.wall_ms > 0)
+      out << format("wall time with every share's set-up: %.3f s\n", stats.wall_ms / 1000.0);
+  }
   out << "\n";
   if (!stats.frame_ms.empty())
     out << format("%-17s mean %.3f ms, median %.3f ms (min %.3f, max %.3f)\n", "frame time",
@@ -259,6 +277,23 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     bounces.push_back(row);
   }
   j["bounces"] = bounces;
+  if (!stats.shares.empty()) {
+    nlohmann::ordered_json shares = nlohmann::ordered_json::array();
+    for (const RenderStats& sh : stats.shares) {
+      const RenderSummary ss = summarize(sh);
+      shares.push_back({{"rank", sh.rank},
+                        {"device_index", sh.device_index},
+                        {"device", sh.device},
+                        {"first_sample", sh.first_sample},
+                        {"spp", sh.spp},
+                        {"total_ms", sh.total_ms},
+                        {"samples_per_second", ss.samples_per_second},
+                        {"path_segments", sh.path_segments},
+                        {"peak_device_bytes", sh.peak_device_bytes}});
+    }
+    j["shares"] = shares;
+    j["wall_ms"] = stats.wall_ms;
+  }
   if (stats.schedule == "stream") {
     nlohmann::ordered_json fill = nlohmann::ordered_json::array();
     for (const WaveFillClass& c : wave_fill_classes(stats))

@@ -658,3 +658,77 @@ TEST(RenderCpu, BackendNameComesFromTheLinkedStages) {
 
 }  // namespace
 }  // namespace raystream
+
+namespace raystream {
+namespace {
+
+// A render split into shares of samples gives the image of the whole render, up to the order of
+// the film's additions, and statistics that add up.
+TEST(RenderSplitCpu, OneTwoAndThreeSharesGiveTheSameImage) {
+  const Scene scene = test::box_scene();
+  for (const Schedule schedule : test::kSchedules) {
+    SCOPED_TRACE(schedule_name(schedule));
+    const RenderSettings s =
+        test::with_schedule(test::settings_for(scene, ExecutorKind::cpu, 7), schedule);
+    const RenderResult whole = render(scene, s);
+    for (const int shares : {1, 2, 3}) {
+      SCOPED_TRACE(std::to_string(shares) + " shares");
+      const RenderResult split = render_split(scene, s, std::vector<int>(shares, 0));
+      test::expect_images_close(split.image, whole.image, 1e-5, 1e-6);
+      test::expect_same_counts(split, whole);
+      EXPECT_EQ(split.stats.spp, 7);
+      EXPECT_EQ(split.stats.path_segments, whole.stats.path_segments);
+      if (shares == 1) {
+        EXPECT_TRUE(split.stats.shares.empty());
+        continue;
+      }
+      ASSERT_EQ(split.stats.shares.size(), static_cast<std::size_t>(shares));
+      int next = 0;
+      std::uint64_t segments = 0;
+      for (const RenderStats& share : split.stats.shares) {
+        EXPECT_EQ(share.first_sample, next);  // contiguous, in order
+        next += share.spp;
+        segments += share.path_segments;
+      }
+      EXPECT_EQ(next, 7);
+      EXPECT_EQ(segments, split.stats.path_segments);
+    }
+  }
+}
+
+TEST(RenderSplitCpu, SharesOfFewerSamplesThanSharesAndProgress) {
+  const Scene scene = test::box_scene();
+  RenderSettings s = test::settings_for(scene, ExecutorKind::cpu, 2);
+  int last = 0, total = 0;
+  s.on_progress = [&](int done, int of) {
+    EXPECT_GE(done, last);
+    last = done;
+    total = of;
+  };
+  const RenderResult whole = render(scene, test::settings_for(scene, ExecutorKind::cpu, 2));
+  const RenderResult split = render_split(scene, s, {0, 0, 0});  // one share is empty
+  test::expect_images_close(split.image, whole.image, 1e-5, 1e-6);
+  EXPECT_EQ(split.stats.shares.size(), 2u);
+  EXPECT_EQ(last, 2);
+  EXPECT_EQ(total, 2);
+  EXPECT_EQ(share_first_sample(s, 0, 3), 0);
+  EXPECT_EQ(share_first_sample(s, 1, 3), 0);
+  EXPECT_EQ(share_first_sample(s, 2, 3), 1);
+  EXPECT_EQ(share_first_sample(s, 3, 3), 2);
+}
+
+TEST(RenderSplitCpu, AShareThatFailsNamesItself) {
+  Scene scene = test::box_scene();
+  RenderSettings s = test::settings_for(scene, ExecutorKind::cpu, 2);
+  s.depth = 0;  // every share fails validation
+  try {
+    render_split(scene, s, {0, 0});
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("share 0: "), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(render_split(scene, s, {}), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace raystream

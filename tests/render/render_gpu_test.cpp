@@ -445,3 +445,39 @@ TEST(RenderGpu, FullHdStreamRenderAtDepthEight) {
 
 }  // namespace
 }  // namespace raystream
+
+namespace raystream {
+namespace {
+
+// Shares of a render on the GPU, each in its own thread with its own stream and buffers: on the
+// same device when there is one, on every device when there are more. Same image as one render
+// up to the order of the film's additions.
+TEST(RenderSplitGpu, SharesOnDevicesGiveTheSameImage) {
+  const Scene scene = test::box_scene();
+  const std::vector<int> all = all_gpu_devices();
+  ASSERT_FALSE(all.empty());
+  const std::vector<std::vector<int>> splits = {{all[0], all[0]}, {all[0], all[0], all[0]}, all};
+  for (const Schedule schedule : test::kSchedules) {
+    SCOPED_TRACE(schedule_name(schedule));
+    const RenderSettings s =
+        test::with_schedule(test::settings_for(scene, ExecutorKind::gpu, 9), schedule);
+    const RenderResult whole = render(scene, s);
+    for (const std::vector<int>& devices : splits) {
+      SCOPED_TRACE(std::to_string(devices.size()) + " shares");
+      const RenderResult split = render_split(scene, s, devices);
+      test::expect_images_close(split.image, whole.image, 1e-4, 1e-5);
+      test::expect_same_counts(split, whole);
+      if (devices.size() > 1) {
+        ASSERT_EQ(split.stats.shares.size(), devices.size());
+        for (std::size_t k = 0; k < devices.size(); ++k)
+          EXPECT_EQ(split.stats.shares[k].device_index, devices[k]);
+      }
+    }
+  }
+  EXPECT_THROW(render_split(scene, test::settings_for(scene, ExecutorKind::gpu, 2),
+                            {static_cast<int>(all.size())}),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace raystream

@@ -1,0 +1,178 @@
+// Splitting a render by samples: across the CUDA devices of a host (one thread each), and the
+// arithmetic that the MPI run shares. Path tracing splits cleanly by samples: the random numbers
+// follow (pixel, sample, depth, seed), so every share traces the same paths it would in one
+// render, and the films add up.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "integrator/render.h"
+#include "primitives/error.h"
+
+namespace raystream {
+
+std::vector<int> all_gpu_devices() {
+  std::vector<int> devices;
+  if (!gpu_available()) return devices;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) return devices;
+  for (int d = 0; d < count; ++d) devices.push_back(d);
+  return devices;
+}
+
+void set_gpu_device(int device) {
+  int count = 0;
+  PRIM_CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (device < 0 || device >= count)
+    throw std::runtime_error("render: CUDA device " + std::to_string(device) + " does not exist (" +
+                             std::to_string(count) + " visible)");
+  PRIM_CUDA_CHECK(cudaSetDevice(device));
+}
+
+int share_first_sample(const RenderSettings& settings, int share, int shares) {
+  const long long spp = settings.spp;
+  return settings.first_sample + static_cast<int>(spp * share / shares);
+}
+
+void add_share(RenderResult& total, const RenderResult& share) {
+  RenderStats& t = total.stats;
+  const RenderStats& s = share.stats;
+  const int before = t.spp;
+  const int after = before + s.spp;
+  if (before == 0) {
+    total.image = share.image;
+  } else {
+    if (total.image.rgb.size() != share.image.rgb.size())
+      throw std::runtime_error("the shares of a split render differ in image size");
+    const float a = static_cast<float>(before) / static_cast<float>(after);
+    const float b = static_cast<float>(s.spp) / static_cast<float>(after);
+    for (std::size_t k = 0; k < total.image.rgb.size(); ++k)
+      total.image.rgb[k] = a * total.image.rgb[k] + b * share.image.rgb[k];
+  }
+  if (t.shares.empty()) {
+    // The totals start as a copy of the first share without its per-wave and per-frame lists.
+    const std::vector<RenderStats> none;
+    t = s;
+    t.waves.clear();
+    t.frame_ms.clear();
+    t.shares = none;
+    t.spp = 0;
+    t.total_ms = 0;
+    t.path_segments = 0;
+    t.timed_units = 0;
+    t.peak_device_bytes = 0;
+    for (double& ms : t.stage_ms) ms = 0;
+    for (BounceStats& b : t.bounces) b = BounceStats{b.bounce};
+    t.device_index = -1;
+    t.rank = -1;
+  }
+  t.spp = after;
+  t.first_sample = std::min(t.first_sample, s.first_sample);
+  t.path_segments += s.path_segments;
+  t.timed_units += s.timed_units;
+  t.peak_device_bytes = std::max(t.peak_device_bytes, s.peak_device_bytes);
+  for (int k = 0; k < kStageCount; ++k) t.stage_ms[k] += s.stage_ms[k];
+  for (std::size_t b = 0; b < t.bounces.size() && b < s.bounces.size(); ++b) {
+    t.bounces[b].paths_in += s.bounces[b].paths_in;
+    t.bounces[b].paths_out += s.bounces[b].paths_out;
+    t.bounces[b].intersect_ms += s.bounces[b].intersect_ms;
+    t.bounces[b].sort_ms += s.bounces[b].sort_ms;
+    t.bounces[b].shade_ms += s.bounces[b].shade_ms;
+    t.bounces[b].compact_ms += s.bounces[b].compact_ms;
+  }
+  if (s.device != t.device && t.device.find(s.device) == std::string::npos)
+    t.device += ", " + s.device;
+  t.shares.push_back(s);
+}
+
+RenderResult render_split(const Scene& scene, const RenderSettings& settings,
+                          const std::vector<int>& devices) {
+  if (devices.empty()) throw std::runtime_error("render: no device to render on");
+  const int n = static_cast<int>(devices.size());
+  const bool gpu = settings.executor == ExecutorKind::gpu;
+  if (gpu) {
+    int count = 0;
+    PRIM_CUDA_CHECK(cudaGetDeviceCount(&count));
+    for (int d : devices)
+      if (d < 0 || d >= count)
+        throw std::runtime_error("render: CUDA device " + std::to_string(d) + " does not exist (" +
+                                 std::to_string(count) + " visible)");
+  }
+
+  std::vector<RenderResult> results(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::vector<int> done(n, 0);
+  std::mutex progress_mutex;
+  auto share_settings = [&](int k) {
+    RenderSettings s = settings;
+    s.first_sample = share_first_sample(settings, k, n);
+    s.spp = share_first_sample(settings, k + 1, n) - s.first_sample;
+    if (settings.on_progress) {
+      s.on_progress = [&, k](int share_done, int) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        done[k] = share_done;
+        int sum = 0;
+        for (int v : done) sum += v;
+        settings.on_progress(sum, settings.spp);
+      };
+    }
+    return s;
+  };
+  auto render_share = [&](int k) {
+    try {
+      const RenderSettings s = share_settings(k);
+      if (s.spp == 0) return;
+      if (gpu) set_gpu_device(devices[k]);
+      results[k] = render(scene, s);
+      results[k].stats.first_sample = s.first_sample;
+      results[k].stats.device_index = gpu ? devices[k] : -1;
+    } catch (...) {
+      errors[k] = std::current_exception();
+    }
+  };
+
+  const auto start = std::chrono::steady_clock::now();
+  if (gpu && n > 1) {
+    std::vector<std::thread> threads;
+    for (int k = 0; k < n; ++k) threads.emplace_back(render_share, k);
+    for (std::thread& t : threads) t.join();
+  } else {
+    for (int k = 0; k < n; ++k) render_share(k);
+  }
+  const double wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  for (int k = 0; k < n; ++k) {
+    if (!errors[k]) continue;
+    const std::string where =
+        gpu ? "device " + std::to_string(devices[k]) : "share " + std::to_string(k);
+    try {
+      std::rethrow_exception(errors[k]);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(where + ": " + e.what());
+    }
+  }
+  if (n == 1) {
+    results[0].stats.device_index = gpu ? devices[0] : -1;
+    return results[0];
+  }
+  RenderResult total;
+  for (int k = 0; k < n; ++k)
+    if (results[k].stats.spp > 0) add_share(total, results[k]);
+  // The shares' render loops run at the same time: the render took as long as the slowest. The
+  // wall time also counts each device's set-up (context, scene upload, buffers).
+  total.stats.total_ms = 0;
+  for (const RenderStats& s : total.stats.shares)
+    total.stats.total_ms = std::max(total.stats.total_ms, s.total_ms);
+  total.stats.wall_ms = wall_ms;
+  return total;
+}
+
+}  // namespace raystream
