@@ -1,7 +1,7 @@
 # Renderer input and output tests: scene loader, film output, report, command line. Included from
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
-foreach(name scene_loader_test image_output_io_test report_io_test cli_io_test)
+foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 
