@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build everything, then run the chosen steps and keep their logs.
-#   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [bench] [render] [compare] [meshes] [utf8]
+#   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [sanitize-render] [bench] [render]
+#                        [compare] [meshes] [utf8]
 # Dependencies outside the system prefix: export CMAKE_PREFIX_PATH=/path/to/usr first.
 # Each step writes RESULTS_DIR/<step>.log; a summary is printed last.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 results=${1:?usage: scripts/gpu_check.sh RESULTS_DIR [steps...]}
 shift
-steps=${*:-build test sanitize bench render compare meshes utf8}
+steps=${*:-build test sanitize sanitize-render bench render compare meshes utf8}
 mkdir -p "$results"
 export PATH="/usr/local/cuda/bin:$PATH"
 summary=()
@@ -73,6 +74,50 @@ errors/hazards $errors, slowest shard ${slowest} s"
     done
   done
   cat "$results"/sanitize_*.txt >"$results/sanitize.log" 2>/dev/null && rm -f "$results"/sanitize_*.txt
+fi
+
+if has sanitize-render; then
+  # compute-sanitizer on the renderer: every tool (SANITIZE_TOOLS) on the GPU render test binaries
+  # and on a small render (64x48, 2 spp) of every shipped scene with build-gpu/raystream --device
+  # gpu, one run at a time, each within SANITIZE_TIMEOUT seconds. One line per tool x target:
+  # the exit code (99: the tool found errors) and the error or hazard count.
+  render_targets=()
+  for t in render_gpu_test render_stages_gpu_test; do
+    if [ -x "build-gpu/tests/render/$t" ]; then
+      render_targets+=("test:$t")
+    else
+      note "sanitize-render: build-gpu/tests/render/$t missing (run the build step)"
+    fi
+  done
+  for scene in scenes/*.json; do render_targets+=("scene:$(basename "$scene" .json)"); done
+  start=$SECONDS
+  : >"$results/sanitize-render.log"
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    for target in "${render_targets[@]}"; do
+      name=${target#*:}
+      if [[ $target == test:* ]]; then
+        command=("build-gpu/tests/render/$name")
+      else
+        command=(build-gpu/raystream "scenes/$name.json" --device gpu --resolution 64x48 --spp 2
+                 --quiet --output "$results/sanitize-render_$name.png")
+      fi
+      out="$results/sanitize-render_${tool}_$name.txt"
+      begin=$SECONDS
+      timeout "${SANITIZE_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+        "${command[@]}" >"$out" 2>&1
+      rc=$?
+      # memcheck and synccheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N
+      # hazards displayed (...)".
+      errors=$( (grep -hoE 'ERROR SUMMARY: [0-9]+ errors?$' "$out" | grep -oE '[0-9]+';
+                 grep -hoE 'RACECHECK SUMMARY: [0-9]+ hazards' "$out" | grep -oE '[0-9]+') |
+        awk '{s += $1} END {print s + 0}')
+      summary_seen=$(grep -cE 'ERROR SUMMARY|RACECHECK SUMMARY' "$out")
+      note "sanitize-render $tool $name: rc=$rc errors/hazards $errors (summary lines $summary_seen) in $((SECONDS - begin)) s"
+      { echo "==== $tool $name: rc=$rc"; cat "$out"; } >>"$results/sanitize-render.log"
+      rm -f "$out"
+    done
+  done
+  note "sanitize-render: ${#render_targets[@]} targets in $((SECONDS - start)) s"
 fi
 
 if has bench; then

@@ -1,9 +1,30 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds everything, runs every test.
-# GPU tests are reported as skipped on a machine without a CUDA device.
+# The test command: installs what is missing, builds everything, runs every test; then the
+# sanitizer build (scripts/asan.sh: the CPU tests under ASan and UBSan, in build-asan/) and the
+# fuzz targets (scripts/fuzz.sh: 60 s each, in build-fuzz/). GPU tests are reported as skipped on
+# a machine without a CUDA device. TEST_STEPS picks steps (default: "ctest asan fuzz").
+# Every step runs; the exit status is 1 when any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+steps=" ${TEST_STEPS:-ctest asan fuzz} "
 bash scripts/setup.sh
-bash scripts/build.sh
-cd build
-ctest --output-on-failure -j "${JOBS:-2}"
+failed=()
+if [[ $steps == *" ctest "* ]]; then
+  start=$SECONDS
+  if bash scripts/build.sh && (cd build && ctest --output-on-failure -j "${JOBS:-2}"); then
+    echo "test: ctest passed in $((SECONDS - start)) s"
+  else
+    failed+=(ctest)
+  fi
+fi
+if [[ $steps == *" asan "* ]]; then
+  bash scripts/asan.sh || failed+=(asan)
+fi
+if [[ $steps == *" fuzz "* ]]; then
+  bash scripts/fuzz.sh || failed+=(fuzz)
+fi
+if ((${#failed[@]})); then
+  echo "test: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "test: all steps passed"

@@ -30,12 +30,22 @@ int fail(int code, const std::string& message) {
   return code;
 }
 
+// Removes renders/ again when this run created it and wrote nothing into it (a failed run leaves
+// no empty folder behind); fs::remove leaves a folder that is not empty alone.
+struct CreatedFolder {
+  bool created = false;
+  ~CreatedFolder() {
+    std::error_code ec;
+    if (created) std::filesystem::remove("renders", ec);
+  }
+};
+
 // Checks the output paths before rendering so a long render does not end in a failed write.
 // Creates renders/ for the default output path only.
-void prepare_outputs(const std::string& image_path, const Options& options) {
+void prepare_outputs(const std::string& image_path, const Options& options, CreatedFolder& folder) {
   if (!options.output) {
     std::error_code ec;
-    std::filesystem::create_directories("renders", ec);
+    folder.created = std::filesystem::create_directories("renders", ec);
     if (ec) throw OutputError("renders: cannot create the output folder: " + ec.message());
   }
   check_writable(image_path);
@@ -57,7 +67,12 @@ int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quie
     std::snprintf(seconds, sizeof seconds, "%.3g", frame_s);
     std::cerr << "raystream: on the CPU one frame takes " << seconds << " s; rendering " << frames
               << " samples per pixel (the scene asks for " << scene.iterations
-              << ") to finish in about a minute; --spp N overrides\n";
+              << ") to finish in about a minute; --spp N overrides"
+              << (frames < scene.iterations
+                      ? " (fewer samples leave the image dark and speckled: most paths of so "
+                        "few do not reach a light yet)"
+                      : "")
+              << "\n";
   }
   return frames;
 }
@@ -97,8 +112,9 @@ int run(const Options& options) {
     if (!options.quiet) std::cerr << "raystream: no CUDA device found; rendering on the CPU\n";
   }
 
+  CreatedFolder folder;
   try {
-    prepare_outputs(output, options);
+    prepare_outputs(output, options, folder);
   } catch (const std::exception& e) {
     return fail(kExitRuntimeError, e.what());
   }
@@ -127,7 +143,6 @@ int run(const Options& options) {
   }
 
   try {
-    write_image(result.image, output);
     RunInfo info;
     info.version = RAYSTREAM_VERSION;
     info.binary_backend = primitives_backend_name();
@@ -136,7 +151,14 @@ int run(const Options& options) {
     info.seed = settings.seed;
     info.sort_by_material = settings.sort_by_material;
     info.compact = settings.compact;
-    if (options.stats) write_stats_json(*options.stats, result.stats, info);
+    // The image and the statistics land together or not at all.
+    std::vector<OutputFile> files = {{output, encode_image(result.image, output)}};
+    if (options.stats) {
+      const std::string json = stats_json(result.stats, info);
+      files.push_back({*options.stats, std::vector<unsigned char>(json.begin(), json.end())});
+    }
+    write_files_atomically(files);
+    folder.created = false;
     print_report(std::cout, result.stats, info);
   } catch (const std::exception& e) {
     return fail(kExitRuntimeError, e.what());

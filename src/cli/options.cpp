@@ -30,7 +30,8 @@ std::pair<int, int> parse_resolution(const std::string& text) {
            std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
   };
   if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1))) {
-    throw std::invalid_argument("expected WIDTHxHEIGHT such as 1920x1080, got '" + text + "'");
+    throw std::invalid_argument("expected WIDTHxHEIGHT such as 1920x1080, got '" + excerpt(text) +
+                                "'");
   }
   const long long w = std::stoll(text.substr(0, x));
   const long long h = std::stoll(text.substr(x + 1));
@@ -52,13 +53,27 @@ void parse_devices(const std::string& text, Options& options) {
     const std::string item = text.substr(start, comma - start);
     if (item.empty() || item.size() > 4 ||
         !std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); }))
-      throw std::invalid_argument("expected all or device numbers such as 0,1, got '" + text + "'");
+      throw std::invalid_argument("expected all or device numbers such as 0,1, got '" +
+                                  excerpt(text) + "'");
     const int device = std::stoi(item);
     if (std::find(options.devices.begin(), options.devices.end(), device) != options.devices.end())
       throw std::invalid_argument("device " + item + " is named twice");
     options.devices.push_back(device);
     start = comma + 1;
   }
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+  const bool digits =
+      !text.empty() && text.size() <= 20 &&
+      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+  // 2^64 - 1 has 20 digits: compare as text to stay clear of strtoull's wrap-around for "-1".
+  const std::string largest = "18446744073709551615";
+  if (!digits || (text.size() == largest.size() && text > largest)) {
+    throw std::invalid_argument("expected an integer from 0 to " + largest + ", got '" +
+                                excerpt(text) + "'");
+  }
+  return std::stoull(text);
 }
 
 std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
@@ -68,7 +83,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
 
   app.add_option("scene", options.scene, "Scene file (JSON)")->required();
   int spp = 0, depth = 0;
-  std::string resolution, output, schedule, timing, sort, compact, bvh, device = "auto", stats;
+  std::string resolution, output, schedule, timing, sort, compact, bvh, device = "auto", stats,
+                                                                        seed;
   std::size_t pool = 0;
   auto* spp_opt = app.add_option("--spp", spp,
                                  "Samples per pixel (frames); default: the scene's ITERATIONS, or "
@@ -116,7 +132,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                      " primitives or more, on always, off never (every ray tests "
                                      "every primitive, to measure the speedup) (default: auto)")
                       ->check(CLI::IsMember({"auto", "on", "off"}));
-  app.add_option("--seed", options.seed, "Random seed (default: 0); same seed, same image");
+  auto* seed_opt = app.add_option("--seed", seed,
+                                  "Random seed, 0 to 2^64-1 (default: 0); same seed, same image");
   app.add_option("--device", device,
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
                  "(default): the GPU if present, else the CPU with a notice")
@@ -138,7 +155,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       app.exit(e, out, err);  // --help or --version
       return kExitOk;
     }
-    err << "raystream: error: " << e.what() << "\nRun 'raystream --help' for the options.\n";
+    // One line, however CLI11 words it.
+    err << "raystream: error: " << excerpt(e.what(), kMaxMessage) << " (see --help)\n";
     return kExitUsageError;
   }
 
@@ -148,7 +166,15 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     try {
       options.resolution = parse_resolution(resolution);
     } catch (const std::invalid_argument& e) {
-      err << "raystream: error: --resolution: " << e.what() << "\n";
+      err << "raystream: error: --resolution: " << excerpt(e.what(), kMaxMessage) << "\n";
+      return kExitUsageError;
+    }
+  }
+  if (*seed_opt) {
+    try {
+      options.seed = parse_seed(seed);
+    } catch (const std::invalid_argument& e) {
+      err << "raystream: error: --seed: " << e.what() << "\n";
       return kExitUsageError;
     }
   }

@@ -58,6 +58,10 @@ void parse_devices(const std::string& text, Options& options);
 // "WxH" -> {W, H}; throws std::invalid_argument with a message on malformed or absurd sizes.
 std::pair<int, int> parse_resolution(const std::string& text);
 
+// "N" -> N for 0 <= N <= 2^64 - 1 (digits only); throws std::invalid_argument with a message
+// otherwise ("-1", "1e3", values past the range).
+std::uint64_t parse_seed(const std::string& text);
+
 // The render settings from the scene with the command line's overrides applied (on_progress
 // empty).
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor);

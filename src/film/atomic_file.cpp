@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -18,17 +19,106 @@ std::string folder_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
 [[noreturn]] void fail(const std::string& path, const std::string& what, int error) {
   throw OutputError(path + ": cannot write the output: " + what + ": " + std::strerror(error));
 }
 
-// Creates a uniquely named temporary file next to `path`; returns its descriptor and name.
-int create_temporary(const std::string& path, std::string& temp_name) {
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw OutputError(path + ": cannot write the output: " + why);
+}
+
+// How a path is written (see atomic_file.h).
+struct Target {
+  enum Kind { atomic, through } kind = atomic;
+  std::string file;  // atomic: the file to create or replace (a link's final target)
+  bool exists = false;
+  struct stat st {};    // atomic and exists: the file replaced
+  int descriptor = -1;  // through an open descriptor (/proc/self/fd/N, /dev/fd/N): N
+};
+
+// N for "/proc/self/fd/N", "/dev/fd/N" and "/proc/<this process>/fd/N", else -1.
+int open_descriptor(const std::string& path) {
+  std::string rest;
+  const std::string own = "/proc/" + std::to_string(getpid()) + "/fd/";
+  for (const std::string& prefix : {std::string("/proc/self/fd/"), std::string("/dev/fd/"), own}) {
+    if (starts_with(path, prefix.c_str())) rest = path.substr(prefix.size());
+  }
+  if (rest.empty() || rest.size() > 9 || rest.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::atoi(rest.c_str());
+}
+
+const char* kind_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Decides how `path` is written, following symbolic links.
+Target resolve(const std::string& path) {
   if (path.empty() || path.back() == '/') {
     throw OutputError("'" + path + "': the output path names a folder, not a file");
   }
-  const std::string folder = folder_of(path);
-  const std::string base = path.substr(path.find_last_of('/') + 1);
+  std::string current = path;
+  for (int hop = 0; hop <= 40; ++hop) {
+    Target t;
+    // /dev/stdout -> /proc/self/fd/1: an open descriptor, not a file to replace.
+    t.descriptor = open_descriptor(current);
+    if (t.descriptor >= 0 || starts_with(current, "/proc/")) {
+      struct stat st;
+      if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) refuse(path, "it is a folder");
+      t.kind = Target::through;
+      t.file = path;
+      return t;
+    }
+    struct stat st;
+    if (lstat(current.c_str(), &st) != 0) {
+      const int error = errno;
+      if (error == ENOENT && hop > 0) {
+        refuse(path, "it is a symbolic link to '" + current + "', which does not exist");
+      }
+      if (error == ENOENT) {
+        t.file = current;  // a new file (a missing folder shows when the file is created)
+        return t;
+      }
+      fail(path, "cannot examine it", error);
+    }
+    if (S_ISLNK(st.st_mode)) {
+      std::vector<char> target(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : PATH_MAX) +
+                               1);
+      const ssize_t n = readlink(current.c_str(), target.data(), target.size());
+      if (n < 0) fail(path, "cannot read the symbolic link '" + current + "'", errno);
+      const std::string next(target.data(), static_cast<std::size_t>(n));
+      current = next.empty() || next[0] == '/' ? next : folder_of(current) + "/" + next;
+      continue;
+    }
+    if (S_ISREG(st.st_mode)) {
+      t.file = current;
+      t.exists = true;
+      t.st = st;
+      return t;
+    }
+    if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) {
+      t.kind = Target::through;
+      t.file = path;
+      return t;
+    }
+    if (S_ISDIR(st.st_mode)) refuse(path, "it is a folder");
+    refuse(path, std::string("it is ") + kind_name(st.st_mode) +
+                     " (only regular files, FIFOs and character devices are written)");
+  }
+  fail(path, "cannot follow its symbolic links", ELOOP);
+}
+
+// Creates a uniquely named temporary file next to `file`; returns its descriptor and name.
+int create_temporary(const std::string& path, const std::string& file, std::string& temp_name) {
+  const std::string folder = folder_of(file);
+  const std::string base = file.substr(file.find_last_of('/') + 1);
   std::string name = folder + "/." + base + ".tmp-XXXXXX";
   const int fd = mkstemp(name.data());
   if (fd < 0) fail(path, "cannot create a file in folder '" + folder + "'", errno);
@@ -36,51 +126,136 @@ int create_temporary(const std::string& path, std::string& temp_name) {
   return fd;
 }
 
-}  // namespace
+mode_t current_umask() {
+  const mode_t mask = umask(0);
+  umask(mask);
+  return mask;
+}
 
-void write_file_atomically(const std::string& path, const std::vector<unsigned char>& bytes) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw OutputError(path + ": cannot write the output: it is a folder");
-  }
-  std::string temp;
-  const int fd = create_temporary(path, temp);
-  const auto abandon = [&](const std::string& what, int error) {
-    close(fd);
-    unlink(temp.c_str());
-    fail(path, what, error);
-  };
+bool write_all(int fd, const std::vector<unsigned char>& bytes) {
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      abandon("write failed", errno);
+      return false;
     }
     done += static_cast<std::size_t>(n);
   }
-  // Readable by everyone, like an ordinary new file (mkstemp creates it 0600).
-  if (fchmod(fd, 0644) != 0) abandon("cannot set permissions", errno);
+  return true;
+}
+
+// Writes a complete temporary file for `target`, with the permission bits (and, where allowed,
+// the owner) of the file it replaces; returns its name.
+std::string write_temporary(const std::string& path, const Target& target,
+                            const std::vector<unsigned char>& bytes) {
+  std::string temp;
+  const int fd = create_temporary(path, target.file, temp);
+  const auto abandon = [&](const std::string& what, int error) {
+    close(fd);
+    unlink(temp.c_str());
+    fail(path, what, error);
+  };
+  if (!write_all(fd, bytes)) abandon("write failed", errno);
+  if (target.exists) {
+    struct stat own;
+    if (fstat(fd, &own) == 0 &&
+        (own.st_uid != target.st.st_uid || own.st_gid != target.st.st_gid)) {
+      // Best effort: only root may give a file away; others keep it as their own.
+      if (fchown(fd, target.st.st_uid, target.st.st_gid) != 0) errno = 0;
+    }
+    if (fchmod(fd, target.st.st_mode & 07777) != 0) abandon("cannot set permissions", errno);
+  } else {
+    // mkstemp creates 0600; a new output is an ordinary new file.
+    if (fchmod(fd, 0666 & ~current_umask()) != 0) abandon("cannot set permissions", errno);
+  }
   if (fsync(fd) != 0) abandon("fsync failed", errno);
   if (close(fd) != 0) {
     const int error = errno;
     unlink(temp.c_str());
     fail(path, "close failed", error);
   }
-  if (rename(temp.c_str(), path.c_str()) != 0) {
+  return temp;
+}
+
+void write_through(const std::string& path, const Target& target,
+                   const std::vector<unsigned char>& bytes) {
+  if (target.descriptor >= 0) {
+    if (!write_all(target.descriptor, bytes)) fail(path, "write failed", errno);
+    return;
+  }
+  // No O_CREAT (it exists), no O_TRUNC (a device or FIFO has nothing to truncate). Opening a
+  // FIFO waits for its reader, as any writer does.
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) fail(path, "cannot open it", errno);
+  if (!write_all(fd, bytes)) {
     const int error = errno;
-    unlink(temp.c_str());
-    fail(path, "cannot rename the temporary file into place", error);
+    close(fd);
+    fail(path, "write failed", error);
+  }
+  if (close(fd) != 0) fail(path, "close failed", errno);
+}
+
+}  // namespace
+
+void write_files_atomically(const std::vector<OutputFile>& files) {
+  std::vector<Target> targets;
+  targets.reserve(files.size());
+  for (const OutputFile& f : files) targets.push_back(resolve(f.path));
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t k = 0; k < i; ++k) {
+      const Target &a = targets[i], &b = targets[k];
+      const bool same = a.kind == Target::atomic && b.kind == Target::atomic &&
+                        (a.file == b.file || (a.exists && b.exists && a.st.st_dev == b.st.st_dev &&
+                                              a.st.st_ino == b.st.st_ino));
+      if (same) {
+        throw OutputError(files[i].path + ": cannot write the output: it is the same file as " +
+                          files[k].path);
+      }
+    }
+  }
+  // Temporary files not yet renamed into place, removed on any failure.
+  std::vector<std::pair<std::string, std::size_t>> staged;
+  try {
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (targets[i].kind != Target::atomic) continue;
+      staged.emplace_back(write_temporary(files[i].path, targets[i], files[i].bytes), i);
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (targets[i].kind == Target::through)
+        write_through(files[i].path, targets[i], files[i].bytes);
+    }
+    while (!staged.empty()) {
+      const auto& [temp, i] = staged.front();
+      if (rename(temp.c_str(), targets[i].file.c_str()) != 0) {
+        fail(files[i].path, "cannot rename the temporary file into place", errno);
+      }
+      staged.erase(staged.begin());
+    }
+  } catch (...) {
+    for (const auto& s : staged) unlink(s.first.c_str());
+    throw;
   }
 }
 
+void write_file_atomically(const std::string& path, const std::vector<unsigned char>& bytes) {
+  write_files_atomically({OutputFile{path, bytes}});
+}
+
 void check_writable(const std::string& path) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    throw OutputError(path + ": cannot write the output: it is a folder");
+  const Target target = resolve(path);
+  if (target.kind == Target::through) {
+    if (target.descriptor >= 0) {
+      const int flags = fcntl(target.descriptor, F_GETFL);
+      if (flags < 0) fail(path, "the descriptor is not open", errno);
+      if ((flags & O_ACCMODE) == O_RDONLY) fail(path, "the descriptor is read-only", EBADF);
+    } else if (access(path.c_str(), W_OK) != 0) {
+      fail(path, "cannot open it", errno);
+    }
+    return;
   }
   std::string temp;
-  const int fd = create_temporary(path, temp);
+  const int fd = create_temporary(path, target.file, temp);
   close(fd);
   unlink(temp.c_str());
 }

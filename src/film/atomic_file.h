@@ -1,5 +1,15 @@
-// Writes a file atomically: the bytes go to a temporary file in the destination's folder, which
-// is renamed over the destination only once complete, so a failed write leaves no partial file.
+// Writes output files (the image, the --stats JSON) so that a failure leaves no partial file.
+// What happens depends on what the path names (docs/robustness.md has the table):
+//  - nothing, or a regular file: written atomically: the bytes go to a temporary file in the same
+//    folder, which is renamed over the path only once complete. A replaced file keeps its
+//    permission bits (and its owner, where the process may set it); a new file gets 0666 less the
+//    umask, as any new file does.
+//  - a symbolic link: followed; its final target is written by these rules and the link stays a
+//    link. A link to nothing is an error.
+//  - a FIFO or a character device (/dev/null, a terminal), or an open descriptor named through
+//    /proc or /dev/fd (/dev/stdout, /dev/stderr): written through, in place. It is never
+//    replaced, renamed over or removed, and no temporary file is made next to it.
+//  - anything else (a folder, a socket, a block device): refused with an OutputError.
 #pragma once
 
 #include <stdexcept>
@@ -14,12 +24,27 @@ class OutputError : public std::runtime_error {
   explicit OutputError(const std::string& what) : std::runtime_error(what) {}
 };
 
-// Writes `bytes` to `path` atomically. Throws OutputError (and leaves neither `path` changed nor
-// a temporary file behind) when the folder is missing or not writable, or the disk is full.
+// One output: where it goes and its bytes.
+struct OutputFile {
+  std::string path;
+  std::vector<unsigned char> bytes;
+};
+
+// Writes all of `files` or, of those written atomically, none: first every temporary file is
+// written and synced, then the outputs written through (FIFOs, devices) are written, and only when
+// all of that succeeded are the temporary files renamed into place. On a failure every temporary
+// file is removed and OutputError names the file and the cause; files already in place keep
+// their old contents. (Only a failing rename after that, which the checks before make unlikely,
+// can leave one file renamed and the other not.)
+void write_files_atomically(const std::vector<OutputFile>& files);
+
+// One file, as above.
 void write_file_atomically(const std::string& path, const std::vector<unsigned char>& bytes);
 
-// Throws OutputError when a file cannot be created in the folder of `path` (checked by creating
-// and removing a temporary file there), so a long render does not end in a failed write.
+// Throws OutputError when `path` cannot be written by the rules above: for a file written
+// atomically, a file cannot be created in its folder (checked by creating and removing a
+// temporary file there); for one written through, it is not writable. Called before a long render
+// so that it does not end in a failed write. Never opens a FIFO (that would wait for a reader).
 void check_writable(const std::string& path);
 
 }  // namespace raystream

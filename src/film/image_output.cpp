@@ -91,8 +91,12 @@ bool is_supported_image_path(const std::string& path) {
   return ends_with(path, ".png") || ends_with(path, ".hdr");
 }
 
+std::vector<unsigned char> encode_image(const Image& image, const std::string& path) {
+  return is_hdr_path(path) ? encode_hdr(image) : encode_png(image);
+}
+
 void write_image(const Image& image, const std::string& path) {
-  write_file_atomically(path, is_hdr_path(path) ? encode_hdr(image) : encode_png(image));
+  write_file_atomically(path, encode_image(image, path));
 }
 
 }  // namespace raystream

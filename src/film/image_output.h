@@ -25,6 +25,9 @@ bool is_hdr_path(const std::string& path);
 // True when `path` ends in ".png" or ".hdr" (any case).
 bool is_supported_image_path(const std::string& path);
 
+// The bytes write_image writes to `path`: Radiance HDR when it ends in .hdr, PNG otherwise.
+std::vector<unsigned char> encode_image(const Image& image, const std::string& path);
+
 // Writes the image to `path` atomically: Radiance HDR when the path ends in .hdr, PNG otherwise.
 // Throws OutputError naming the file when it cannot be written (no partial file is left) and
 // std::invalid_argument when the image's size and data disagree.

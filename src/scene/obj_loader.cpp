@@ -3,6 +3,10 @@
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,30 +21,61 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Finds `mtllib` files next to the OBJ: the named path relative to the OBJ's folder, else the
-// named file's base name in that folder (exported files often name a folder that did not ship).
-class MtlBesideObj : public tinyobj::MaterialReader {
+// Hands tinyobjloader the MTL libraries that `find_mtl` finds, after check_mtl_values. A failed
+// check is kept in error() (thrown once tinyobjloader returns) and the library is not loaded.
+class MtlFromLookup : public tinyobj::MaterialReader {
  public:
-  explicit MtlBesideObj(fs::path folder) : folder_(std::move(folder)) {}
+  MtlFromLookup(const MtlLookup& find_mtl, std::string obj_path)
+      : find_mtl_(find_mtl), obj_path_(std::move(obj_path)) {}
 
   bool operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
                   std::map<std::string, int>* ids, std::string* warn, std::string* err) override {
-    const fs::path candidates[2] = {folder_ / name, folder_ / fs::path(name).filename()};
+    std::string text, mtl_path;
+    if (!find_mtl_ || !find_mtl_(name, text, mtl_path)) {
+      if (warn)
+        *warn += "material library \"" + excerpt(name) + "\" not found next to the OBJ file\n";
+      return false;
+    }
+    try {
+      check_mtl_values(text, mtl_path);
+    } catch (const SceneError& e) {
+      if (error_.empty()) error_ = obj_path_ + ": material library " + e.what();
+      return false;
+    }
+    std::istringstream in(text);
+    tinyobj::LoadMtl(ids, materials, &in, warn, err);
+    return true;
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  const MtlLookup& find_mtl_;
+  std::string obj_path_;
+  std::string error_;
+};
+
+// The MTL libraries next to the OBJ at `obj_path`: the named path relative to the OBJ's folder,
+// else the named file's base name in that folder (exported files often name a folder that did
+// not ship).
+MtlLookup mtl_beside(const std::string& obj_path) {
+  const fs::path folder = fs::path(obj_path).parent_path();
+  return [folder](const std::string& name, std::string& text, std::string& path) {
+    const fs::path candidates[2] = {folder / name, folder / fs::path(name).filename()};
     for (const fs::path& candidate : candidates) {
       std::error_code ec;
       if (!fs::is_regular_file(candidate, ec)) continue;
-      std::ifstream in(candidate);
+      std::ifstream in(candidate, std::ios::binary);
       if (!in) continue;
-      tinyobj::LoadMtl(ids, materials, &in, warn, err);
+      std::ostringstream buffer;
+      buffer << in.rdbuf();
+      text = buffer.str();
+      path = candidate.string();
       return true;
     }
-    if (warn) *warn += "material library \"" + name + "\" not found next to the OBJ file\n";
     return false;
-  }
-
- private:
-  fs::path folder_;
-};
+  };
+}
 
 glm::vec3 vec3_of(const tinyobj::real_t* p) {
   return glm::vec3(static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2]));
@@ -61,28 +96,112 @@ void add_lines(const std::string& path, const std::string& text, std::vector<std
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(start, end - start);
     start = end + 1;
-    if (line.empty() || line == "." || line.find("Both `d` and `Tr`") != std::string::npos)
+    // "Degenerated face found" and "Vertex indices out of bounds": the face scan's warnings say
+    // it, naming the line.
+    if (line.empty() || line == "." || line.find("Both `d` and `Tr`") != std::string::npos ||
+        line.find("Degenerated face") != std::string::npos ||
+        line.find("Vertex indices out of bounds") != std::string::npos)
       continue;
     const bool about_materials = line.find("material") != std::string::npos ||
                                  line.find("Material") != std::string::npos ||
                                  line.find(".mtl") != std::string::npos;
-    (about_materials ? material_warnings : warnings).push_back(path + ": " + line);
+    (about_materials ? material_warnings : warnings)
+        .push_back(excerpt(path + ": " + line, kMaxMessage));
   }
 }
 
-// tinyobjloader reads a coordinate it cannot parse ("nan", "inf", "1e999", "x") as 0. So the text
-// is scanned first: bad[k] is true when the k-th "v" line's x, y or z is not a finite number.
-std::vector<bool> unreadable_vertices(const std::string& text) {
-  std::vector<bool> bad;
-  std::size_t start = 0;
+// The lines of `text` without their line ends, numbered from 1.
+template <typename Visit>
+void for_each_line(const std::string& text, Visit visit) {
+  std::size_t start = 0, number = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    std::size_t i = start;
-    while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
-    if (i + 1 < end && text[i] == 'v' && (text[i + 1] == ' ' || text[i + 1] == '\t')) {
-      const std::string line = text.substr(i + 2, end - i - 2);
-      const char* p = line.c_str();
+    visit(++number, text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+// The words of a line, separated by spaces, tabs and carriage returns.
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    i = line.find_first_not_of(" \t\r", i);
+    if (i == std::string::npos) break;
+    const std::size_t end = std::min(line.find_first_of(" \t\r", i), line.size());
+    out.push_back(line.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
+// What the scan of an OBJ's text found before tinyobjloader reads it.
+struct ObjScan {
+  // tinyobjloader reads a coordinate it cannot parse ("nan", "inf", "1e999", "x") as 0: bad[k]
+  // is true when the k-th "v" line's x, y or z is not a finite number.
+  std::vector<bool> bad_vertex;
+  std::size_t short_faces = 0;  // faces with fewer than 3 vertices (tinyobjloader drops them)
+  std::size_t first_short_line = 0, first_short_corners = 0;
+  std::size_t out_of_range_faces = 0;  // faces naming a vertex the file does not have
+  std::size_t first_out_of_range_line = 0;
+  long long first_out_of_range_index = 0;
+};
+
+// The vertex index of a face corner ("7", "-2", "7/1/3", "7//3"): tinyobjloader converts it with
+// atoi, so text that is not an integer, or one beyond the int range, would silently become
+// some other vertex. Such a face is an error naming its line.
+long long face_index(const std::string& corner, const std::string& path, std::size_t line) {
+  const std::string index = corner.substr(0, corner.find('/'));
+  std::size_t digits = index.size() > 0 && (index[0] == '-' || index[0] == '+') ? 1 : 0;
+  const bool integer = digits < index.size() &&
+                       std::all_of(index.begin() + static_cast<std::ptrdiff_t>(digits), index.end(),
+                                   [](unsigned char c) { return std::isdigit(c); });
+  const std::string where = path + ":" + std::to_string(line) + ": face ";
+  if (!integer) {
+    throw SceneError(where + "corner \"" + excerpt(corner) +
+                     "\" does not start with a vertex index");
+  }
+  digits = index.size() - digits;
+  errno = 0;
+  const long long value = digits > 11 ? LLONG_MAX : std::strtoll(index.c_str(), nullptr, 10);
+  if (value > INT_MAX || value < -static_cast<long long>(INT_MAX)) {
+    throw SceneError(where + "index " + excerpt(index) +
+                     " is out of range (a vertex index must fit in 32 bits)");
+  }
+  // The texture and normal indices, where present, must be integers in range too.
+  std::size_t slash = corner.find('/');
+  while (slash != std::string::npos) {
+    const std::size_t next = corner.find('/', slash + 1);
+    const std::string part =
+        corner.substr(slash + 1, next == std::string::npos ? std::string::npos : next - slash - 1);
+    slash = next;
+    if (part.empty()) continue;
+    std::size_t sign = part[0] == '-' || part[0] == '+' ? 1 : 0;
+    const bool ok = sign < part.size() && part.size() - sign <= 10 &&
+                    std::all_of(part.begin() + static_cast<std::ptrdiff_t>(sign), part.end(),
+                                [](unsigned char c) { return std::isdigit(c); }) &&
+                    std::llabs(std::strtoll(part.c_str(), nullptr, 10)) <= INT_MAX;
+    if (!ok) {
+      throw SceneError(where + "corner \"" + excerpt(corner) +
+                       "\": texture or normal index out of range or not an integer");
+    }
+  }
+  return value;
+}
+
+ObjScan scan_obj(const std::string& text, const std::string& path) {
+  ObjScan scan;
+  long long vertices = 0;
+  // Positive indices may name vertices defined further down: checked once all are counted.
+  std::vector<std::pair<std::size_t, long long>> largest_per_face;
+  for_each_line(text, [&](std::size_t number, const std::string& line) {
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || i + 1 >= line.size()) return;
+    const char kind = line[i];
+    if ((kind != 'v' && kind != 'f') || (line[i + 1] != ' ' && line[i + 1] != '\t')) return;
+    if (kind == 'v') {
+      const char* p = line.c_str() + i + 2;
       bool ok = true;
       for (int c = 0; c < 3 && ok; ++c) {
         char* after = nullptr;
@@ -90,11 +209,62 @@ std::vector<bool> unreadable_vertices(const std::string& text) {
         ok = after != p && std::isfinite(value) && std::fabs(value) <= 3.0e38;
         p = after;
       }
-      bad.push_back(!ok);
+      scan.bad_vertex.push_back(!ok);
+      ++vertices;
+      return;
     }
-    start = end + 1;
+    const std::vector<std::string> corners = words(line.substr(i + 2));
+    long long largest = 0;
+    bool negative_out_of_range = false;
+    long long bad_negative = 0;
+    for (const std::string& corner : corners) {
+      const long long index = face_index(corner, path, number);
+      if (index > largest) largest = index;
+      if (index < 0 && vertices + index < 0 && !negative_out_of_range) {
+        negative_out_of_range = true;
+        bad_negative = index;
+      }
+    }
+    if (corners.size() < 3) {
+      if (scan.short_faces++ == 0) {
+        scan.first_short_line = number;
+        scan.first_short_corners = corners.size();
+      }
+    } else if (negative_out_of_range) {
+      if (scan.out_of_range_faces++ == 0) {
+        scan.first_out_of_range_line = number;
+        scan.first_out_of_range_index = bad_negative;
+      }
+    } else if (largest > 0) {
+      largest_per_face.emplace_back(number, largest);
+    }
+  });
+  for (const auto& [line, largest] : largest_per_face) {
+    if (largest <= vertices) continue;
+    if (scan.out_of_range_faces == 0 || line < scan.first_out_of_range_line) {
+      scan.first_out_of_range_line = line;
+      scan.first_out_of_range_index = largest;
+    }
+    ++scan.out_of_range_faces;
   }
-  return bad;
+  return scan;
+}
+
+// One MTL value: a finite number within the float range.
+double mtl_number(const std::string& word, const std::string& where) {
+  char* after = nullptr;
+  errno = 0;
+  const double value = std::strtod(word.c_str(), &after);
+  if (after == word.c_str() || *after != '\0') {
+    throw SceneError(where + "expected a number, got \"" + excerpt(word) + "\"");
+  }
+  if (!std::isfinite(value)) {
+    throw SceneError(where + "expected a finite number, got " + excerpt(word));
+  }
+  if (std::fabs(value) > static_cast<double>(FLT_MAX)) {
+    throw SceneError(where + "value " + excerpt(word) + " is too large (it overflows a float)");
+  }
+  return value;
 }
 
 }  // namespace
@@ -123,6 +293,46 @@ Material material_from_mtl(const MtlMaterial& mtl) {
   return m;
 }
 
+void check_mtl_values(const std::string& text, const std::string& path) {
+  for_each_line(text, [&](std::size_t number, const std::string& line) {
+    std::vector<std::string> w = words(line);
+    if (w.empty()) return;
+    const std::string& key = w[0];
+    const std::string where = path + ":" + std::to_string(number) + ": " + key + ": ";
+    const bool colour = key == "Ka" || key == "Kd" || key == "Ks" || key == "Ke" || key == "Tf";
+    if (colour) {
+      std::size_t first = 1;
+      if (w.size() > 1 && w[1] == "spectral") return;  // a file name follows
+      if (w.size() > 1 && w[1] == "xyz") first = 2;
+      if (w.size() <= first) throw SceneError(where + "expected 1 or 3 numbers");
+      for (std::size_t k = first; k < w.size() && k < first + 3; ++k) {
+        const double value = mtl_number(w[k], where);
+        if (value < 0 && key != "Ka") throw SceneError(where + "expected non-negative components");
+      }
+    } else if (key == "Ni" || key == "Ns" || key == "d" || key == "Tr") {
+      if (w.size() < 2) throw SceneError(where + "expected a number");
+      const bool fraction = key == "d" || key == "Tr";
+      // "d -halo 0.5": the option comes first.
+      const std::string& word = key == "d" && w[1] == "-halo" && w.size() > 2 ? w[2] : w[1];
+      const double value = mtl_number(word, where);
+      if (fraction && !(value >= 0 && value <= 1)) {
+        throw SceneError(where + "expected a value in [0, 1], got " + excerpt(word));
+      }
+      if (!fraction && value < 0) {
+        throw SceneError(where + "expected a non-negative number, got " + excerpt(word));
+      }
+    } else if (key == "illum") {
+      const bool integer =
+          w.size() >= 2 && !w[1].empty() && w[1].size() <= 2 &&
+          std::all_of(w[1].begin(), w[1].end(), [](unsigned char c) { return std::isdigit(c); });
+      if (!integer || std::stoi(w[1]) > 10) {
+        throw SceneError(where + "expected an integer from 0 to 10" +
+                         (w.size() >= 2 ? ", got " + excerpt(w[1]) : std::string()));
+      }
+    }
+  });
+}
+
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, expected an OBJ file");
@@ -131,17 +341,23 @@ ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
   std::ostringstream buffer;
   buffer << file.rdbuf();
   if (file.bad()) throw SceneError(path + ": error while reading the OBJ file");
-  const std::string text = buffer.str();
-  const std::vector<bool> unreadable = unreadable_vertices(text);
+  return parse_obj(buffer.str(), path, mtl_beside(path), warnings);
+}
+
+ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLookup& find_mtl,
+                  std::vector<std::string>& warnings) {
+  const ObjScan scan = scan_obj(text, path);
+  const std::vector<bool>& unreadable = scan.bad_vertex;
   std::istringstream in(text);
 
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
   std::string warn, err;
-  MtlBesideObj mtl_reader(fs::path(path).parent_path());
+  MtlFromLookup mtl_reader(find_mtl, path);
   const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, &mtl_reader,
                                    /*triangulate=*/true, /*default_vcols_fallback=*/false);
+  if (!mtl_reader.error().empty()) throw SceneError(mtl_reader.error());
   if (!ok) {
     std::string reason = err.empty() ? warn : err;
     while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.')) reason.pop_back();
@@ -229,19 +445,45 @@ ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
     }
   }
 
+  // The first face that tinyobjloader dropped for having fewer than 3 vertices, and the first
+  // that names a vertex the file does not have.
+  std::string short_note, range_note;
+  if (scan.short_faces > 0) {
+    short_note = "line " + std::to_string(scan.first_short_line) + ": a face with " +
+                 std::to_string(scan.first_short_corners) +
+                 (scan.first_short_corners == 1 ? " vertex" : " vertices") +
+                 " (a face needs at least 3)";
+  }
+  if (scan.out_of_range_faces > 0) {
+    range_note = "line " + std::to_string(scan.first_out_of_range_line) + ": index " +
+                 std::to_string(scan.first_out_of_range_index) + " but the file has " +
+                 std::to_string(scan.bad_vertex.size()) + " vertices";
+  }
   if (mesh.triangles.empty()) {
     if (mesh.skipped_faces > 0) {
       throw SceneError(path + ": no usable face: all " + std::to_string(mesh.skipped_faces) +
-                       " faces index missing vertices or have non-finite or coincident vertices");
+                       " faces index missing vertices or have non-finite or coincident vertices" +
+                       (range_note.empty() ? "" : " (" + range_note + ")"));
+    }
+    if (!short_note.empty()) {
+      throw SceneError(path + ": no usable face: " + std::to_string(scan.short_faces) +
+                       (scan.short_faces == 1 ? " face has" : " faces have") +
+                       " fewer than 3 vertices (" + short_note + ")");
     }
     if (points_and_lines > 0) {
       throw SceneError(path + ": no faces (the file has only points or lines; meshes need faces)");
     }
     throw SceneError(path + ": no faces (an empty OBJ file, or not an OBJ file)");
   }
+  if (scan.short_faces > 0) {
+    warnings.push_back(path + ": " + std::to_string(scan.short_faces) +
+                       (scan.short_faces == 1 ? " face" : " faces") +
+                       " with fewer than 3 vertices skipped (" + short_note + ")");
+  }
   if (mesh.skipped_faces > 0) {
     warnings.push_back(path + ": " + std::to_string(mesh.skipped_faces) +
-                       " faces skipped (out-of-range indices, non-finite or coincident vertices)");
+                       " faces skipped (out-of-range indices, non-finite or coincident vertices)" +
+                       (range_note.empty() ? "" : "; the first out-of-range index: " + range_note));
   }
   return mesh;
 }

@@ -3,6 +3,7 @@
 // mapping and the fallbacks for unusual files.
 #pragma once
 
+#include <functional>
 #include <glm/glm.hpp>
 #include <string>
 #include <vector>
@@ -37,10 +38,27 @@ Material material_from_mtl(const MtlMaterial& mtl);
 
 // Reads the OBJ at `path`: faces triangulated, vertex normals where every corner of a face has a
 // finite one (else the face normal), winding turned to agree with the vertex normals. Faces with
-// out-of-range indices, non-finite or coincident vertices are skipped and counted. Throws
-// SceneError naming `path`: the file is missing or unreadable, tinyobjloader fails, or no face is
-// left (an empty file, only points or lines). Warnings name `path`; those about materials go to
+// fewer than 3 vertices, out-of-range indices, non-finite or coincident vertices are skipped and
+// counted (the warning names the first such line). Throws SceneError naming `path` (and the line
+// where there is one): the file is missing or unreadable, a face index is not an integer or does
+// not fit in one, an MTL value fails check_mtl_values, tinyobjloader fails, or no face is left
+// (an empty file, only points or lines). Warnings name `path`; those about materials go to
 // ObjMesh::material_warnings instead.
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings);
+
+// Finds the MTL library that an OBJ names (`mtllib NAME`): fills its text and its path (for
+// messages) and returns true, or returns false when there is none.
+using MtlLookup =
+    std::function<bool(const std::string& name, std::string& text, std::string& path)>;
+
+// As load_obj, from the OBJ's text; `path` names the file in messages.
+ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLookup& find_mtl,
+                  std::vector<std::string>& warnings);
+
+// The checks of the JSON loader applied to an MTL file's values: every number of Ka, Kd, Ks, Ke,
+// Tf, Ni, Ns, d and Tr is finite and within the float range; Kd, Ks, Ke and Tf are non-negative,
+// Ni too; d and Tr lie in [0, 1]; illum is an integer from 0 to 10. Throws SceneError naming
+// `path`, the line and the field.
+void check_mtl_values(const std::string& text, const std::string& path);
 
 }  // namespace raystream

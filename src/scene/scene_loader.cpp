@@ -4,13 +4,14 @@
 #include <cctype>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "scene/obj_loader.h"
 
@@ -35,38 +36,80 @@ std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std
   return {line, column};
 }
 
-// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix.
+// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix,
+// with the token it quotes ("last read: '...'") cut to a short excerpt: an unterminated string
+// would otherwise be quoted whole.
 std::string parse_error_reason(const std::string& what) {
+  std::string reason = what;
   const std::size_t col = what.find("column ");
-  if (col != std::string::npos) {
-    const std::size_t colon = what.find(": ", col);
-    if (colon != std::string::npos) return what.substr(colon + 2);
+  const std::size_t colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
+  if (colon != std::string::npos) {
+    reason = what.substr(colon + 2);
+  } else {
+    const std::size_t bracket = what.find("] ");
+    if (bracket != std::string::npos) reason = what.substr(bracket + 2);
   }
-  const std::size_t bracket = what.find("] ");
-  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+  const std::string marker = "last read: '";
+  const std::size_t open = reason.find(marker);
+  if (open != std::string::npos) {
+    const std::size_t start = open + marker.size();
+    const std::size_t close = reason.rfind('\'');
+    if (close != std::string::npos && close >= start) {
+      reason = reason.substr(0, start) + excerpt(reason.substr(start, close - start), 40) +
+               reason.substr(close);
+    }
+  }
+  return reason;
 }
 
+// The byte offset of the first '[' or '{' nested deeper than `limit` levels (outside strings and
+// comments), or npos.
+std::size_t nesting_beyond(const std::string& text, int limit) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
+      }
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      const std::size_t end = text.find("*/", i + 2);
+      if (end == std::string::npos) return std::string::npos;
+      i = end + 1;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+// Thrown by the check below when arrays and objects nest deeper than kMaxJsonNesting.
+struct TooDeep {};
+
 // Finds keys that appear twice in one object (nlohmann keeps one silently), e.g. two materials
-// of the same name. Throws DuplicateKey naming the key and where it is.
+// of the same name, and stops the parse at nesting deeper than kMaxJsonNesting. Memory is linear
+// in the file's size: each level keeps its keys, its last key and its element count, and the
+// key path for the message is put together only when a duplicate is found. Throws DuplicateKey
+// naming the key and where it is, or TooDeep.
 struct DuplicateKey {
   std::string key, where;
 };
 
 class DuplicateKeyCheck {
  public:
-  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+  bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
     using Event = Json::parse_event_t;
     switch (event) {
       case Event::object_start:
-      case Event::array_start: {
-        std::string name;
-        if (!stack_.empty()) {
-          name = stack_.back().is_array ? stack_.back().name + "[...]"
-                                        : join(stack_.back().name, stack_.back().last_key);
-        }
-        stack_.push_back({event == Event::array_start, name, {}, {}});
+      case Event::array_start:
+        if (depth >= kMaxJsonNesting) throw TooDeep{};
+        if (!stack_.empty()) ++stack_.back().elements;
+        stack_.push_back({event == Event::array_start, 0, {}, {}});
         break;
-      }
       case Event::object_end:
       case Event::array_end:
         if (!stack_.empty()) stack_.pop_back();
@@ -76,26 +119,39 @@ class DuplicateKeyCheck {
           Level& level = stack_.back();
           level.last_key = parsed.get<std::string>();
           if (!level.keys.insert(level.last_key).second) {
-            throw DuplicateKey{level.last_key, level.name};
+            throw DuplicateKey{excerpt(level.last_key), where()};
           }
         }
         break;
       case Event::value:
+        if (!stack_.empty()) ++stack_.back().elements;
         break;
     }
     return true;
   }
 
  private:
-  static std::string join(const std::string& a, const std::string& b) {
-    return a.empty() ? b : a + "." + b;
-  }
   struct Level {
     bool is_array;
-    std::string name;
+    std::size_t elements;  // arrays: the elements begun so far
     std::string last_key;
-    std::set<std::string> keys;
+    std::unordered_set<std::string> keys;
   };
+
+  // The key path of the innermost level, e.g. "Objects[2]" ("" at the top level).
+  std::string where() const {
+    std::string name;
+    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
+      const Level& parent = stack_[i];
+      if (parent.is_array) {
+        name += "[" + std::to_string(parent.elements - 1) + "]";
+      } else {
+        name += (name.empty() ? "" : ".") + excerpt(parent.last_key);
+      }
+    }
+    return name;
+  }
+
   std::vector<Level> stack_;
 };
 
@@ -125,7 +181,8 @@ class Reader {
     throw SceneError(path_ + ": " + (key.empty() ? "" : key + ": ") + message);
   }
   void warn(const std::string& key, const std::string& message) {
-    warnings_.push_back(path_ + ": " + (key.empty() ? "" : key + ": ") + message);
+    warnings_.push_back(
+        excerpt(path_ + ": " + (key.empty() ? "" : key + ": ") + message, kMaxMessage));
   }
 
   const Json& require(const Json& parent, const std::string& parent_key, const char* key) const {
@@ -144,7 +201,7 @@ class Reader {
       const auto matches = [&](const char* k) { return item.key() == k; };
       if (std::any_of(known.begin(), known.end(), matches)) continue;
       if (std::any_of(ignored.begin(), ignored.end(), matches)) continue;
-      warn(join(key, item.key()), "unknown key, ignored");
+      warn(join(key, excerpt(item.key())), "unknown key, ignored");
     }
   }
 
@@ -199,6 +256,20 @@ class Reader {
   std::vector<std::string>& warnings_;
 };
 
+// Finite and within +-kMaxCoordinate.
+bool in_bounds(const glm::vec3& p) {
+  for (int i = 0; i < 3; ++i) {
+    if (!(std::fabs(p[i]) <= kMaxCoordinate)) return false;  // also NaN
+  }
+  return true;
+}
+
+std::string limit_text() {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", static_cast<double>(kMaxCoordinate));
+  return text;
+}
+
 Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key) {
   r.object(j, key);
   r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS"}, {"SPECRGB", "SPECEX"});
@@ -215,7 +286,7 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
   } else if (type == "refractive" || type == "dielectric") {
     m.type = MaterialType::refractive;
   } else {
-    r.fail(type_key, "unknown material TYPE \"" + j["TYPE"].get<std::string>() +
+    r.fail(type_key, "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
                          "\" (expected Diffuse, Emitting, Specular, Refractive or Dielectric)");
   }
   // Refractive materials default to clear glass; the others need their colour.
@@ -289,6 +360,8 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   c.eye = r.vec3(r.require(j, key, "EYE"), "Camera.EYE");
   c.lookat = r.vec3(r.require(j, key, "LOOKAT"), "Camera.LOOKAT");
   c.up = r.vec3(r.require(j, key, "UP"), "Camera.UP");
+  if (!in_bounds(c.eye)) r.fail("Camera.EYE", "coordinates beyond +-" + limit_text());
+  if (!in_bounds(c.lookat)) r.fail("Camera.LOOKAT", "coordinates beyond +-" + limit_text());
   const glm::vec3 view = c.lookat - c.eye;
   if (glm::length(view) <= 0.0f) r.fail("Camera.LOOKAT", "must differ from Camera.EYE");
   if (glm::length(c.up) <= 0.0f) r.fail("Camera.UP", "must not be the zero vector");
@@ -322,17 +395,81 @@ void read_transform(Reader& r, const Json& j, const std::string& key, Object& o)
   }
 }
 
+// The course's object-to-world transform: translate * rotateX * rotateY * rotateZ * scale.
+bool finite_matrix(const glm::mat3& m) {
+  for (int c = 0; c < 3; ++c) {
+    for (int r = 0; r < 3; ++r) {
+      if (!std::isfinite(m[c][r])) return false;
+    }
+  }
+  return true;
+}
+
+bool finite_matrix(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      if (!std::isfinite(m[c][r])) return false;
+    }
+  }
+  return true;
+}
+
+float largest_component(const glm::vec3& v) {
+  return std::max(std::fabs(v.x), std::max(std::fabs(v.y), std::fabs(v.z)));
+}
+
+// Fails naming the object's TRANS or SCALE (whichever moves it further) when its transform takes
+// it beyond +-kMaxCoordinate or makes it non-finite.
+[[noreturn]] void fail_out_of_bounds(const Reader& r, const std::string& key, const Object& o,
+                                     const std::string& what) {
+  const bool translation = largest_component(o.translation) >= largest_component(o.scale) / 2;
+  r.fail(key + (translation ? ".TRANS" : ".SCALE"),
+         "the transformed " + what + " is not finite or reaches beyond +-" + limit_text() +
+             " (TRANS, ROTAT and SCALE must keep it within)");
+}
+
+// The object-to-world matrix must be invertible in single precision: the renderer intersects in
+// object space and transforms normals with the inverse.
+void check_invertible(const Reader& r, const std::string& key, const glm::mat4& m) {
+  if (!finite_matrix(glm::inverse(m)) || !finite_matrix(glm::inverse(glm::mat3(m)))) {
+    r.fail(key + ".SCALE",
+           "the transform cannot be inverted in single precision (a SCALE component is too close "
+           "to 0)");
+  }
+}
+
+// A sphere or cube (within the unit cube around its centre) after its transform: finite, within
+// +-kMaxCoordinate and invertible, so that the renderer's bounds and intersections stay finite.
+void check_object_transform(const Reader& r, const std::string& key, const Object& o) {
+  const glm::mat4 m = object_to_world(o);
+  for (int corner = 0; corner < 8; ++corner) {
+    const glm::vec4 p((corner & 1) ? 0.5f : -0.5f, (corner & 2) ? 0.5f : -0.5f,
+                      (corner & 4) ? 0.5f : -0.5f, 1.0f);
+    if (!in_bounds(glm::vec3(m * p))) fail_out_of_bounds(r, key, o, "object");
+  }
+  check_invertible(r, key, m);
+}
+
 int material_id(Reader& r, const Json& j, const std::string& key,
                 const std::unordered_map<std::string, int>& material_ids,
                 const std::vector<Material>& materials) {
   const std::string name = r.string(j, key);
   const auto it = material_ids.find(name);
   if (it == material_ids.end()) {
+    // The scene's own materials (not those of OBJ files), the first few of them.
     std::string known;
+    std::size_t listed = 0, more = 0;
     for (const Material& m : materials) {
-      if (m.name.find(':') == std::string::npos) known += (known.empty() ? "" : ", ") + m.name;
+      if (m.name.find(':') != std::string::npos) continue;
+      if (listed == 8) {
+        ++more;
+        continue;
+      }
+      known += (known.empty() ? "" : ", ") + excerpt(m.name, 32);
+      ++listed;
     }
-    r.fail(key, "unknown material \"" + name + "\" (defined: " + known + ")");
+    if (more > 0) known += " and " + std::to_string(more) + " more";
+    r.fail(key, "unknown material \"" + excerpt(name) + "\" (defined: " + known + ")");
   }
   return it->second;
 }
@@ -349,12 +486,13 @@ Object read_object(Reader& r, const Json& j, const std::string& key,
   } else if (type == "cube") {
     o.shape = ShapeType::cube;
   } else {
-    r.fail(key + ".TYPE", "unknown object TYPE \"" + j["TYPE"].get<std::string>() +
+    r.fail(key + ".TYPE", "unknown object TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
                               "\" (expected sphere, cube or mesh)");
   }
   o.material =
       material_id(r, r.require(j, key, "MATERIAL"), key + ".MATERIAL", material_ids, materials);
   read_transform(r, j, key, o);
+  check_object_transform(r, key, o);
   return o;
 }
 
@@ -373,6 +511,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "TRANS", "ROTAT", "SCALE"});
   const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
   if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
+  if (file.find('\0') != std::string::npos) r.fail(key + ".FILE", "the path holds a NUL character");
   int named = -1;
   if (j.contains("MATERIAL")) {
     named = material_id(r, j["MATERIAL"], key + ".MATERIAL", material_ids, scene.materials);
@@ -432,8 +571,8 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     }
   }
 
-  const glm::mat4 m =
-      object_to_world(transform.translation, transform.rotation_degrees, transform.scale);
+  const glm::mat4 m = object_to_world(transform);
+  check_invertible(r, key, m);
   const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
   const bool mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
 
@@ -446,6 +585,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     Triangle w;
     for (int c = 0; c < 3; ++c) {
       w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
+      if (!in_bounds(w.v[c])) fail_out_of_bounds(r, key, transform, "mesh");
       const glm::vec3 n = normal_matrix * t.n[c];
       const float length = glm::length(n);
       w.n[c] = length > 0.0f ? n / length : n;
@@ -456,18 +596,17 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     }
     const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
     const float area2 = glm::length(face);
-    if (!(area2 > 0.0f) || !std::isfinite(area2) ||
-        !(std::isfinite(w.v[0].x + w.v[0].y + w.v[0].z + w.v[1].x + w.v[1].y + w.v[1].z + w.v[2].x +
-                        w.v[2].y + w.v[2].z))) {
-      ++dropped;  // collapsed or overflowed by the transform
+    if (!(area2 > 0.0f) || !std::isfinite(area2)) {
+      ++dropped;  // collapsed by the transform, or too large for its area to be computed
       continue;
     }
     w.material = named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
     scene.triangles.push_back(w);
   }
   if (dropped > 0) {
-    r.warn(key, std::to_string(dropped) + " triangles of " + file +
-                    " dropped: zero area or non-finite after the transform");
+    r.warn(key, std::to_string(dropped) + " triangles of " + excerpt(file) +
+                    " dropped: zero area or an area too large for single precision after the "
+                    "transform");
   }
 }
 
@@ -484,6 +623,16 @@ Scene parse_scene(const std::string& text, const std::string& path,
   try {
     doc = Json::parse(text, DuplicateKeyCheck(), /*allow_exceptions=*/true,
                       /*ignore_comments=*/true);
+  } catch (const TooDeep&) {
+    std::string where = path;
+    const std::size_t at = nesting_beyond(text, kMaxJsonNesting);
+    if (at != std::string::npos) {
+      const auto [line, column] = line_and_column(text, at + 1);
+      where += ":" + std::to_string(line) + ":" + std::to_string(column);
+    }
+    throw SceneError(where + ": arrays and objects nested more than " +
+                     std::to_string(kMaxJsonNesting) +
+                     " levels deep (a scene needs 4); the file is not a scene");
   } catch (const DuplicateKey& d) {
     throw SceneError(path + ": " + (d.where.empty() ? "the top level" : d.where) +
                      ": duplicate key \"" + d.key + "\" (each key may appear only once)");
@@ -526,7 +675,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   for (const auto& item : materials.items()) {
     material_ids[item.key()] = static_cast<int>(scene.materials.size());
     scene.materials.push_back(
-        read_material(r, item.key(), item.value(), "Materials." + item.key()));
+        read_material(r, item.key(), item.value(), "Materials." + excerpt(item.key())));
   }
 
   read_camera(r, r.require(doc, "", "Camera"), scene, path);

@@ -6,15 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "scene/excerpt.h"
 #include "scene/scene.h"
 
 namespace raystream {
 
 // Every problem with a scene file: the message names the file, the key path (for example
-// "Objects[2].MATERIAL") and what was expected.
+// "Objects[2].MATERIAL") and what was expected. It is one line of at most kMaxMessage bytes
+// (longer messages keep their beginning and end).
 class SceneError : public std::runtime_error {
  public:
-  explicit SceneError(const std::string& what) : std::runtime_error(what) {}
+  explicit SceneError(const std::string& what) : std::runtime_error(excerpt(what, kMaxMessage)) {}
 };
 
 // Reads and validates the scene at `path`. Warnings (unknown keys, no emitter) are appended to
@@ -35,5 +37,10 @@ inline constexpr int kMaxIterations = 1000000;
 inline constexpr int kMaxDepth = 1024;
 inline constexpr int kMaxMaterials = 65534;  // material ids are 16-bit sort keys on the device
 inline constexpr long long kMaxTriangles = 0x7FFFFFFFLL - 65536;  // BVH references are int32
+// Deepest nesting of arrays and objects in a scene file (the format itself needs 4 levels).
+inline constexpr int kMaxJsonNesting = 64;
+// Largest coordinate of the camera and of any object or triangle after its transform: beyond it
+// the renderer's single-precision arithmetic (box areas, distances along rays) overflows.
+inline constexpr float kMaxCoordinate = 1.0e18f;
 
 }  // namespace raystream

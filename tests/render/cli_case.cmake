@@ -1,6 +1,7 @@
 # Runs one raystream command line and checks its outcome; used by the CLI tests in this folder.
 #   cmake -DEXE=<binary> -DARGS="a|b|c" -DEXPECT_EXIT="0" [-DEXPECT_REGEX=<regex>]
 #         [-DOUT_DIR=<folder, emptied first>] [-DSETUP_FILE=<file created first>]
+#         [-DWORKDIR=<folder created first, the command runs in it>]
 #         [-DREQUIRE="f1|f2"] [-DFORBID="f1|f2"] -P cli_case.cmake
 # EXPECT_EXIT may list several codes ("0|1") where the outcome depends on the machine; the
 # output (stdout and stderr together) must match EXPECT_REGEX; REQUIRE files must exist and
@@ -13,9 +14,14 @@ endif()
 if(SETUP_FILE)
   file(WRITE "${SETUP_FILE}" "a plain file\n")
 endif()
+set(workdir_option)
+if(WORKDIR)
+  file(MAKE_DIRECTORY "${WORKDIR}")
+  set(workdir_option WORKING_DIRECTORY "${WORKDIR}")
+endif()
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND "${EXE}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                ERROR_VARIABLE err)
+                ERROR_VARIABLE err ${workdir_option})
 set(all "${out}${err}")
 message(STATUS "raystream ${args}\nexit code ${rc}\n${all}")
 string(REPLACE "|" ";" expected_codes "${EXPECT_EXIT}")

@@ -2,7 +2,9 @@
 // the CPU sample budget.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -145,7 +147,31 @@ TEST(Options, BadCommandLinesAreUsageErrors) {
     for (const char* a : args) line += std::string(a) + " ";
     EXPECT_EQ(p.code, kExitUsageError) << line;
     EXPECT_NE(p.err.find("raystream: error:"), std::string::npos) << line << ": " << p.err;
+    // Finding 9: one line (CLI11's errors used to take two).
+    EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << line << ": " << p.err;
+    EXPECT_EQ(p.err.back(), '\n') << line << ": " << p.err;
   }
+}
+
+// Finding 7: "--seed -1" became 2^64 - 1 and seeds past the range all clamped to it.
+TEST(Options, SeedsOutOfRangeAreRejected) {
+  for (const char* bad :
+       {"-1", "18446744073709551616", "99999999999999999999999", "1e3", "+5", " 5", "0x10", ""}) {
+    const Parsed p = parse({"s.json", "--seed", bad});
+    EXPECT_EQ(p.code, kExitUsageError) << bad;
+    EXPECT_NE(p.err.find("raystream: error: --seed: expected an integer from 0 to "
+                         "18446744073709551615, got '"),
+              std::string::npos)
+        << bad << ": " << p.err;
+  }
+  Parsed p = parse({"s.json", "--seed", "18446744073709551615"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.seed, 18446744073709551615u);
+  p = parse({"s.json", "--seed", "0"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.seed, 0u);
+  EXPECT_EQ(parse_seed("007"), 7u);
+  EXPECT_THROW(parse_seed("-0"), std::invalid_argument);
 }
 
 TEST(Options, ResolutionParsing) {

@@ -1,12 +1,17 @@
 // Film output: tone mapping, PNG and HDR files that read back, atomic writes that leave no
 // partial file behind.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -263,6 +268,201 @@ TEST_F(ImageOutput, AtomicWriteOfBytes) {
   EXPECT_EQ(read_all(file), "");
   EXPECT_EQ(entries(), std::vector<std::string>{"data.bin"});
   EXPECT_THROW(write_file_atomically(path("sub/"), bytes), OutputError);
+}
+
+// ---- Finding 2: what the output path names decides how it is written ----------------------------
+
+mode_t mode_of(const std::string& path) {
+  struct stat st;
+  EXPECT_EQ(stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+TEST_F(ImageOutput, ReplacedFileKeepsItsMode) {
+  const std::string file = path("out.png");
+  { std::ofstream(file) << "old"; }
+  ASSERT_EQ(chmod(file.c_str(), 0600), 0);
+  write_image(gradient(2, 2), file);
+  EXPECT_EQ(mode_of(file), 0600u);
+  ASSERT_EQ(chmod(file.c_str(), 0640), 0);
+  write_file_atomically(file, {1, 2, 3});
+  EXPECT_EQ(mode_of(file), 0640u);
+  EXPECT_EQ(read_all(file), "\x01\x02\x03");
+  EXPECT_EQ(entries(), std::vector<std::string>{"out.png"});
+}
+
+TEST_F(ImageOutput, NewFileGetsTheUmask) {
+  const mode_t old = umask(027);
+  write_file_atomically(path("a.json"), {'x'});
+  umask(002);
+  write_file_atomically(path("b.json"), {'x'});
+  umask(old);
+  EXPECT_EQ(mode_of(path("a.json")), 0640u);
+  EXPECT_EQ(mode_of(path("b.json")), 0664u);
+}
+
+TEST_F(ImageOutput, SymbolicLinkIsFollowedAndStaysALink) {
+  fs::create_directories(path("real"));
+  { std::ofstream(path("real/target.png")) << "old"; }
+  fs::create_symlink("real/target.png", path("link.png"));
+  write_file_atomically(path("link.png"), {'n', 'e', 'w'});
+  EXPECT_TRUE(fs::is_symlink(path("link.png")));
+  EXPECT_EQ(read_all(path("real/target.png")), "new");
+  // A chain of links, one of them absolute.
+  fs::create_symlink(path("link.png"), path("link2.png"));
+  write_file_atomically(path("link2.png"), {'2'});
+  EXPECT_TRUE(fs::is_symlink(path("link2.png")));
+  EXPECT_EQ(read_all(path("real/target.png")), "2");
+  EXPECT_EQ(entries().size(), 3u);
+  EXPECT_EQ(std::distance(fs::directory_iterator(path("real")), fs::directory_iterator()), 1);
+}
+
+TEST_F(ImageOutput, LinkToNothingIsAnError) {
+  fs::create_symlink("missing/target.png", path("dangling.png"));
+  try {
+    write_file_atomically(path("dangling.png"), {'x'});
+    FAIL() << "no error";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a symbolic link to"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_writable(path("dangling.png")), OutputError);
+  EXPECT_EQ(entries(), std::vector<std::string>{"dangling.png"});
+  fs::create_symlink("loop.png", path("loop.png"));
+  EXPECT_THROW(write_file_atomically(path("loop.png"), {'x'}), OutputError);
+}
+
+TEST_F(ImageOutput, FifoIsWrittenThroughNotReplaced) {
+  const std::string fifo = path("pipe");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  check_writable(fifo);  // does not wait for a reader
+  // The reader is open first (without waiting for a writer), so the write does not wait either.
+  const int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  write_file_atomically(fifo, {'a', 'b', 'c'});
+  char buffer[8] = {};
+  EXPECT_EQ(read(reader, buffer, sizeof buffer), 3);
+  close(reader);
+  EXPECT_EQ(std::string(buffer), "abc");
+  struct stat st;
+  ASSERT_EQ(lstat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_EQ(entries(), std::vector<std::string>{"pipe"});
+}
+
+TEST_F(ImageOutput, CharacterDeviceIsWrittenThroughNotReplaced) {
+  // As root, renaming over /dev/null would have deleted the device.
+  struct stat before, after;
+  ASSERT_EQ(stat("/dev/null", &before), 0);
+  ASSERT_TRUE(S_ISCHR(before.st_mode));
+  check_writable("/dev/null");
+  write_file_atomically("/dev/null", {'x'});
+  write_image(gradient(2, 2), "/dev/null");
+  ASSERT_EQ(stat("/dev/null", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode));
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  EXPECT_EQ(before.st_rdev, after.st_rdev);
+  // Through a link to it, too.
+  fs::create_symlink("/dev/null", path("null.png"));
+  write_file_atomically(path("null.png"), {'x'});
+  EXPECT_TRUE(fs::is_symlink(path("null.png")));
+  EXPECT_EQ(entries(), std::vector<std::string>{"null.png"});
+}
+
+TEST_F(ImageOutput, OpenDescriptorIsWrittenThrough) {
+  // /dev/stdout and friends name an open descriptor: written through it, whatever it is.
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const std::string name = "/dev/fd/" + std::to_string(fds[1]);
+  check_writable(name);
+  write_file_atomically(name, {'o', 'k'});
+  close(fds[1]);
+  char buffer[8] = {};
+  EXPECT_EQ(read(fds[0], buffer, sizeof buffer), 2);
+  close(fds[0]);
+  EXPECT_EQ(std::string(buffer), "ok");
+}
+
+TEST_F(ImageOutput, SocketIsRefused) {
+  const std::string name = path("sock");
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(name.size(), sizeof address.sun_path);
+  std::strcpy(address.sun_path, name.c_str());
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  try {
+    write_file_atomically(name, {'x'});
+    ADD_FAILURE() << "no error";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("it is a socket"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(check_writable(name), OutputError);
+  close(fd);
+  EXPECT_FALSE(fs::is_regular_file(name));
+  EXPECT_EQ(entries(), std::vector<std::string>{"sock"});
+}
+
+// ---- Finding 8: the image and the statistics land together or not at all ---------------------
+
+TEST_F(ImageOutput, PairLandsTogetherOrNotAtAll) {
+  const std::string image = path("out.png"), stats = path("stats.json");
+  write_files_atomically({{image, {'i'}}, {stats, {'s'}}});
+  EXPECT_EQ(read_all(image), "i");
+  EXPECT_EQ(read_all(stats), "s");
+
+  // The statistics cannot be written (a full disk: /dev/full, for every user): the image is not
+  // replaced either, and no temporary file is left.
+  if (fs::exists("/dev/full")) {
+    try {
+      write_files_atomically({{image, {'I'}}, {"/dev/full", {'S'}}});
+      ADD_FAILURE() << "no error";
+    } catch (const OutputError& e) {
+      EXPECT_NE(std::string(e.what()).find("/dev/full: cannot write the output: write failed"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(read_all(image), "i");
+    EXPECT_THROW(write_files_atomically({{path("new.png"), {'I'}}, {"/dev/full", {'S'}}}),
+                 OutputError);
+    EXPECT_FALSE(fs::exists(path("new.png")));
+  }
+  // The statistics' folder is a file: neither is written.
+  { std::ofstream(path("plain")) << "file"; }
+  EXPECT_THROW(write_files_atomically({{image, {'I'}}, {path("plain/stats.json"), {'S'}}}),
+               OutputError);
+  EXPECT_THROW(write_files_atomically({{path("new.png"), {'I'}}, {path("plain/s.json"), {'S'}}}),
+               OutputError);
+  // The second temporary file fails part way (a size limit, as a full disk would): the first is
+  // removed again.
+  struct rlimit old_limit;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  struct rlimit small = old_limit;
+  small.rlim_cur = 1000;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  bool failed = false;
+  try {
+    write_files_atomically({{image, {'I'}}, {stats, std::vector<unsigned char>(5000, 'S')}});
+  } catch (const OutputError&) {
+    failed = true;
+  }
+  setrlimit(RLIMIT_FSIZE, &old_limit);
+  std::signal(SIGXFSZ, old_handler);
+  EXPECT_TRUE(failed);
+  EXPECT_EQ(read_all(image), "i");
+  EXPECT_EQ(read_all(stats), "s");
+  std::vector<std::string> names = entries();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"out.png", "plain", "stats.json"}));
+}
+
+TEST_F(ImageOutput, TwoOutputsNamingOneFileAreRefused) {
+  { std::ofstream(path("out.png")) << "old"; }
+  fs::create_symlink("out.png", path("alias.png"));
+  EXPECT_THROW(write_files_atomically({{path("out.png"), {'a'}}, {path("alias.png"), {'b'}}}),
+               OutputError);
+  EXPECT_EQ(read_all(path("out.png")), "old");
 }
 
 }  // namespace

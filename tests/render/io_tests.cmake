@@ -1,15 +1,17 @@
 # Renderer input and output tests: scene loader, film output, report, command line. Included from
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
-foreach(name scene_loader_test image_output_io_test report_io_test cli_io_test)
+foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 
 # End-to-end command lines through the built binaries (--device cpu, tiny sizes). Each case:
 # raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [BINARY <target>] [SETUP_FILE <f>]
-#                    [REQUIRE <files>] [FORBID <files>] ARGS <arguments>)
+#                    [WORKDIR <folder to run in>] [REQUIRE <files>] [FORBID <files>]
+#                    ARGS <arguments>)
 function(raystream_cli_case)
-  cmake_parse_arguments(C "GPU" "NAME;EXIT;REGEX;BINARY;SETUP_FILE" "REQUIRE;FORBID;ARGS" ${ARGN})
+  cmake_parse_arguments(C "GPU" "NAME;EXIT;REGEX;BINARY;SETUP_FILE;WORKDIR" "REQUIRE;FORBID;ARGS"
+                        ${ARGN})
   if(NOT C_BINARY)
     set(C_BINARY raystream)
   endif()
@@ -23,6 +25,9 @@ function(raystream_cli_case)
   endif()
   if(C_SETUP_FILE)
     list(APPEND defines "-DSETUP_FILE=${C_SETUP_FILE}")
+  endif()
+  if(C_WORKDIR)
+    list(APPEND defines "-DWORKDIR=${C_WORKDIR}")
   endif()
   add_test(NAME raystream_cli_${C_NAME}
            COMMAND ${CMAKE_COMMAND} ${defines} -P ${RAYSTREAM_IO_TEST_DIR}/cli_case.cmake
@@ -80,6 +85,40 @@ if(TARGET raystream)
                      ARGS ${D}/tiny.json --device cpu --output ${O}/stats_is_the_image/out.png
                           --stats ${O}/stats_is_the_image/./out.png)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
+  # Finding 9: a command-line error is one line.
+  raystream_cli_case(NAME error_is_one_line EXIT 2
+                     REGEX "^raystream: error: --spp: [^\n]*\\(see --help\\)\n$"
+                     ARGS ${D}/tiny.json --spp 0)
+  # Finding 7: seeds out of range are refused, not wrapped or clamped.
+  raystream_cli_case(NAME seed_negative EXIT 2
+                     REGEX "^raystream: error: --seed: expected an integer from 0 to 18446744073709551615, got '-1'\n$"
+                     ARGS ${D}/tiny.json --seed -1)
+  # Finding 3: a transform that overflows is a bad scene (exit 2) naming the object, found before
+  # the default output folder renders/ is made.
+  raystream_cli_case(NAME overflowing_transform EXIT 2 WORKDIR ${O}/overflowing_transform/run
+                     REGEX "error: [^\n]*/overflow_transform.json: Objects\\[1\\]\\.TRANS: the transformed object is not finite"
+                     FORBID ${O}/overflowing_transform/run/renders
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/overflow_transform.json --device cpu)
+  # Finding 4: MTL values get the JSON loader's checks.
+  raystream_cli_case(NAME mtl_value_overflow EXIT 2
+                     REGEX "error: ${D}/meshes/ke_overflow.json: Objects\\[0\\]\\.FILE: ${D}/meshes/ke_overflow.obj: material library ${D}/meshes/ke_overflow.mtl:3: Ke: value 1e39 is too large"
+                     FORBID ${O}/mtl_value_overflow/out.png
+                     ARGS ${D}/meshes/ke_overflow.json --device cpu
+                          --output ${O}/mtl_value_overflow/out.png)
+  # Finding 2: --stats through /dev/stdout (a pipe here) is written through it, not replaced.
+  raystream_cli_case(NAME stats_to_stdout EXIT 0
+                     REGEX "\"frames\": 1,.*paths out"
+                     REQUIRE ${O}/stats_to_stdout/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet --stats /dev/stdout
+                          --output ${O}/stats_to_stdout/out.png)
+  if(EXISTS /dev/full)
+    # Finding 8: the statistics cannot be written (a full disk): the image is not kept either.
+    raystream_cli_case(NAME stats_disk_full EXIT 1
+                       REGEX "^raystream: error: /dev/full: cannot write the output: write failed: No space left on device\n$"
+                       FORBID ${O}/stats_disk_full/out.png
+                       ARGS ${D}/tiny.json --device cpu --spp 1 --quiet --stats /dev/full
+                            --output ${O}/stats_disk_full/out.png)
+  endif()
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
   raystream_cli_case(NAME render_png EXIT 0

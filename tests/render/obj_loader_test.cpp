@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -390,6 +392,109 @@ TEST(MeshObject, ErrorsNameTheSceneKeyAndTheObj) {
   EXPECT_THROW(parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "empty.obj"})"),
                            kData + "scene.json", warnings),
                SceneError);
+}
+
+// Finding 4: an MTL Ke of 1e39 made an emitter of RGB (NaN, 0, 0); every MTL value gets the JSON
+// loader's checks, and the message names the OBJ, the MTL, the line and the field.
+TEST(ObjLoader, MtlValuesAreCheckedLikeTheJsonLoader) {
+  expect_obj_error(kData + "ke_overflow.obj",
+                   {kData + "ke_overflow.obj: material library " + kData +
+                    "ke_overflow.mtl:3: Ke: value 1e39 is too large (it overflows a float)"});
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"Kd nan 0 0", "Kd: expected a finite number, got nan"},
+      {"Kd 0.5 inf 0", "Kd: expected a finite number, got inf"},
+      {"Ks 0.5 1e400 0", "Ks: expected a finite number, got 1e400"},
+      {"Tf 1 1 -0.5", "Tf: expected non-negative components"},
+      {"Ke -2 0 0", "Ke: expected non-negative components"},
+      {"Kd x 0 0", "Kd: expected a number, got \"x\""},
+      {"Kd", "Kd: expected 1 or 3 numbers"},
+      {"Ni 1e39", "Ni: value 1e39 is too large"},
+      {"Ni -1.5", "Ni: expected a non-negative number"},
+      {"d 1.5", "d: expected a value in [0, 1], got 1.5"},
+      {"Tr -0.1", "Tr: expected a value in [0, 1]"},
+      {"Ns nan", "Ns: expected a finite number"},
+      {"Ka 1e39 0 0", "Ka: value 1e39 is too large"},
+      {"illum 11", "illum: expected an integer from 0 to 10, got 11"},
+      {"illum 2.5", "illum: expected an integer from 0 to 10"},
+  };
+  for (const auto& [line, message] : bad) {
+    try {
+      check_mtl_values("newmtl m\n" + line + "\n", "m.mtl");
+      ADD_FAILURE() << line << ": accepted";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find("m.mtl:2: " + message), std::string::npos)
+          << line << ": " << e.what();
+    }
+  }
+  EXPECT_NO_THROW(
+      check_mtl_values("newmtl m\nKd 0.5\nKe 0 0 0\nTf xyz 1 1 1\nKa spectral a.rfl\n"
+                       "d -halo 0.5\nNi 0\nillum 10\n# Kd nan\n",
+                       "m.mtl"));
+  // Every shipped MTL passes.
+  int checked = 0;
+  for (const std::string& folder : {kCornell, kData}) {
+    if (!fs::is_directory(folder)) continue;
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() != ".mtl" || entry.path().filename() == "ke_overflow.mtl")
+        continue;
+      std::ifstream in(entry.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), {});
+      EXPECT_NO_THROW(check_mtl_values(text, entry.path().string())) << entry.path();
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 1);
+}
+
+// Finding 6: "f 1 2" was reported as "no faces (an empty OBJ file, or not an OBJ file)".
+TEST(ObjLoader, FacesOfFewerThanThreeVerticesNameTheLine) {
+  expect_obj_error(kData + "two_vertex_face.obj",
+                   {kData + "two_vertex_face.obj: no usable face: 1 face has fewer than 3 "
+                            "vertices (line 5: a face with 2 vertices (a face needs at least 3))"});
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "short_and_out_of_range.obj", warnings);
+  EXPECT_EQ(mesh.triangles.size(), 1u);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0], kData +
+                             "short_and_out_of_range.obj: 1 face with fewer than 3 vertices "
+                             "skipped (line 6: a face with 2 vertices (a face needs at least 3))");
+  EXPECT_EQ(warnings[1], kData +
+                             "short_and_out_of_range.obj: 1 faces skipped (out-of-range "
+                             "indices, non-finite or coincident vertices); the first "
+                             "out-of-range index: line 7: index 7 but the file has 3 vertices");
+}
+
+// Finding 6: "f 1 2 99999999999999999999" became a triangle of vertices 1, 2 and 3 (atoi wraps).
+TEST(ObjLoader, FaceIndicesThatNoIntHoldsAreErrors) {
+  expect_obj_error(kData + "huge_index.obj",
+                   {kData + "huge_index.obj:5: face index 99999999999999999999 is out of range"});
+  std::vector<std::string> warnings;
+  const MtlLookup none;
+  const auto error_of = [&](const std::string& text) -> std::string {
+    try {
+      parse_obj(text, "x.obj", none, warnings);
+    } catch (const SceneError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string v = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  EXPECT_NE(error_of(v + "f 1 2 -2147483648\n").find("x.obj:4: face index -2147483648"),
+            std::string::npos);
+  EXPECT_NE(error_of(v + "f 1 2 3a\n").find("x.obj:4: face corner \"3a\" does not start"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(v + "f 1/1/99999999999 2 3\n").find("x.obj:4: face corner \"1/1/99999999999\""),
+      std::string::npos);
+  // Relative indices before the first vertex are out of range (skipped, the line named).
+  EXPECT_NE(error_of("f -1 -2 -3\n" + v).find("line 1: index -1 but the file has 3 vertices"),
+            std::string::npos)
+      << error_of("f -1 -2 -3\n" + v);
+  // Valid: forward and relative references, texture and normal indices.
+  EXPECT_EQ(parse_obj("f 1 2 3\n" + v, "x.obj", none, warnings).triangles.size(), 1u);
+  EXPECT_EQ(
+      parse_obj(v + "vn 0 0 1\nf -3//1 -2//1 -1//1\n", "x.obj", none, warnings).triangles.size(),
+      1u);
 }
 
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails

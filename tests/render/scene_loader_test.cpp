@@ -265,7 +265,7 @@ TEST(SceneLoader, DuplicateKeysAreErrors) {
   EXPECT_CONTAINS(error_of(scene_text(
                       kMaterials, kCamera,
                       kObjects + R"(, {"TYPE": "cube", "TYPE": "sphere", "MATERIAL": "white"})")),
-                  "scene.json: Objects[...]: duplicate key \"TYPE\"");
+                  "scene.json: Objects[2]: duplicate key \"TYPE\"");
   EXPECT_CONTAINS(error_of("{\"Objects\": [], " + scene_text(kMaterials, kCamera, "").substr(1)),
                   "scene.json: the top level: duplicate key \"Objects\"");
   // The same key in different objects is fine.
@@ -483,6 +483,115 @@ TEST(SceneLoader, NoEmitterIsAWarning) {
   parse(scene_text(kMaterials, kCamera, ""), &warnings);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_CONTAINS(warnings[0], "Objects: the scene has no objects");
+}
+
+// Finding 1: arrays and objects nested beyond kMaxJsonNesting are an error naming the position,
+// found before the parse has used more than a little memory (40000 '[' used 4 GB before).
+TEST(SceneLoader, DeepNestingIsAnErrorWithItsPosition) {
+  std::string e = error_of(std::string(40000, '['));
+  EXPECT_CONTAINS(e, "scene.json:1:65: arrays and objects nested more than 64 levels deep");
+  // A valid scene with one extra key holding deep nesting.
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  e = error_of("{\"Extra\": " + deep + ", " + scene_text(kMaterials, kCamera, kObjects).substr(1));
+  EXPECT_CONTAINS(e, "scene.json:1:74: arrays and objects nested more than 64 levels deep");
+  // Brackets in strings and comments do not count; nesting up to the limit is fine (an unknown
+  // key, ignored with a warning).
+  const std::string at_limit = std::string(63, '[') + std::string(63, ']');
+  std::vector<std::string> warnings;
+  const Scene s =
+      parse("{\"Extra\": " + at_limit + ", \"Note\": \"" + std::string(100, '[') + "\", /* " +
+                std::string(100, '{') + " */" + scene_text(kMaterials, kCamera, kObjects).substr(1),
+            &warnings);
+  EXPECT_EQ(s.objects.size(), 2u);
+  EXPECT_EQ(warnings.size(), 2u);
+  EXPECT_CONTAINS(error_of("{\"Extra\": [" + at_limit + "]}"), "nested more than 64 levels");
+}
+
+// Finding 1: duplicate keys are still found, with the index of the array element in the path.
+TEST(SceneLoader, DuplicateKeyPathNamesArrayElementsAndNestedKeys) {
+  EXPECT_CONTAINS(error_of("{\"A\": [1, {\"x\": 1}, [2, {\"y\": {\"z\": 1, \"z\": 2}}]]}"),
+                  "scene.json: A[2][1].y: duplicate key \"z\"");
+}
+
+// Finding 3: a finite transform that overflows is a scene error naming the object.
+TEST(SceneLoader, TransformsThatOverflowAreSceneErrors) {
+  const auto objects_with = [](const std::string& part, const std::string& by) {
+    std::string o = kObjects;
+    o.replace(o.find(part), part.size(), by);
+    return scene_text(kMaterials, kCamera, o);
+  };
+  EXPECT_CONTAINS(error_of(objects_with("\"TRANS\": [0, 10, 0]", "\"TRANS\": [3e38, 0, 0]")),
+                  "scene.json: Objects[0].TRANS: the transformed object is not finite or reaches "
+                  "beyond +-1e+18");
+  EXPECT_CONTAINS(error_of(objects_with("\"SCALE\": [3, 0.3, 3]", "\"SCALE\": [3e38, 3e38, 1]")),
+                  "scene.json: Objects[0].SCALE: the transformed object is not finite");
+  // Each within the limit, together beyond it: the larger part is named.
+  EXPECT_CONTAINS(error_of(objects_with("\"TRANS\": [0, 10, 0], \"SCALE\": [3, 0.3, 3]",
+                                        "\"TRANS\": [9e17, 0, 0], \"SCALE\": [3e17, 1, 1]")),
+                  "Objects[0].TRANS: the transformed object");
+  EXPECT_CONTAINS(
+      error_of(objects_with("\"SCALE\": [3, 0.3, 3]", "\"SCALE\": [1e-30, 1e-30, 1e-30]")),
+      "Objects[0].SCALE: the transform cannot be inverted in single precision");
+  std::string camera = kCamera;
+  camera.replace(camera.find("[0, 5, 10]"), 10, "[3e38, 5, 10]");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, camera, kObjects)),
+                  "scene.json: Camera.EYE: coordinates beyond +-1e+18");
+  // Large but within the limit: fine.
+  EXPECT_EQ(parse(objects_with("\"TRANS\": [0, 10, 0]", "\"TRANS\": [1e17, 10, 0]")).objects.size(),
+            2u);
+}
+
+// Finding 5: whatever the input holds, a message is one short line: an excerpt of the input.
+TEST(SceneLoader, MessagesQuoteShortExcerptsOnOneLine) {
+  const auto one_short_line = [](const std::string& message) {
+    EXPECT_LE(message.size(), kMaxMessage) << message.substr(0, 200);
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message.substr(0, 200);
+  };
+  // An unterminated string in a 10 MB scene.
+  std::string e = error_of("{\"Materials\": \"" + std::string(10 << 20, 'a'));
+  one_short_line(e);
+  EXPECT_CONTAINS(e, "scene.json:1:");
+  EXPECT_CONTAINS(e, "missing closing quote");
+  EXPECT_CONTAINS(e, "last read: '\"aaaa");
+  // A long material name, a long unknown TYPE, a long unknown key, a key with newlines.
+  const std::string name(1 << 20, 'm');
+  e = error_of(scene_text(kMaterials, kCamera,
+                          kObjects + R"(, {"TYPE": "sphere", "MATERIAL": ")" + name + "\"}"));
+  one_short_line(e);
+  EXPECT_CONTAINS(e, "Objects[2].MATERIAL: unknown material \"mmm");
+  e = error_of(scene_text(kMaterials, kCamera, R"({"TYPE": ")" + name + R"(", "MATERIAL": "x"})"));
+  one_short_line(e);
+  EXPECT_CONTAINS(e, "Objects[0].TYPE: unknown object TYPE");
+  std::vector<std::string> warnings;
+  parse(scene_text(kMaterials, kCamera + ", \"" + name + "\": 1, \"a\\nb\": 2", kObjects),
+        &warnings);
+  ASSERT_EQ(warnings.size(), 2u);
+  one_short_line(warnings[0]);
+  one_short_line(warnings[1]);
+  EXPECT_EQ(warnings[1], "scene.json: Camera.a\\nb: unknown key, ignored");
+  // Many materials: the list of defined ones is cut short.
+  std::string many = kMaterials;
+  for (int i = 0; i < 2000; ++i) {
+    many += ", \"material_" + std::to_string(i) + "\": {\"TYPE\": \"Diffuse\", \"RGB\": [1, 1, 1]}";
+  }
+  e = error_of(scene_text(many, kCamera, kObjects + R"(, {"TYPE": "cube", "MATERIAL": "gold"})"));
+  one_short_line(e);
+  EXPECT_CONTAINS(e, "and 1994 more");
+}
+
+TEST(Excerpt, KeepsBothEndsOnOneLine) {
+  EXPECT_EQ(excerpt("short"), "short");
+  EXPECT_EQ(excerpt("a\nb\tc\x01"), "a\\nb\\tc\\x01");
+  const std::string cut = excerpt(std::string(50, 'a') + std::string(50, 'z'), 20);
+  EXPECT_EQ(cut, "aaaaaaaaaaa...zzzzzz");
+  // Never in the middle of a UTF-8 character.
+  std::string accents;
+  for (int i = 0; i < 50; ++i) accents += "\xc3\xa9";
+  const std::string e = excerpt(accents, 20);
+  EXPECT_LE(e.size(), 20u);
+  EXPECT_EQ(e.substr(0, 2), "\xc3\xa9");
+  EXPECT_EQ(e.substr(e.size() - 2), "\xc3\xa9");
+  EXPECT_NE(e.find("\xc3\xa9..."), std::string::npos) << e;
 }
 
 }  // namespace
