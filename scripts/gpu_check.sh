@@ -78,9 +78,10 @@ fi
 
 if has sanitize-render; then
   # compute-sanitizer on the renderer: every tool (SANITIZE_TOOLS) on the GPU render test binaries
-  # and on a small render (64x48, 2 spp) of every shipped scene with build-gpu/raystream --device
-  # gpu, one run at a time, each within SANITIZE_TIMEOUT seconds. One line per tool x target:
-  # the exit code (99: the tool found errors) and the error or hazard count.
+  # (without the full-HD, out-of-memory and memory-growth cases: SANITIZE_RENDER_FILTER) and on a
+  # small render (64x48, 2 spp) of every shipped scene with build-gpu/raystream --device gpu, in
+  # every schedule, SANITIZE_JOBS at a time, each within SANITIZE_TIMEOUT seconds. One line per
+  # tool x target: the exit code (99: the tool found errors) and the error or hazard count.
   render_targets=()
   for t in render_gpu_test render_stages_gpu_test; do
     if [ -x "build-gpu/tests/render/$t" ]; then
@@ -89,35 +90,46 @@ if has sanitize-render; then
       note "sanitize-render: build-gpu/tests/render/$t missing (run the build step)"
     fi
   done
-  for scene in scenes/*.json; do render_targets+=("scene:$(basename "$scene" .json)"); done
-  start=$SECONDS
-  : >"$results/sanitize-render.log"
-  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-    for target in "${render_targets[@]}"; do
-      name=${target#*:}
-      if [[ $target == test:* ]]; then
-        command=("build-gpu/tests/render/$name")
-      else
-        command=(build-gpu/raystream "scenes/$name.json" --device gpu --resolution 64x48 --spp 2
-                 --quiet --output "$results/sanitize-render_$name.png")
-      fi
-      out="$results/sanitize-render_${tool}_$name.txt"
-      begin=$SECONDS
-      timeout "${SANITIZE_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
-        "${command[@]}" >"$out" 2>&1
-      rc=$?
-      # memcheck and synccheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N
-      # hazards displayed (...)".
-      errors=$( (grep -hoE 'ERROR SUMMARY: [0-9]+ errors?$' "$out" | grep -oE '[0-9]+';
-                 grep -hoE 'RACECHECK SUMMARY: [0-9]+ hazards' "$out" | grep -oE '[0-9]+') |
-        awk '{s += $1} END {print s + 0}')
-      summary_seen=$(grep -cE 'ERROR SUMMARY|RACECHECK SUMMARY' "$out")
-      note "sanitize-render $tool $name: rc=$rc errors/hazards $errors (summary lines $summary_seen) in $((SECONDS - begin)) s"
-      { echo "==== $tool $name: rc=$rc"; cat "$out"; } >>"$results/sanitize-render.log"
-      rm -f "$out"
+  for scene in scenes/*.json; do
+    for schedule in stream frame megakernel; do
+      render_targets+=("scene:$(basename "$scene" .json):$schedule")
     done
   done
-  note "sanitize-render: ${#render_targets[@]} targets in $((SECONDS - start)) s"
+  jobs=()
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+    for target in "${render_targets[@]}"; do jobs+=("$tool $target"); done
+  done
+  start=$SECONDS
+  printf '%s\n' "${jobs[@]}" | SANITIZE_RENDER_FILTER="${SANITIZE_RENDER_FILTER:-\
+-*FullHd*:*OutOfMemory*:*DeviceMemoryDoesNotGrow*}" xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c '
+    tool=$0 target=$1
+    IFS=: read -r kind name schedule <<<"$target"
+    if [[ $kind == test ]]; then
+      command=("build-gpu/tests/render/$name" --gtest_filter="$SANITIZE_RENDER_FILTER")
+      label=$name
+    else
+      command=(build-gpu/raystream "scenes/$name.json" --device gpu --resolution 64x48 --spp 2
+               --schedule "$schedule" --quiet --output "/tmp/sanitize-render_${tool}_$name.png")
+      label=${name}_$schedule
+    fi
+    out="'"$results"'/sanitize-render_${tool}_$label.txt"
+    begin=$SECONDS
+    timeout "${SANITIZE_TIMEOUT:-900}" compute-sanitizer --tool "$tool" --error-exitcode 99 \
+      "${command[@]}" >"$out" 2>&1
+    rc=$?
+    # memcheck and synccheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N
+    # hazards displayed (...)".
+    errors=$( (grep -hoE "ERROR SUMMARY: [0-9]+ errors?$" "$out" | grep -oE "[0-9]+";
+               grep -hoE "RACECHECK SUMMARY: [0-9]+ hazards" "$out" | grep -oE "[0-9]+") |
+      awk "{s += \$1} END {print s + 0}")
+    echo "sanitize-render $tool $label: rc=$rc errors/hazards $errors in $((SECONDS - begin)) s" |
+      tee -a "$out"'
+  cat "$results"/sanitize-render_*.txt >"$results/sanitize-render.log" 2>/dev/null
+  grep -h "^sanitize-render " "$results"/sanitize-render_*.txt | sort >"$results/sanitize-render.summary"
+  rm -f "$results"/sanitize-render_*.txt
+  note "sanitize-render: ${#jobs[@]} runs in $((SECONDS - start)) s; $(grep -c 'rc=0 errors/hazards 0 ' \
+"$results/sanitize-render.summary") clean"
+  grep -v "rc=0 errors/hazards 0 " "$results/sanitize-render.summary" | head -20
 fi
 
 if has bench; then

@@ -5,12 +5,15 @@
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/sample_budget.h"
+#include "cli/team.h"
 #include "film/atomic_file.h"
 #include "film/image_output.h"
 #include "integrator/render.h"
@@ -19,6 +22,9 @@
 
 #ifndef RAYSTREAM_VERSION
 #error "RAYSTREAM_VERSION must be defined by the build"
+#endif
+#ifndef RAYSTREAM_MPI
+#define RAYSTREAM_MPI 0
 #endif
 
 namespace {
@@ -77,109 +83,171 @@ int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quie
   return frames;
 }
 
-int run(const Options& options) {
+// A result with no samples, of the right shape to be summed with the others (a process whose
+// share of a split render is empty).
+RenderResult empty_share(const RenderSettings& settings) {
+  RenderResult r;
+  r.image.width = settings.width;
+  r.image.height = settings.height;
+  r.image.rgb.assign(3 * std::size_t(settings.width) * std::size_t(settings.height), 0.0f);
+  r.stats.width = settings.width;
+  r.stats.height = settings.height;
+  r.stats.depth = settings.depth;
+  r.stats.schedule = schedule_name(settings.schedule);
+  r.stats.timing = stage_timing_name(settings.timing);
+  r.stats.first_sample = settings.first_sample;
+  r.stats.bounces.resize(std::size_t(settings.depth));
+  for (int b = 0; b < settings.depth; ++b) r.stats.bounces[b].bounce = b;
+  return r;
+}
+
+// Every process of the team reports the outcome of a step; on a failure anywhere, the leader
+// prints the failing process's message and every process returns its code.
+int settle(Team& team, int code, std::string message) {
+  code = team.agree(code, message);
+  if (code != 0 && team.leader()) fail(code, message);
+  return code;
+}
+
+int run(const Options& options, Team& team) {
   Scene scene;
+  int code = 0;
+  std::string message;
   try {
     scene = load_scene(options.scene);
   } catch (const SceneError& e) {
-    return fail(kExitUsageError, e.what());
+    code = kExitUsageError, message = e.what();
   } catch (const std::bad_alloc&) {
-    return fail(kExitRuntimeError, options.scene + ": out of memory while loading the scene");
+    code = kExitRuntimeError, message = options.scene + ": out of memory while loading the scene";
   } catch (const std::exception& e) {
-    return fail(kExitRuntimeError, options.scene + ": " + e.what());
+    code = kExitRuntimeError, message = options.scene + ": " + e.what();
   }
+  if ((code = settle(team, code, message))) return code;
 
   const std::string output = output_path_for(scene, options);
   if (!is_supported_image_path(output)) {
-    return fail(kExitUsageError,
-                output + ": unsupported image type (the output must end in .png or .hdr)");
+    code = kExitUsageError;
+    message = output + ": unsupported image type (the output must end in .png or .hdr)";
+  } else if (options.stats && std::filesystem::path(*options.stats).lexically_normal() ==
+                                  std::filesystem::path(output).lexically_normal()) {
+    code = kExitUsageError;
+    message = output + ": --stats and the image output name the same file";
   }
-
-  if (options.stats && std::filesystem::path(*options.stats).lexically_normal() ==
-                           std::filesystem::path(output).lexically_normal()) {
-    return fail(kExitUsageError, output + ": --stats and the image output name the same file");
-  }
+  if ((code = settle(team, code, message))) return code;
 
   ExecutorKind executor = ExecutorKind::gpu;
-  if (options.device == DeviceChoice::cpu) {
-    executor = ExecutorKind::cpu;
-  } else if (!gpu_available()) {
-    if (options.device == DeviceChoice::gpu) {
-      return fail(kExitRuntimeError,
-                  "--device gpu: no usable CUDA device found (use --device cpu or auto)");
+  std::vector<int> devices = options.devices;
+  try {
+    if (options.all_devices) devices = all_gpu_devices();
+    if (options.device == DeviceChoice::cpu) {
+      executor = ExecutorKind::cpu;
+    } else if (!gpu_available()) {
+      if (options.device == DeviceChoice::gpu)
+        throw std::runtime_error(
+            "--device gpu: no usable CUDA device found (use --device cpu or auto)");
+      executor = ExecutorKind::cpu;
+      if (!options.quiet && team.leader())
+        std::cerr << "raystream: no CUDA device found; rendering on the CPU\n";
+    } else if (team.size() > 1) {
+      // One GPU per process: the process's rank on its host picks it (from --devices if given).
+      if (devices.empty()) devices = all_gpu_devices();
+      devices = {devices[std::size_t(team.local_rank()) % devices.size()]};
     }
-    executor = ExecutorKind::cpu;
-    if (!options.quiet) std::cerr << "raystream: no CUDA device found; rendering on the CPU\n";
+  } catch (const std::exception& e) {
+    code = kExitRuntimeError, message = e.what();
   }
+  if ((code = settle(team, code, message))) return code;
 
   CreatedFolder folder;
   try {
-    prepare_outputs(output, options, folder);
+    if (team.leader()) prepare_outputs(output, options, folder);
   } catch (const std::exception& e) {
-    return fail(kExitRuntimeError, e.what());
+    code = kExitRuntimeError, message = e.what();
   }
+  if ((code = settle(team, code, message))) return code;
 
   RenderSettings settings = settings_for(scene, options, executor);
   RenderResult result;
   try {
     if (executor == ExecutorKind::cpu && !options.spp) {
-      settings.spp = cpu_frames_for_budget(scene, settings, options.quiet);
+      int spp = team.leader() ? cpu_frames_for_budget(scene, settings, options.quiet) : 0;
+      settings.spp = team.broadcast(spp);
     }
-    ProgressBar progress(progress_wanted(options.quiet),
+    // This process's share of the samples (all of them when it renders alone).
+    const int first = share_first_sample(settings, team.rank(), team.size());
+    settings.spp = share_first_sample(settings, team.rank() + 1, team.size()) - first;
+    settings.first_sample = first;
+    ProgressBar progress(progress_wanted(options.quiet) && team.leader(),
                          static_cast<double>(settings.width) * settings.height);
     settings.on_progress = [&progress](int done, int total) { progress.update(done, total); };
-    std::vector<int> devices = options.devices;
-    if (options.all_devices) devices = all_gpu_devices();
-    if (executor == ExecutorKind::gpu && devices.size() > 1) {
+    if (settings.spp == 0) {
+      result = empty_share(settings);
+    } else if (executor == ExecutorKind::gpu && devices.size() > 1) {
       result = render_split(scene, settings, devices);
     } else {
       if (executor == ExecutorKind::gpu && devices.size() == 1) set_gpu_device(devices[0]);
       result = render(scene, settings);
     }
+    result.stats.first_sample = first;
   } catch (const std::bad_alloc&) {
-    return fail(kExitRuntimeError, options.scene + ": rendering failed: out of host memory");
+    code = kExitRuntimeError, message = options.scene + ": rendering failed: out of host memory";
   } catch (const std::exception& e) {
-    return fail(kExitRuntimeError, options.scene + ": rendering failed: " + e.what());
+    code = kExitRuntimeError, message = options.scene + ": rendering failed: " + e.what();
   }
+  if ((code = settle(team, code, message))) return code;
+  team.combine(result);
 
   try {
-    RunInfo info;
-    info.version = RAYSTREAM_VERSION;
-    info.binary_backend = primitives_backend_name();
-    info.scene = options.scene;
-    info.output = output;
-    info.seed = settings.seed;
-    info.sort_by_material = settings.sort_by_material;
-    info.compact = settings.compact;
-    // The image and the statistics land together or not at all.
-    std::vector<OutputFile> files = {{output, encode_image(result.image, output)}};
-    if (options.stats) {
-      const std::string json = stats_json(result.stats, info);
-      files.push_back({*options.stats, std::vector<unsigned char>(json.begin(), json.end())});
+    if (team.leader()) {
+      RunInfo info;
+      info.version = RAYSTREAM_VERSION;
+      info.binary_backend = primitives_backend_name();
+      info.scene = options.scene;
+      info.output = output;
+      info.seed = settings.seed;
+      info.sort_by_material = settings.sort_by_material;
+      info.compact = settings.compact;
+      // The image and the statistics land together or not at all.
+      std::vector<OutputFile> files = {{output, encode_image(result.image, output)}};
+      if (options.stats) {
+        const std::string json = stats_json(result.stats, info);
+        files.push_back({*options.stats, std::vector<unsigned char>(json.begin(), json.end())});
+      }
+      write_files_atomically(files);
+      folder.created = false;
+      print_report(std::cout, result.stats, info);
+      std::cout.flush();
+      if (!std::cout) throw std::runtime_error("cannot write the report to stdout");
     }
-    write_files_atomically(files);
-    folder.created = false;
-    print_report(std::cout, result.stats, info);
   } catch (const std::exception& e) {
-    return fail(kExitRuntimeError, e.what());
+    code = kExitRuntimeError, message = e.what();
   }
-  std::cout.flush();
-  if (!std::cout) return fail(kExitRuntimeError, "cannot write the report to stdout");
-  return kExitOk;
+  return settle(team, code, message);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  Team team(argc, argv);
   const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
-                              " (primitives backend: " + primitives_backend_name() + ")";
+                              " (primitives backend: " + primitives_backend_name() + ")" +
+                              (RAYSTREAM_MPI ? " with MPI" : "");
   Options options;
-  if (const auto code = parse_options(argc, argv, version, options, std::cout, std::cerr)) {
+  // Every process parses the same command line, so all of them stop here or none; only the
+  // leader prints.
+  std::ostringstream out, err;
+  if (const auto code = parse_options(argc, argv, version, options, out, err)) {
+    if (team.leader()) std::cout << out.str() << std::flush, std::cerr << err.str();
     return *code;
   }
+  if (team.leader()) std::cerr << err.str();
   try {
-    return run(options);
+    return run(options, team);
   } catch (const std::exception& e) {
-    return fail(kExitRuntimeError, e.what());
+    // Not reached by a failure the processes agreed on; a process that ends here alone ends
+    // the whole run.
+    fail(kExitRuntimeError, e.what());
+    team.abort(kExitRuntimeError);
+    return kExitRuntimeError;
   }
 }

@@ -141,8 +141,8 @@ struct RenderResult {
 RenderResult render(const Scene& scene, const RenderSettings& settings);
 
 // The samples [first_sample, first_sample + spp) cut into `shares` contiguous ranges of whole
-// passes, as even as can be: share k gets [first(k), first(k + 1)). A share may be empty when
-// spp < shares.
+// passes, as even as can be: share k gets [first(k), first(k + 1)), the first shares one more
+// when spp does not divide. The last shares are empty when spp < shares.
 int share_first_sample(const RenderSettings& settings, int share, int shares);
 
 // Renders the scene's samples split across CUDA devices (one host thread, stream, set of buffers
@@ -163,6 +163,9 @@ void set_gpu_device(int device);
 // `total` (the mean over every share so far). Used for device shares and for the processes of an
 // MPI run.
 void add_share(RenderResult& total, const RenderResult& share);
+
+// The statistics part of add_share: sums and the per-share entry.
+void add_share_stats(RenderStats& total, const RenderStats& share);
 
 // True when a CUDA device can be used.
 bool gpu_available();

@@ -37,32 +37,34 @@ void set_gpu_device(int device) {
 }
 
 int share_first_sample(const RenderSettings& settings, int share, int shares) {
+  // Rounded up, so the first shares get the extra samples and share 0 is empty only when spp is.
   const long long spp = settings.spp;
-  return settings.first_sample + static_cast<int>(spp * share / shares);
+  return settings.first_sample + static_cast<int>((spp * share + shares - 1) / shares);
 }
 
 void add_share(RenderResult& total, const RenderResult& share) {
-  RenderStats& t = total.stats;
-  const RenderStats& s = share.stats;
-  const int before = t.spp;
-  const int after = before + s.spp;
+  const int before = total.stats.spp;
+  const int after = before + share.stats.spp;
   if (before == 0) {
     total.image = share.image;
   } else {
     if (total.image.rgb.size() != share.image.rgb.size())
       throw std::runtime_error("the shares of a split render differ in image size");
     const float a = static_cast<float>(before) / static_cast<float>(after);
-    const float b = static_cast<float>(s.spp) / static_cast<float>(after);
+    const float b = static_cast<float>(share.stats.spp) / static_cast<float>(after);
     for (std::size_t k = 0; k < total.image.rgb.size(); ++k)
       total.image.rgb[k] = a * total.image.rgb[k] + b * share.image.rgb[k];
   }
+  add_share_stats(total.stats, share.stats);
+}
+
+void add_share_stats(RenderStats& t, const RenderStats& s) {
   if (t.shares.empty()) {
     // The totals start as a copy of the first share without its per-wave and per-frame lists.
-    const std::vector<RenderStats> none;
     t = s;
     t.waves.clear();
     t.frame_ms.clear();
-    t.shares = none;
+    t.shares.clear();
     t.spp = 0;
     t.total_ms = 0;
     t.path_segments = 0;
@@ -73,10 +75,11 @@ void add_share(RenderResult& total, const RenderResult& share) {
     t.device_index = -1;
     t.rank = -1;
   }
-  t.spp = after;
+  t.spp += s.spp;
   t.first_sample = std::min(t.first_sample, s.first_sample);
   t.path_segments += s.path_segments;
   t.timed_units += s.timed_units;
+  t.total_ms = std::max(t.total_ms, s.total_ms);
   t.peak_device_bytes = std::max(t.peak_device_bytes, s.peak_device_bytes);
   for (int k = 0; k < kStageCount; ++k) t.stage_ms[k] += s.stage_ms[k];
   for (std::size_t b = 0; b < t.bounces.size() && b < s.bounces.size(); ++b) {
@@ -166,11 +169,8 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
   RenderResult total;
   for (int k = 0; k < n; ++k)
     if (results[k].stats.spp > 0) add_share(total, results[k]);
-  // The shares' render loops run at the same time: the render took as long as the slowest. The
-  // wall time also counts each device's set-up (context, scene upload, buffers).
-  total.stats.total_ms = 0;
-  for (const RenderStats& s : total.stats.shares)
-    total.stats.total_ms = std::max(total.stats.total_ms, s.total_ms);
+  // The shares' render loops run at the same time, so total_ms is the slowest one's (see
+  // add_share_stats); the wall time also counts each device's set-up (context, scene upload).
   total.stats.wall_ms = wall_ms;
   return total;
 }

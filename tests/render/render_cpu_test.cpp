@@ -712,9 +712,12 @@ TEST(RenderSplitCpu, SharesOfFewerSamplesThanSharesAndProgress) {
   EXPECT_EQ(last, 2);
   EXPECT_EQ(total, 2);
   EXPECT_EQ(share_first_sample(s, 0, 3), 0);
-  EXPECT_EQ(share_first_sample(s, 1, 3), 0);
-  EXPECT_EQ(share_first_sample(s, 2, 3), 1);
+  EXPECT_EQ(share_first_sample(s, 1, 3), 1);
+  EXPECT_EQ(share_first_sample(s, 2, 3), 2);
   EXPECT_EQ(share_first_sample(s, 3, 3), 2);
+  s.spp = 7;
+  EXPECT_EQ(share_first_sample(s, 1, 3), 3);  // 3, 2, 2
+  EXPECT_EQ(share_first_sample(s, 2, 3), 5);
 }
 
 TEST(RenderSplitCpu, AShareThatFailsNamesItself) {
