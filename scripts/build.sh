@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Configures and builds raystream into build/ (extra arguments go to `cmake --build`).
+# Configures and builds raystream into build/ (extra arguments go to `cmake --build`), with MPI
+# support (-DRAYSTREAM_MPI=ON) when an MPI compiler wrapper is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release ${RAYSTREAM_CMAKE_ARGS:-} >/dev/null
+mpi=""
+command -v mpicxx >/dev/null 2>&1 && mpi="-DRAYSTREAM_MPI=ON"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release $mpi ${RAYSTREAM_CMAKE_ARGS:-} >/dev/null
 cmake --build build -j "${JOBS:-2}" "$@"

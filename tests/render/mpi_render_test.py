@@ -136,6 +136,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--out", required=True)
     ARGS, rest = parser.parse_known_args()
+    ARGS.binary = str(Path(ARGS.binary).resolve())
     Path(ARGS.out).mkdir(parents=True, exist_ok=True)
     unittest.main(argv=[sys.argv[0], *rest])
 
