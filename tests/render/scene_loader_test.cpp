@@ -568,7 +568,9 @@ TEST(SceneLoader, MessagesQuoteShortExcerptsOnOneLine) {
   ASSERT_EQ(warnings.size(), 2u);
   one_short_line(warnings[0]);
   one_short_line(warnings[1]);
-  EXPECT_EQ(warnings[1], "scene.json: Camera.a\\nb: unknown key, ignored");
+  EXPECT_NE(
+      std::find(warnings.begin(), warnings.end(), "scene.json: Camera.a\\nb: unknown key, ignored"),
+      warnings.end());
   // Many materials: the list of defined ones is cut short.
   std::string many = kMaterials;
   for (int i = 0; i < 2000; ++i) {
