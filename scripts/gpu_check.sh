@@ -78,14 +78,18 @@ fi
 
 if has sanitize-render; then
   # compute-sanitizer on the renderer: every tool (SANITIZE_TOOLS) on the GPU render test binaries
-  # (without the full-HD, out-of-memory and memory-growth cases: SANITIZE_RENDER_FILTER) and on a
+  # (without the full-HD, out-of-memory and memory-growth cases: SANITIZE_RENDER_FILTER; in gtest
+  # shards) and on a
   # small render (64x48, 2 spp) of every shipped scene with build-gpu/raystream --device gpu, in
   # every schedule, SANITIZE_JOBS at a time, each within SANITIZE_TIMEOUT seconds. One line per
   # tool x target: the exit code (99: the tool found errors) and the error or hazard count.
   render_targets=()
   for t in render_gpu_test render_stages_gpu_test; do
     if [ -x "build-gpu/tests/render/$t" ]; then
-      render_targets+=("test:$t")
+      # In gtest shards (SANITIZE_SHARDS, default 8) that run side by side.
+      for ((shard = 0; shard < ${SANITIZE_SHARDS:-8}; ++shard)); do
+        render_targets+=("test:$t:$shard")
+      done
     else
       note "sanitize-render: build-gpu/tests/render/$t missing (run the build step)"
     fi
@@ -105,8 +109,9 @@ if has sanitize-render; then
     tool=$0 target=$1
     IFS=: read -r kind name schedule <<<"$target"
     if [[ $kind == test ]]; then
-      command=("build-gpu/tests/render/$name" --gtest_filter="$SANITIZE_RENDER_FILTER")
-      label=$name
+      command=(env GTEST_TOTAL_SHARDS="${SANITIZE_SHARDS:-8}" GTEST_SHARD_INDEX="$schedule"
+               "build-gpu/tests/render/$name" --gtest_filter="$SANITIZE_RENDER_FILTER")
+      label=${name}_shard$schedule
     else
       command=(build-gpu/raystream "scenes/$name.json" --device gpu --resolution 64x48 --spp 2
                --schedule "$schedule" --quiet --output "/tmp/sanitize-render_${tool}_$name.png")

@@ -43,7 +43,7 @@ void run_stream_schedule(RenderContext& context);
 void run_megakernel_schedule(RenderContext& context);
 
 // Stream schedule: the pool size when settings.pool is 0: enough slots to keep the device busy
-// (GPU: four times the threads the SMs hold at once, SMs x 2048 x 4; CPU: 2^18), at most the
+// (GPU: eight times the threads the SMs hold at once, SMs x 2048 x 8; CPU: 2^18), at most the
 // samples to render.
 std::size_t default_pool_size(const Executor& ex, unsigned long long total_samples);
 

@@ -61,7 +61,10 @@ std::size_t default_pool_size(const Executor& ex, unsigned long long total_sampl
   std::size_t pool = std::size_t(1) << 18;
   if (ex.gpu()) {
     const prim::DeviceInfo info = prim::device_info();
-    pool = static_cast<std::size_t>(info.sm_count) * 2048u * 4u;  // 4 waves of resident threads
+    // Eight times the threads the SMs hold at once: on an H100, smallpt at depth 64 renders
+    // 0.76, 0.92, 1.07, 1.20, 1.28 and 1.30 Gsamples/s with pools of 2^17 .. 2^22 slots (fewer,
+    // longer waves; a pool of 2^21 slots takes about 370 MB).
+    pool = static_cast<std::size_t>(info.sm_count) * 2048u * 8u;
   }
   return static_cast<std::size_t>(
       std::max<unsigned long long>(1, std::min<unsigned long long>(pool, total_samples)));

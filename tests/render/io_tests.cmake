@@ -152,10 +152,10 @@ if(TARGET raystream)
                           --output ${O}/gpu_render_own/tiny.png
                           --stats ${O}/gpu_render_own/tiny.json)
   raystream_cli_case(NAME gpu_render_sorted_hdr GPU EXIT 0
-                     REGEX "sort by material on, compact off.*peak GPU memory +[0-9.]+ MiB"
+                     REGEX "schedule frame \\(compact off\\), sort by material on.*peak GPU memory +[0-9.]+ MiB"
                      REQUIRE ${O}/gpu_render_sorted_hdr/spheres.hdr
                      ARGS scenes/cornell_spheres.json --device gpu --spp 4 --resolution 64x64
-                          --sort-by-material on --compact off
+                          --schedule frame --sort-by-material on --compact off
                           --output ${O}/gpu_render_sorted_hdr/spheres.hdr)
   if(TARGET raystream-thrust)
     raystream_cli_case(NAME gpu_render_thrust GPU BINARY raystream-thrust EXIT 0
