@@ -1,5 +1,5 @@
+#include <map>
 #include <mutex>
-#include <vector>
 
 #include "primitives/device_info.h"
 #include "primitives/error.h"
@@ -7,12 +7,12 @@
 namespace prim {
 
 const DeviceInfo& device_info() {
+  // A map: the references handed out stay valid when another thread adds its device.
   static std::mutex mutex;
-  static std::vector<DeviceInfo> cache;
+  static std::map<int, DeviceInfo> cache;
   std::lock_guard<std::mutex> lock(mutex);
   int device = 0;
   PRIM_CUDA_CHECK(cudaGetDevice(&device));
-  if (cache.size() <= static_cast<std::size_t>(device)) cache.resize(device + 1);
   DeviceInfo& info = cache[device];
   if (info.device < 0) {
     cudaDeviceProp prop{};

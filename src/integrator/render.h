@@ -57,6 +57,11 @@ struct RenderSettings {
   ExecutorKind executor = ExecutorKind::gpu;
   // Test mode: every path adds 1 to its pixel when it ends (the image then counts samples).
   bool count_samples = false;
+  // Called on the host once the scene is on the device and the buffers are allocated, right
+  // before the render loop starts (and its time with it); may be empty. A split render lines its
+  // shares up here, so that no share's set-up (a CUDA context, allocations) stalls another's
+  // loop.
+  std::function<void()> on_loop_start;
   // Called on the host as the render goes (samples per pixel done, in whole passes over the
   // image, and the total); may be empty.
   std::function<void(int, int)> on_progress;

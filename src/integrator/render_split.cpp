@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -109,12 +110,40 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
                                  std::to_string(count) + " visible)");
   }
 
+  // Every device's context first, one after the other: creating one takes driver locks that
+  // would stall the other devices' launches.
+  if (gpu) {
+    for (int d : devices) {
+      set_gpu_device(d);
+      PRIM_CUDA_CHECK(cudaFree(nullptr));
+    }
+  }
+
+  // The shares' loops start together, once every share is set up (or has failed).
+  std::mutex ready_mutex;
+  std::condition_variable ready_changed;
+  int waiting = 0;
+  int sharing = 0;  // shares that will reach the barrier
+  for (int k = 0; k < n; ++k)
+    if (share_first_sample(settings, k + 1, n) > share_first_sample(settings, k, n)) ++sharing;
+  std::vector<char> loop_started(n, 0);
+  auto arrive_as = [&](int k) {
+    std::unique_lock<std::mutex> lock(ready_mutex);
+    loop_started[k] = 1;
+    if (++waiting >= sharing) {
+      ready_changed.notify_all();
+    } else {
+      ready_changed.wait(lock, [&] { return waiting >= sharing; });
+    }
+  };
+
   std::vector<RenderResult> results(n);
   std::vector<std::exception_ptr> errors(n);
   std::vector<int> done(n, 0);
   std::mutex progress_mutex;
   auto share_settings = [&](int k) {
     RenderSettings s = settings;
+    if (gpu && n > 1) s.on_loop_start = [&arrive_as, k] { arrive_as(k); };
     s.first_sample = share_first_sample(settings, k, n);
     s.spp = share_first_sample(settings, k + 1, n) - s.first_sample;
     if (settings.on_progress) {
@@ -138,6 +167,12 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
       results[k].stats.device_index = gpu ? devices[k] : -1;
     } catch (...) {
       errors[k] = std::current_exception();
+      // A share that fails before its loop must not keep the others waiting for it.
+      std::lock_guard<std::mutex> lock(ready_mutex);
+      if (!loop_started[k]) {
+        --sharing;
+        ready_changed.notify_all();
+      }
     }
   };
 

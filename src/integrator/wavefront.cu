@@ -173,6 +173,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
                         tally,
                         stats};
 
+  if (settings.on_loop_start) settings.on_loop_start();
   const auto render_start = std::chrono::steady_clock::now();
   switch (settings.schedule) {
     case Schedule::stream:
