@@ -141,6 +141,8 @@ int run(const Options& options, Team& team) {
     if (options.all_devices) devices = all_gpu_devices();
     if (options.device == DeviceChoice::cpu) {
       executor = ExecutorKind::cpu;
+      if ((!devices.empty() || options.all_devices) && !options.quiet && team.leader())
+        std::cerr << "raystream: --devices names GPUs; it does not apply to --device cpu\n";
     } else if (!gpu_available()) {
       if (options.device == DeviceChoice::gpu)
         throw std::runtime_error(
