@@ -120,6 +120,7 @@ struct RenderStats {
   double stage_ms[kStageCount] = {0, 0, 0, 0, 0};
   double total_ms = 0;                // wall time of the render loop (split: the slowest share's)
   double wall_ms = 0;                 // split renders: wall time including every share's set-up
+  double host_queue_ms = 0;           // stream: host time spent queuing the waves' launches
   std::uint64_t path_segments = 0;    // rays traced: paths_in summed over depths
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;

@@ -21,6 +21,7 @@
 // queues batches of waves and reads the previous batch's counters and records while the next
 // batch runs: it waits for the device a few times a second, never the other way round.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -170,6 +171,7 @@ void run_stream_schedule(RenderContext& c) {
     const int b = batch % 2;
     StageTimeline& t = *timelines[b];
     int sets_used = 0;
+    const auto queue_start = std::chrono::steady_clock::now();
     for (int j = 0; j < batch_size; ++j, ++wave) {
       const bool timed = slots.timed_waves > 0 &&
                          (settings.timing == StageTiming::all || wave % kTimingSamplePeriod == 0) &&
@@ -217,6 +219,9 @@ void run_stream_schedule(RenderContext& c) {
       std::swap(ids, spare);
       end(Stage::compact);
     }
+    stats.host_queue_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - queue_start)
+            .count();
     batch_waves[b] = batch_size;
     if (settings.timing != StageTiming::off) t.mark(slots.wave(batch_size));
     copy_to_host_async(ex, host_counters.data() + b, d_counters, sizeof(StreamCounters));

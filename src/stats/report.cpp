@@ -154,6 +154,16 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
                     wave_ms > 0 ? 100.0 * c.ms / wave_ms : 0.0);
     }
   }
+  if (stream && stats.executor == "gpu" && !stats.waves.empty() && stats.host_queue_ms > 0) {
+    double wave_ms = 0;
+    for (const WaveStats& w : stats.waves)
+      if (w.ms >= 0) wave_ms += w.ms;
+    out << format(
+        "host: %.1f us per wave to queue its launches; waves cover %.1f%% of the loop's "
+        "time\n",
+        1000.0 * stats.host_queue_ms / double(stats.waves.size()),
+        stats.total_ms > 0 ? 100.0 * wave_ms / stats.total_ms : 0.0);
+  }
   if (!frame && stats.timing != "off" && stats.timed_units > 0) {
     const double total = s.regenerate_ms + s.intersect_ms + s.sort_ms + s.shade_ms + s.compact_ms;
     const auto share = [&](double ms) { return total > 0 ? 100.0 * ms / total : 0.0; };
@@ -253,6 +263,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
               {"leaves", stats.bvh.leaves},       {"depth", stats.bvh.depth},
               {"sah_cost", stats.bvh.sah_cost},   {"build_ms", stats.bvh.build_ms}};
   j["timed_units"] = stats.timed_units;
+  j["host_queue_ms"] = stats.host_queue_ms;
   j["stage_ms"] = {{"regenerate", s.regenerate_ms},
                    {"intersect", s.intersect_ms},
                    {"sort", s.sort_ms},
