@@ -344,11 +344,33 @@ ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
   return parse_obj(buffer.str(), path, mtl_beside(path), warnings);
 }
 
+namespace {
+
+// The text with its skin-weight lines ("vw", which raystream does not use) turned into comments,
+// keeping the line numbers: tinyobjloader converts their joint ids to int without a range check
+// (undefined behaviour for "vw 1e31 ...", found by the fuzz target).
+std::string without_skin_weights(std::string text) {
+  std::size_t line = 0;
+  while (line < text.size()) {
+    std::size_t k = line;
+    while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
+    if (text.compare(k, 2, "vw") == 0 && k + 2 < text.size() &&
+        (text[k + 2] == ' ' || text[k + 2] == '\t'))
+      text[k] = '#';
+    const std::size_t end = text.find('\n', line);
+    if (end == std::string::npos) break;
+    line = end + 1;
+  }
+  return text;
+}
+
+}  // namespace
+
 ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLookup& find_mtl,
                   std::vector<std::string>& warnings) {
   const ObjScan scan = scan_obj(text, path);
   const std::vector<bool>& unreadable = scan.bad_vertex;
-  std::istringstream in(text);
+  std::istringstream in(without_skin_weights(text));
 
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;

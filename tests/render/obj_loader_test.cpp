@@ -497,6 +497,17 @@ TEST(ObjLoader, FaceIndicesThatNoIntHoldsAreErrors) {
       1u);
 }
 
+// Skin weights ("vw") are not used; a joint id no int holds must not reach tinyobjloader, which
+// converts it without a range check (a fuzz finding; the sanitizer build catches the conversion).
+TEST(ObjLoader, SkinWeightLinesAreIgnored) {
+  std::vector<std::string> warnings;
+  const MtlLookup none;
+  const std::string v = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  EXPECT_EQ(parse_obj(v + "vw 0 1e31 0.5\n  vw\t2 -7 1\nf 1 2 3\n", "x.obj", none, warnings)
+                .triangles.size(),
+            1u);
+}
+
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails
 // with a SceneError naming the file; none crashes.
 TEST(AssimpModels, LoadOrFailCleanly) {
