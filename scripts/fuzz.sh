@@ -65,7 +65,10 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   # -rss_limit_mb / -malloc_limit_mb: a scene must cost a small multiple of its size, so an input
   # of at most 100 KB that needs 1 GB is a failure too. -timeout: one input, 10 s at most.
+  # -seed: the same mutations every run (FUZZ_SEED, default 1), so that a fresh clone's CI run
+  # repeats the last one's inputs as far as its time allows; FUZZ_SEED=0 draws a new seed.
   if "./$out/$target" "$corpus" "$seeds/$kind" -max_total_time="$seconds" -timeout=10 \
+    -seed="${FUZZ_SEED:-1}" \
     -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=100000 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
