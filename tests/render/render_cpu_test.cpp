@@ -736,35 +736,13 @@ TEST(RenderSplitCpu, AShareThatFailsNamesItself) {
 }  // namespace
 }  // namespace raystream
 
-#include <filesystem>
-
-#include "scene/scene_loader.h"
-
 namespace raystream {
 namespace {
 
 // Every shipped scene, in every schedule, at a size the CPU renders in a moment: a finite image
 // (run from the source folder, where ctest starts the tests).
 TEST(ShippedScenes, RenderFiniteInEverySchedule) {
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::directory_iterator("scenes"))
-    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  ASSERT_GE(paths.size(), 12u);
-  for (const std::string& path : paths) {
-    SCOPED_TRACE(path);
-    std::vector<std::string> warnings;
-    const Scene scene = load_scene(path, warnings);
-    for (const Schedule schedule : test::kSchedules) {
-      SCOPED_TRACE(schedule_name(schedule));
-      RenderSettings s =
-          test::with_schedule(test::settings_for(scene, ExecutorKind::cpu, 2), schedule);
-      s.width = 24;
-      s.height = 16;
-      const RenderResult r = render(scene, s);
-      test::expect_all_finite(r.image);
-      EXPECT_GT(r.stats.path_segments, 0u);
-    }
-  }
+  test::expect_shipped_scenes_finite(ExecutorKind::cpu, 24, 16, 2);
 }
 
 }  // namespace

@@ -482,34 +482,12 @@ TEST(RenderSplitGpu, SharesOnDevicesGiveTheSameImage) {
 }  // namespace
 }  // namespace raystream
 
-#include <filesystem>
-
-#include "scene/scene_loader.h"
-
 namespace raystream {
 namespace {
 
 // Every shipped scene, in every schedule, small: a finite image on the GPU.
 TEST(ShippedScenesGpu, RenderFiniteInEverySchedule) {
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::directory_iterator("scenes"))
-    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  ASSERT_GE(paths.size(), 12u);
-  for (const std::string& path : paths) {
-    SCOPED_TRACE(path);
-    std::vector<std::string> warnings;
-    const Scene scene = load_scene(path, warnings);
-    for (const Schedule schedule : test::kSchedules) {
-      SCOPED_TRACE(schedule_name(schedule));
-      RenderSettings s =
-          test::with_schedule(test::settings_for(scene, ExecutorKind::gpu, 4), schedule);
-      s.width = 64;
-      s.height = 48;
-      const RenderResult r = render(scene, s);
-      test::expect_all_finite(r.image);
-      EXPECT_GT(r.stats.path_segments, 0u);
-    }
-  }
+  test::expect_shipped_scenes_finite(ExecutorKind::gpu, 64, 48, 4);
 }
 
 }  // namespace

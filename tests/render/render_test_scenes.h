@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "integrator/render.h"
 #include "scene/scene.h"
+#include "scene/scene_loader.h"
 
 namespace raystream::test {
 
@@ -336,6 +339,29 @@ inline void expect_images_close(const Image& a, const Image& b, double relative 
     ASSERT_LE(std::fabs(x - y), std::max(absolute, relative * std::max(std::fabs(x), std::fabs(y))))
         << "value " << k << " (pixel " << k / 3 << ", channel " << k % 3 << "): " << x << " vs "
         << y;
+  }
+}
+
+// Every shipped scene (scenes/*.json, from the source folder where ctest runs the tests) in every
+// schedule at a small size: a finite image and some paths traced.
+inline void expect_shipped_scenes_finite(ExecutorKind executor, int width, int height, int spp) {
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::directory_iterator("scenes"))
+    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  ASSERT_GE(paths.size(), 12u);
+  for (const std::string& path : paths) {
+    SCOPED_TRACE(path);
+    std::vector<std::string> warnings;
+    const Scene scene = load_scene(path, warnings);
+    for (const Schedule schedule : kSchedules) {
+      SCOPED_TRACE(schedule_name(schedule));
+      RenderSettings s = with_schedule(settings_for(scene, executor, spp), schedule);
+      s.width = width;
+      s.height = height;
+      const RenderResult r = render(scene, s);
+      expect_all_finite(r.image);
+      EXPECT_GT(r.stats.path_segments, 0u);
+    }
   }
 }
 
