@@ -116,6 +116,13 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                      "Stage times in the report: sampled (every 16th wave or frame), all, or off "
                      "(default: sampled)")
           ->check(CLI::IsMember({"sampled", "all", "off"}));
+  std::string integrator;
+  auto* integrator_opt =
+      app.add_option("--integrator", integrator,
+                     "path: next-event estimation (a shadow ray to a light at every non-specular "
+                     "bounce) combined with BSDF sampling by multiple importance sampling; bsdf: "
+                     "BSDF sampling only, light found by hitting it (default: path)")
+          ->check(CLI::IsMember({"path", "bsdf"}));
   const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
   auto* sort_opt = app.add_option("--sort-by-material", sort,
                                   "Sort live paths by material before shading (default: " +
@@ -189,6 +196,7 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                      : timing == "off" ? StageTiming::off
                                        : StageTiming::sampled;
   if (*sort_opt) options.sort_by_material = on_off(sort);
+  if (*integrator_opt) options.nee = integrator == "path";
   if (*compact_opt) options.compact = on_off(compact);
   if (*bvh_opt) options.bvh = bvh;
   options.device = device == "gpu"   ? DeviceChoice::gpu
@@ -217,6 +225,7 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.timing = options.timing.value_or(s.timing);
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
   s.compact = options.compact.value_or(s.compact);
+  s.nee = options.nee.value_or(s.nee);
   if (options.bvh == std::string("off")) s.use_bvh = false;
   if (options.bvh == std::string("on")) s.bvh_min_primitives = 0;
   s.seed = options.seed;

@@ -19,6 +19,7 @@ struct Hit {
   float t = kNoHit;        // ray parameter of the hit: origin + t * direction
   glm::vec3 normal{0.0f};  // unit geometric normal in world space, pointing out of the shape
   int material = -1;
+  int light = -1;  // the light this primitive is (lights/light.h), -1 none
 };
 
 RAYSTREAM_HD inline glm::vec3 point_at(const Ray& ray, float t) {

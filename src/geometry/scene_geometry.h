@@ -148,6 +148,7 @@ RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
     hit.t = s.t_best;
     hit.normal = triangle_hit_normal(g.triangles[s.triangle], shading, ray.direction, s.u, s.v);
     hit.material = shading.material;
+    hit.light = shading.light;
     return hit;
   }
   return s.object_hit;  // t == kNoHit when nothing was hit

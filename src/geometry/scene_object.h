@@ -25,6 +25,7 @@ struct SceneObject {
   glm::mat4 world_to_object{1.0f};  // inverse of translate * rotateX * rotateY * rotateZ * scale
   glm::mat3 normal_to_world{1.0f};  // inverse transpose of the linear part of object-to-world
   std::int32_t material = 0;
+  std::int32_t light = -1;  // index into the light table, -1: not emissive
 };
 
 // Precomputes the inverse, the normal matrix and the axis-aligned form where there is one.
@@ -49,6 +50,7 @@ RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& r
     hit.t = t;
     hit.normal = object.axis_aligned ? n_object : glm::normalize(object.normal_to_world * n_object);
     hit.material = object.material;
+    hit.light = object.light;
   }
   return hit;
 }

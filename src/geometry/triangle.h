@@ -20,6 +20,7 @@ struct TriangleGeometry {
 struct TriangleShading {
   glm::vec3 n0{0.0f}, n1{0.0f}, n2{0.0f};  // unit vertex normals (all equal: flat shading)
   std::int32_t material = 0;
+  std::int32_t light = -1;  // index into the light table, -1: not emissive
 };
 
 // Reads triangle i (on the device through the read-only cache).

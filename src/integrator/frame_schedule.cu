@@ -44,8 +44,12 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
       ids_b(ex, "path ids (second)", n, &c.tally);
   Buffer<std::uint16_t> keys_a(ex, "material keys", sort ? n : 0, &c.tally);
   Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", sort ? n : 0, &c.tally);
-  // [b]: paths alive entering bounce b (the bound the kernels read).
-  Buffer<std::size_t> live_counts(ex, "live path counts", std::size_t(depth) + 1, &c.tally);
+  // [b]: paths alive entering bounce b (the bound the kernels read); [depth + 1 + b]: shadow rays
+  // of bounce b.
+  Buffer<std::size_t> live_counts(ex, "live path counts", 2 * std::size_t(depth) + 1, &c.tally);
+  const bool nee = c.view.nee && c.view.lights.count > 0;
+  Buffer<std::uint32_t> shadow_a(ex, "shadow ray ids", nee ? n : 0, &c.tally);
+  Buffer<std::uint32_t> shadow_b(ex, "shadow ray ids (compacted)", nee ? n : 0, &c.tally);
   prim::Workspace workspace;
   reserve_workspace(c, workspace, n, settings.compact);
 
@@ -63,8 +67,8 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
       ++stats.timed_units;
       for (int b = 0; b < depth; ++b) {
         BounceStats& row = stats.bounces[b];
-        double* row_ms[kStageCount] = {nullptr, &row.intersect_ms, &row.sort_ms, &row.shade_ms,
-                                       &row.compact_ms};
+        double* row_ms[kStageCount] = {nullptr,        &row.intersect_ms, &row.sort_ms,
+                                       &row.shade_ms, &row.shadow_ms,    &row.compact_ms};
         for (int s = 1; s < kStageCount; ++s) {
           const int slot = stage_slot(b, Stage(s));
           if (t.recorded(slot) && t.recorded(slot + 1)) *row_ms[s] += t.elapsed_ms(slot, slot + 1);
@@ -115,8 +119,21 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
       }
 
       begin(bounce, Stage::shade);
-      shade_paths(ex, c.view, paths, ids, bound, depth, settings.seed, c.film, c.depth_counts);
+      shade_paths(ex, c.view, paths, ids, nee ? shadow_a.data() : nullptr, bound, depth,
+                  settings.seed, c.film, c.depth_counts);
       end(bounce, Stage::shade);
+
+      if (nee) {
+        // The queued shadow rays packed to the front (their count on the device), then traced.
+        begin(bounce, Stage::shadow);
+        std::size_t* shadow_count = counts + depth + 1 + bounce;
+        c.primitives.compact_live(shadow_a.data(), shadow_b.data(), slots,
+                                  bound.count ? bound.count : counts, shadow_count, workspace,
+                                  ex.stream);
+        trace_shadow_rays(ex, c.view, paths, shadow_b.data(), LiveBound{shadow_count, slots},
+                          c.film);
+        end(bounce, Stage::shadow);
+      }
 
       if (settings.compact) {
         begin(bounce, Stage::compact);
@@ -140,10 +157,12 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     row.intersect_ms *= scale;
     row.sort_ms *= scale;
     row.shade_ms *= scale;
+    row.shadow_ms *= scale;
     row.compact_ms *= scale;
     stats.stage_ms[int(Stage::intersect)] += row.intersect_ms;
     stats.stage_ms[int(Stage::sort)] += row.sort_ms;
     stats.stage_ms[int(Stage::shade)] += row.shade_ms;
+    stats.stage_ms[int(Stage::shadow)] += row.shadow_ms;
     stats.stage_ms[int(Stage::compact)] += row.compact_ms;
   }
   stats.pool = n;

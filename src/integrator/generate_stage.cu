@@ -15,6 +15,7 @@ RAYSTREAM_HD inline void store_path(const PathState& paths, std::uint32_t s, con
   paths.pixel[s] = p.pixel;
   paths.sample[s] = p.sample;
   paths.depth[s] = p.depth;
+  paths.bsdf_pdf[s] = p.bsdf_pdf;
 }
 
 struct GenerateBody {

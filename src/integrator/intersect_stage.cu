@@ -13,7 +13,7 @@ namespace {
 constexpr int kIntersectMinBlocks = 5;
 
 struct IntersectBody {
-  SceneGeometry geometry;
+  SceneView scene;
   PathState paths;
   std::uint32_t* ids;
   LiveBound bound;
@@ -32,9 +32,11 @@ struct IntersectBody {
     Ray ray;
     ray.origin = paths.origin[id];
     ray.direction = paths.direction[id];
-    const Hit hit = closest_hit(geometry, ray);
-    if (hit.material < 0) {  // escaped: there is no environment light
-      deposit(film, paths.pixel[id], paths.radiance[id]);
+    const Hit hit = closest_hit(scene.geometry, ray);
+    if (hit.material < 0) {  // escaped: the environment, if any, ends it
+      deposit(film, paths.pixel[id],
+              paths.radiance[id] + escaped_radiance(scene, ray.direction, paths.throughput[id],
+                                                    paths.bsdf_pdf[id]));
       ids[i] = id | kDeadBit;
       if (keys) keys[i] = dead_key;
       return;
@@ -42,6 +44,7 @@ struct IntersectBody {
     paths.hit_point[id] = point_at(ray, hit.t);
     paths.hit_normal[id] = hit.normal;
     paths.hit_material[id] = hit.material;
+    paths.hit_light[id] = hit.light;
     if (keys) keys[i] = static_cast<std::uint16_t>(hit.material);
   }
 };
@@ -53,7 +56,7 @@ void intersect_paths(const Executor& ex, const SceneView& scene, const PathState
                      std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts) {
   parallel_for<kIntersectMinBlocks>(
       ex, "intersect stage", bound.n,
-      IntersectBody{scene.geometry, paths, ids, bound, material_keys, dead_key, film, counts});
+      IntersectBody{scene, paths, ids, bound, material_keys, dead_key, film, counts});
 }
 
 }  // namespace raystream

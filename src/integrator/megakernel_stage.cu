@@ -10,9 +10,7 @@ namespace raystream {
 namespace {
 
 struct MegakernelBody {
-  SceneGeometry geometry;
-  const MaterialData* materials;
-  CameraFrame camera;
+  SceneView scene;
   std::uint32_t sample;
   int max_depth;
   std::uint64_t seed;
@@ -20,15 +18,28 @@ struct MegakernelBody {
   DepthCounts counts;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
-    PathSample p = camera_path(camera, static_cast<std::uint32_t>(i), sample, seed);
+    PathSample p = camera_path(scene.camera, static_cast<std::uint32_t>(i), sample, seed);
     while (true) {
       count_depth(counts.paths_in, p.depth);
-      const Hit hit = closest_hit(geometry, p.ray);
-      if (hit.material < 0) break;  // escaped
-      const int depth = p.depth;
-      if (!scatter_path(p, materials[hit.material], point_at(p.ray, hit.t), hit.normal, max_depth,
-                        seed))
+      const Hit hit = closest_hit(scene.geometry, p.ray);
+      if (hit.material < 0) {  // escaped
+        p.radiance += escaped_radiance(scene, p.ray.direction, p.throughput, p.bsdf_pdf);
         break;
+      }
+      const int depth = p.depth;
+      SurfaceHit surface;
+      surface.point = point_at(p.ray, hit.t);
+      surface.normal = hit.normal;
+      surface.material = hit.material;
+      surface.light = hit.light;
+      ShadowRay shadow;
+      const bool goes_on = scatter_path(p, scene, surface, max_depth, seed, shadow);
+      if (shadow.queued) {
+        if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
+        if (!any_hit(scene.geometry, shadow.ray, kMinHitDistance, shadow.distance))
+          p.radiance += shadow.radiance;
+      }
+      if (!goes_on) break;
       count_depth(counts.paths_out, depth);
     }
     deposit(film, p.pixel, p.radiance);
@@ -41,8 +52,7 @@ void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t 
                       std::uint32_t sample, int max_depth, std::uint64_t seed, const FilmView& film,
                       const DepthCounts& counts) {
   parallel_for(ex, "megakernel", pixels,
-               MegakernelBody{scene.geometry, scene.materials, scene.camera, sample, max_depth,
-                              seed, film, counts});
+               MegakernelBody{scene, sample, max_depth, seed, film, counts});
 }
 
 }  // namespace raystream

@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "geometry/camera.h"
 #include "geometry/ray.h"
+#include "integrator/path_state.h"
 #include "integrator/roulette.h"
 #include "materials/bsdf.h"
 
@@ -23,7 +24,8 @@ struct PathSample {
   glm::vec3 radiance{0.0f};
   std::uint32_t pixel = 0;
   std::uint32_t sample = 0;
-  int depth = 0;  // bounces done
+  int depth = 0;         // bounces done
+  float bsdf_pdf = 0.0f;  // density of the last bounce's direction; 0: delta or camera ray
 };
 
 // Random-number stream 0 of a sample is its camera ray; stream depth + 1 its bounce at `depth`.
@@ -57,26 +59,96 @@ RAYSTREAM_HD inline float ray_offset(const glm::vec3& p) {
   return kRelativeRayOffset * (1.0f + fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z))));
 }
 
-// Shades the path's hit: emission, then BSDF sampling, throughput and Russian roulette. Returns
-// false when the path ends here (it hit an emitter, was absorbed, lost the roulette, or reached
-// max_depth bounces); true when it goes on with a new ray and depth + 1.
-RAYSTREAM_HD inline bool scatter_path(PathSample& p, const MaterialData& material,
-                                      const glm::vec3& point, const glm::vec3& normal,
-                                      int max_depth, std::uint64_t seed) {
-  if (is_emitter(material)) {
-    p.radiance += p.throughput * emitted_radiance(material);
-    return false;
+// A shadow ray of next-event estimation: when nothing lies along it closer than `distance`, the
+// light it points at adds `radiance` to the path's pixel.
+struct ShadowRay {
+  Ray ray;
+  float distance = 0.0f;
+  glm::vec3 radiance{0.0f};
+  bool queued = false;
+};
+
+// The surface a path hit, as the shade step needs it.
+struct SurfaceHit {
+  glm::vec3 point{0.0f};
+  glm::vec3 normal{0.0f};  // unit, outward
+  int material = 0;
+  int light = -1;  // the light this surface is, -1 none
+};
+
+// Random-number stream of the light sample at bounce `depth` (separate from the path's own, so
+// the BSDF-only and the NEE estimators trace the same paths).
+RAYSTREAM_HD inline Rng light_rng(std::uint32_t pixel, std::uint32_t sample, int depth,
+                                  std::uint64_t seed) {
+  return Rng(pixel, sample, (static_cast<std::uint32_t>(depth) + 1u) | 0x40000000u, seed);
+}
+
+// Where a ray leaving point p (normal n) in direction w starts: off the surface on w's side.
+RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3& n,
+                                            const glm::vec3& w) {
+  return p + ray_offset(p) * (glm::dot(w, n) > 0.0f ? n : -n);
+}
+
+// Shades the path's hit:
+//   1. emission: an emitter's radiance, weighted against light sampling by MIS (weight 1 after a
+//      delta bounce, for camera rays, and with scene.nee off);
+//   2. next-event estimation (scene.nee, a non-delta BSDF): a light sample, MIS-weighted against
+//      the BSDF's density, queued in `shadow` for a shadow ray;
+//   3. BSDF sampling, throughput, Russian roulette.
+// Returns false when the path ends here (absorbed, a black BSDF, lost the roulette, or max_depth
+// bounces reached); true when it goes on with a new ray and depth + 1.
+RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const SurfaceHit& hit,
+                                      int max_depth, std::uint64_t seed, ShadowRay& shadow) {
+  const MaterialData& m = scene.materials[hit.material];
+  const glm::vec3 wo = -p.ray.direction;
+  if (is_emissive(m)) {
+    const glm::vec3 le = emitted_radiance(m, wo, hit.normal);
+    float w = 1.0f;
+    if (scene.nee && p.bsdf_pdf > 0.0f)
+      w = power_heuristic(p.bsdf_pdf,
+                          light_pdf(scene.lights, hit.light, p.ray.origin, hit.point, hit.normal));
+    p.radiance += p.throughput * le * w;
   }
   if (p.depth + 1 >= max_depth) return false;
+  const glm::vec3 albedo = m.albedo;
+  if (scene.nee && !is_specular(m) && scene.lights.count > 0) {
+    Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
+    const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),
+                u2 = lr.next_float();
+    const LightSample ls = sample_light(scene.lights, hit.point, uc, u0, u1, u2);
+    if (ls.pdf > 0.0f && (ls.radiance.x > 0.0f || ls.radiance.y > 0.0f || ls.radiance.z > 0.0f)) {
+      const glm::vec3 f = eval_bsdf(m, albedo, wo, ls.wi, hit.normal);
+      if (f.x > 0.0f || f.y > 0.0f || f.z > 0.0f) {
+        const float w = power_heuristic(ls.pdf, pdf_bsdf(m, wo, ls.wi, hit.normal));
+        shadow.ray.origin = offset_origin(hit.point, hit.normal, ls.wi);
+        shadow.ray.direction = ls.wi;
+        shadow.distance = ls.distance >= kNoLightDistance ? kNoHit : ls.distance * 0.9999f;
+        shadow.radiance = p.throughput * f * ls.radiance * (w / ls.pdf);
+        shadow.queued = true;
+      }
+    }
+  }
   Rng rng = path_rng(p.pixel, p.sample, p.depth, seed);
-  const BsdfSample s = sample_bsdf(material, p.ray.direction, normal, rng);
+  const float uc = rng.next_float(), u1 = rng.next_float(), u2 = rng.next_float();
+  const BsdfSample s = sample_bsdf(m, albedo, wo, hit.normal, uc, u1, u2);
   p.throughput *= s.weight;
   const bool black = !(p.throughput.x > 0.0f || p.throughput.y > 0.0f || p.throughput.z > 0.0f);
   if (black || !survive_roulette(p.throughput, p.depth, rng.next_float())) return false;
-  p.ray.origin = point + ray_offset(point) * s.side;
-  p.ray.direction = s.direction;
+  p.bsdf_pdf = scene.nee && !s.delta ? s.pdf : 0.0f;
+  p.ray.origin = offset_origin(hit.point, hit.normal, s.wi);
+  p.ray.direction = s.wi;
   ++p.depth;
   return true;
+}
+
+// What an escaped path sees: the environment's radiance, weighted by MIS against light sampling.
+RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm::vec3& direction,
+                                               const glm::vec3& throughput, float bsdf_pdf) {
+  if (!scene.lights.env.present) return glm::vec3(0.0f);
+  float w = 1.0f;
+  if (scene.nee && bsdf_pdf > 0.0f)
+    w = power_heuristic(bsdf_pdf, environment_light_pdf(scene.lights, direction));
+  return throughput * environment_radiance(scene.lights.env, direction) * w;
 }
 
 // False for infinities and NaN (x - x is NaN for both); the build does not use fast math.
@@ -119,6 +191,7 @@ RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, glm:
 struct DepthCounts {
   unsigned long long* paths_in = nullptr;   // max_depth entries
   unsigned long long* paths_out = nullptr;  // max_depth entries
+  unsigned long long* shadow_rays = nullptr;  // max_depth entries: shadow rays queued at depth d
 };
 
 RAYSTREAM_HD inline void count_depth(unsigned long long* counts, int depth) {

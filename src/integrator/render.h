@@ -47,6 +47,8 @@ struct RenderSettings {
   Schedule schedule = Schedule::stream;
   std::size_t pool = 0;  // stream schedule: path slots (0: sized to fill the device)
   bool sort_by_material = false;
+  // Next-event estimation with MIS (--integrator path); false: BSDF sampling only (bsdf).
+  bool nee = true;
   bool compact = true;  // frame schedule: compact after every bounce (stream always compacts)
   bool use_bvh = true;  // false: every ray tests every primitive (for speedup measurements)
   // Scenes with fewer primitives than this are intersected without a BVH (testing a handful of
@@ -74,12 +76,13 @@ struct BounceStats {
   int bounce = 0;
   std::uint64_t paths_in = 0;
   std::uint64_t paths_out = 0;
-  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, compact_ms = 0;
+  std::uint64_t shadow_rays = 0;  // shadow rays queued at this depth
+  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, shadow_ms = 0, compact_ms = 0;
 };
 
 // The stages of a wave, in order (the frame schedule has no regenerate).
-enum class Stage { regenerate = 0, intersect, sort, shade, compact };
-inline constexpr int kStageCount = 5;
+enum class Stage { regenerate = 0, intersect, sort, shade, shadow, compact };
+inline constexpr int kStageCount = 6;
 
 // One wave of the stream schedule.
 struct WaveStats {
@@ -88,7 +91,7 @@ struct WaveStats {
   std::uint64_t paths_out = 0;    // survivors of this wave
   double ms = -1;                 // GPU time of the wave (-1: not timed)
   bool stages_timed = false;      // stage_ms measured for this wave
-  double stage_ms[kStageCount] = {0, 0, 0, 0, 0};
+  double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
 };
 
 // The acceleration structure of a render (built on the host before the first frame).
@@ -117,11 +120,13 @@ struct RenderStats {
   int timed_units = 0;               // waves or frames whose stages were timed
   // Milliseconds per stage over the whole render (estimated from the timed waves or frames when
   // timing is sampled; 0 when off).
-  double stage_ms[kStageCount] = {0, 0, 0, 0, 0};
+  double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
   double total_ms = 0;                // wall time of the render loop (split: the slowest share's)
   double wall_ms = 0;                 // split renders: wall time including every share's set-up
   double host_queue_ms = 0;           // stream: host time spent queuing the waves' launches
   std::uint64_t path_segments = 0;    // rays traced: paths_in summed over depths
+  std::uint64_t shadow_rays = 0;      // shadow rays traced (next-event estimation)
+  std::string integrator;             // "path" (NEE + MIS) or "bsdf"
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
   // A render split across devices or processes: each share's own statistics, in order. The

@@ -69,6 +69,7 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
     t.spp = 0;
     t.total_ms = 0;
     t.path_segments = 0;
+    t.shadow_rays = 0;
     t.timed_units = 0;
     t.peak_device_bytes = 0;
     for (double& ms : t.stage_ms) ms = 0;
@@ -79,6 +80,7 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
   t.spp += s.spp;
   t.first_sample = std::min(t.first_sample, s.first_sample);
   t.path_segments += s.path_segments;
+  t.shadow_rays += s.shadow_rays;
   t.timed_units += s.timed_units;
   t.total_ms = std::max(t.total_ms, s.total_ms);
   t.peak_device_bytes = std::max(t.peak_device_bytes, s.peak_device_bytes);
@@ -86,6 +88,8 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
   for (std::size_t b = 0; b < t.bounces.size() && b < s.bounces.size(); ++b) {
     t.bounces[b].paths_in += s.bounces[b].paths_in;
     t.bounces[b].paths_out += s.bounces[b].paths_out;
+    t.bounces[b].shadow_rays += s.bounces[b].shadow_rays;
+    t.bounces[b].shadow_ms += s.bounces[b].shadow_ms;
     t.bounces[b].intersect_ms += s.bounces[b].intersect_ms;
     t.bounces[b].sort_ms += s.bounces[b].sort_ms;
     t.bounces[b].shade_ms += s.bounces[b].shade_ms;

@@ -23,18 +23,23 @@ std::vector<MaterialData> material_data(const Scene& scene) {
 SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, int width,
                          int height, MemoryTally* tally)
     : acceleration_(build_scene_acceleration(scene, use_bvh)),
+      lights_(build_light_table(scene, acceleration_, material_data(scene), 0.0f)),
       objects_(ex, "scene objects", acceleration_.objects.size(), tally),
       materials_(ex, "materials", scene.materials.size(), tally),
       triangles_(ex, "triangles", acceleration_.triangles.size(), tally),
       shading_(ex, "triangle normals and materials", acceleration_.shading.size(), tally),
       nodes_(ex, "BVH nodes", acceleration_.nodes.size(), tally),
-      primitives_(ex, "BVH primitive references", acceleration_.primitives.size(), tally) {
+      primitives_(ex, "BVH primitive references", acceleration_.primitives.size(), tally),
+      light_buffer_(ex, "lights", lights_.lights.size(), tally),
+      light_cdf_(ex, "light CDF", lights_.cdf.size(), tally) {
   upload(ex, objects_, acceleration_.objects);
   upload(ex, materials_, material_data(scene));
   upload(ex, triangles_, acceleration_.triangles);
   upload(ex, shading_, acceleration_.shading);
   upload(ex, nodes_, acceleration_.nodes);
   upload(ex, primitives_, acceleration_.primitives);
+  upload(ex, light_buffer_, lights_.lights);
+  upload(ex, light_cdf_, lights_.cdf);
 
   // The host geometry view's counts, with executor pointers.
   view_.geometry = acceleration_.geometry();
@@ -46,6 +51,10 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   view_.materials = materials_.data();
   view_.material_count = static_cast<int>(scene.materials.size());
   view_.camera = make_camera_frame(scene.camera, width, height);
+  view_.lights.lights = light_buffer_.data();
+  view_.lights.cdf = light_cdf_.data();
+  view_.lights.count = static_cast<int>(lights_.lights.size());
+  view_.lights.environment = lights_.environment;
 }
 
 BvhStats SceneUpload::bvh_stats() const {

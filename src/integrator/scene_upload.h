@@ -1,6 +1,7 @@
 // The scene on the executor: the BVH is built on the host (geometry/scene_acceleration.h), then
 // objects, triangles, BVH and materials are copied once into executor memory, and view() is what
-// the stages read.
+// the stages read. The light table is built after the BVH (it records each emissive primitive's
+// light in the primitive).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "integrator/buffer.h"
 #include "integrator/path_state.h"
 #include "integrator/render.h"
+#include "lights/light_table.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -29,6 +31,9 @@ class SceneUpload {
   Buffer<TriangleShading> shading_;
   Buffer<BvhNode> nodes_;
   Buffer<std::int32_t> primitives_;
+  LightTable lights_;
+  Buffer<Light> light_buffer_;
+  Buffer<float> light_cdf_;
   SceneView view_;
 };
 

@@ -26,6 +26,7 @@ struct StreamCounters {
   unsigned long long issued = 0;  // samples started so far, in order: pixel-major within a sample
   std::size_t live = 0;           // paths that survived the last wave, in ids[0, live)
   std::size_t active = 0;         // paths of this wave: live + regenerated, in ids[0, active)
+  std::size_t shadow = 0;         // shadow rays queued by this wave's shade stage
 };
 
 // What one wave started with, written by advance_stream.
@@ -57,11 +58,19 @@ void intersect_paths(const Executor& ex, const SceneView& scene, const PathState
                      std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
                      std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts);
 
-// Emission, BSDF sampling, throughput, Russian roulette (scatter_path). Counts paths_out per
-// depth for the paths that go on.
+// Emission, next-event estimation, BSDF sampling, throughput, Russian roulette (scatter_path).
+// Counts paths_out per depth for the paths that go on. With shadow_ids (next-event estimation),
+// slot i of the shadow queue gets the id of slot i's path when it queued a shadow ray (its
+// shadow fields filled, counted in shadow_rays), else the dead bit: compaction then packs the
+// queue like the paths.
 void shade_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
-                 std::uint32_t* ids, LiveBound bound, int max_depth, std::uint64_t seed,
-                 const FilmView& film, const DepthCounts& counts);
+                 std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
+                 std::uint64_t seed, const FilmView& film, const DepthCounts& counts);
+
+// Traces the queued shadow rays (any hit) and adds the unblocked ones' radiance to their paths'
+// pixels.
+void trace_shadow_rays(const Executor& ex, const SceneView& scene, const PathState& paths,
+                       const std::uint32_t* shadow_ids, LiveBound bound, const FilmView& film);
 
 // Megakernel schedule: one thread per pixel traces sample `sample` of that pixel from the camera
 // to its end in registers, with the same per-path code as the stages, and deposits it.

@@ -1,6 +1,6 @@
 // The stream schedule: a pool of path slots kept full. Each wave
 //
-//   regenerate (refill) -> intersect -> (sort by material) -> shade -> compact
+//   regenerate (refill) -> intersect -> (sort by material) -> shade -> (shadow rays) -> compact
 //
 // packs the paths that survived the last wave to the front of the pool (in the order the last
 // compaction left their ids) and starts new camera samples in the slots behind them, from a
@@ -97,6 +97,9 @@ void run_stream_schedule(RenderContext& c) {
   Buffer<std::uint32_t> ids_b(ex, "path ids (second)", pool, &c.tally);
   Buffer<std::uint16_t> keys_a(ex, "material keys", sort ? pool : 0, &c.tally);
   Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", sort ? pool : 0, &c.tally);
+  const bool nee = c.view.nee && c.view.lights.count > 0;
+  Buffer<std::uint32_t> shadow_a(ex, "shadow ray ids", nee ? pool : 0, &c.tally);
+  Buffer<std::uint32_t> shadow_b(ex, "shadow ray ids (compacted)", nee ? pool : 0, &c.tally);
   Buffer<StreamCounters> counters(ex, "stream counters", 1, &c.tally);
   Buffer<WaveRecord> records(ex, "wave records", 2 * kMaxBatch, &c.tally);
   HostBuffer<StreamCounters> host_counters(ex, "stream counters (host)", 2);
@@ -209,8 +212,19 @@ void run_stream_schedule(RenderContext& c) {
       }
 
       begin(Stage::shade);
-      shade_paths(ex, c.view, paths, ids, bound, depth, settings.seed, c.film, c.depth_counts);
+      shade_paths(ex, c.view, paths, ids, nee ? shadow_a.data() : nullptr, bound, depth,
+                  settings.seed, c.film, c.depth_counts);
       end(Stage::shade);
+
+      if (nee) {
+        // The shadow queue packed like the paths, then traced (any hit).
+        begin(Stage::shadow);
+        c.primitives.compact_live(shadow_a.data(), shadow_b.data(), pool, &d_counters->active,
+                                  &d_counters->shadow, workspace, ex.stream);
+        trace_shadow_rays(ex, c.view, paths, shadow_b.data(), LiveBound{&d_counters->shadow, pool},
+                          c.film);
+        end(Stage::shadow);
+      }
 
       // The ids of the paths still alive, in order, to the front (their count to counters.live).
       begin(Stage::compact);

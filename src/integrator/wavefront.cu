@@ -141,7 +141,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   const bool bvh = settings.use_bvh && primitives_in_scene >= settings.bvh_min_primitives;
   const SceneUpload upload(ex, scene, bvh, width, height, &tally);
   Buffer<glm::vec3> film(ex, "film", n, &tally);
-  Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 2 * std::size_t(depth),
+  Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 3 * std::size_t(depth),
                                           &tally);
   fill_bytes(ex, film.data(), 0, film.bytes());
   fill_bytes(ex, depth_counts.data(), 0, depth_counts.bytes());
@@ -160,13 +160,17 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   stats.bounces.resize(depth);
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
   stats.bvh = upload.bvh_stats();
+  stats.integrator = settings.nee ? "path" : "bsdf";
+  SceneView view = upload.view();
+  view.nee = settings.nee;
 
   RenderContext context{ex,
                         settings,
                         primitives,
-                        upload.view(),
+                        view,
                         FilmView{film.data(), settings.count_samples},
-                        DepthCounts{depth_counts.data(), depth_counts.data() + depth},
+                        DepthCounts{depth_counts.data(), depth_counts.data() + depth,
+                                    depth_counts.data() + 2 * depth},
                         static_cast<std::uint32_t>(n),
                         material_key_bits(material_count),
                         static_cast<std::uint16_t>(material_count),
@@ -186,13 +190,15 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
       run_megakernel_schedule(context);
       break;
   }
-  std::vector<unsigned long long> counts(2 * std::size_t(depth));
+  std::vector<unsigned long long> counts(3 * std::size_t(depth));
   copy_to_host(ex, counts.data(), depth_counts.data(), depth_counts.bytes());  // waits
   stats.total_ms = milliseconds_since(render_start);
   for (int b = 0; b < depth; ++b) {
     stats.bounces[b].paths_in = counts[b];
     stats.bounces[b].paths_out = counts[depth + b];
+    stats.bounces[b].shadow_rays = counts[2 * depth + b];
     stats.path_segments += counts[b];
+    stats.shadow_rays += counts[2 * depth + b];
   }
 
   // The film holds sums; the image is the mean.

@@ -6,11 +6,27 @@ namespace raystream {
 
 MaterialData make_material_data(const Material& material) {
   MaterialData m;
-  m.color = material.color;
-  m.emittance = material.emittance;
+  m.albedo = material.color;
+  m.emission = material.emission;
   m.ior = material.ior;
-  m.alpha = material.type == MaterialType::specular ? ggx_alpha(material.roughness) : 0.0f;
-  m.type = static_cast<std::int32_t>(material.type);
+  m.two_sided = material.two_sided ? 1 : 0;
+  switch (material.type) {
+    case MaterialType::diffuse: m.kind = static_cast<std::int32_t>(BsdfKind::lambertian); break;
+    case MaterialType::emitting:
+      // The course format's emitters: radiance RGB x EMITTANCE, no reflection.
+      m.kind = static_cast<std::int32_t>(BsdfKind::none);
+      m.albedo = glm::vec3(0.0f);
+      m.emission = material.color * material.emittance;
+      break;
+    case MaterialType::specular:
+      m.kind = static_cast<std::int32_t>(BsdfKind::conductor);
+      m.alpha = ggx_alpha(material.roughness);
+      break;
+    case MaterialType::refractive:
+      m.kind = static_cast<std::int32_t>(BsdfKind::dielectric);
+      m.alpha = ggx_alpha(material.roughness);
+      break;
+  }
   return m;
 }
 

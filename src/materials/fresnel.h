@@ -24,6 +24,13 @@ RAYSTREAM_HD inline float fresnel_reflectance(float cos_i, float eta_i, float et
   return 0.5f * (r_s * r_s + r_p * r_p);
 }
 
+// The reflectance for a direction at cos_o to a (micro)surface normal whose inside has relative
+// index eta (inside / outside): cos_o < 0 means the light comes from inside.
+RAYSTREAM_HD inline float fresnel_dielectric(float cos_o, float eta) {
+  return cos_o >= 0.0f ? fresnel_reflectance(fminf(cos_o, 1.0f), 1.0f, eta)
+                       : fresnel_reflectance(fminf(-cos_o, 1.0f), eta, 1.0f);
+}
+
 // Fraction of power transmitted, computed independently of the reflectance from the transmission
 // amplitudes t_s, t_p and the beam's change of cross-section: T = (eta_t cos_t) / (eta_i cos_i)
 // * (t_s^2 + t_p^2) / 2. Energy conservation says reflectance + transmittance = 1.

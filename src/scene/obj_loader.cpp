@@ -272,23 +272,31 @@ double mtl_number(const std::string& word, const std::string& where) {
 Material material_from_mtl(const MtlMaterial& mtl) {
   Material m;
   m.name = mtl.name;
-  const float ke = std::max(mtl.ke.x, std::max(mtl.ke.y, mtl.ke.z));
+  // Ke: the surface emits (both sides), and reflects by the rules below (the Cornell Box light
+  // has Kd 0.78).
+  m.emission = glm::max(mtl.ke, glm::vec3(0.0f));
   const bool glass = mtl.illum == 4 || mtl.illum == 6 || mtl.illum == 7 || mtl.d < 1.0f;
-  if (ke > 0.0f) {
-    m.type = MaterialType::emitting;
-    m.color = glm::max(mtl.ke / ke, glm::vec3(0.0f));
-    m.emittance = ke;
-  } else if (mtl.illum == 3 || mtl.illum == 5) {
-    m.type = MaterialType::specular;
-    m.color = glm::clamp(mtl.ks, 0.0f, 1.0f);
+  const glm::vec3 ks = glm::clamp(mtl.ks, 0.0f, 1.0f);
+  const glm::vec3 kd = glm::clamp(mtl.kd, 0.0f, 1.0f);
+  const bool black_kd = !(kd.x > 0.0f || kd.y > 0.0f || kd.z > 0.0f);
+  const bool black_ks = !(ks.x > 0.0f || ks.y > 0.0f || ks.z > 0.0f);
+  if (mtl.illum == 3 || mtl.illum == 5) {
+    m.type = MaterialType::specular;  // ray-traced reflection: a perfect mirror of colour Ks
+    m.color = ks;
   } else if (glass) {
     m.type = MaterialType::refractive;
     const glm::vec3 tf = glm::clamp(mtl.tf, 0.0f, 1.0f);
     m.color = tf.x > 0.0f || tf.y > 0.0f || tf.z > 0.0f ? tf : glm::vec3(1.0f);
     m.ior = mtl.ni > 0.0f ? mtl.ni : 1.5f;
+  } else if (black_kd && !black_ks) {
+    // A highlight only: a rough conductor of colour Ks, the Phong exponent Ns turned into a GGX
+    // width (alpha = sqrt(2 / (Ns + 2)), the Beckmann match; ROUGHNESS = sqrt(alpha)).
+    m.type = MaterialType::specular;
+    m.color = ks;
+    m.roughness = std::sqrt(std::sqrt(2.0f / (std::max(mtl.ns, 0.0f) + 2.0f)));
   } else {
     m.type = MaterialType::diffuse;
-    m.color = glm::clamp(mtl.kd, 0.0f, 1.0f);
+    m.color = kd;
   }
   return m;
 }
@@ -396,6 +404,7 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
     mtl.ke = vec3_of(t.emission);
     mtl.tf = vec3_of(t.transmittance);
     mtl.ni = static_cast<float>(t.ior);
+    mtl.ns = static_cast<float>(t.shininess);
     mtl.d = static_cast<float>(t.dissolve);
     mtl.illum = t.illum;
     mesh.materials.push_back(material_from_mtl(mtl));

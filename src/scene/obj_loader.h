@@ -27,13 +27,15 @@ struct MtlMaterial {
   std::string name;
   glm::vec3 kd{0.0f}, ks{0.0f}, ke{0.0f}, tf{0.0f};
   float ni = 1.0f;  // index of refraction
+  float ns = 0.0f;  // Phong exponent
   float d = 1.0f;   // dissolve: 1 opaque
   int illum = 2;
 };
 
-// Kd -> diffuse; Ke > 0 -> emitting (RGB = Ke / max(Ke), EMITTANCE = max(Ke)); Ks with illum 3 or
-// 5 -> specular (RGB = Ks); Ni with illum 4, 6 or 7, or d < 1 -> refractive (IOR = Ni, RGB = Tf,
-// white where Tf is black). Checked in that order after emission.
+// Ke -> emission (two-sided; the surface also reflects by the rest); illum 3 or 5 -> a smooth
+// mirror (specular, RGB = Ks); illum 4, 6 or 7, or d < 1 -> smooth glass (refractive, IOR = Ni,
+// RGB = Tf, white where Tf is black); Kd black and Ks not -> a rough conductor (RGB = Ks,
+// ROUGHNESS from Ns); otherwise diffuse (RGB = Kd). Checked in that order.
 Material material_from_mtl(const MtlMaterial& mtl);
 
 // Reads the OBJ at `path`: faces triangulated, vertex normals where every corner of a face has a

@@ -284,7 +284,8 @@ std::string limit_text() {
 
 Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key) {
   r.object(j, key);
-  r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS"}, {"SPECRGB", "SPECEX"});
+  r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED"},
+               {"SPECRGB", "SPECEX"});
   Material m;
   m.name = name;
   const std::string type_key = key + ".TYPE";
@@ -324,8 +325,22 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
     if (m.roughness < 0 || m.roughness > 1)
       r.fail(key + ".ROUGHNESS", "expected a value in [0, 1]");
-    if (m.roughness > 0 && m.type != MaterialType::specular)
-      r.warn(key + ".ROUGHNESS", "only Specular materials are rough; ignored");
+    if (m.roughness > 0 && m.type != MaterialType::specular &&
+        m.type != MaterialType::refractive)
+      r.warn(key + ".ROUGHNESS", "only Specular and Refractive materials are rough; ignored");
+  }
+  if (j.contains("EMISSION")) {
+    if (m.type == MaterialType::emitting)
+      r.fail(key + ".EMISSION", "an Emitting material emits RGB x EMITTANCE; EMISSION is for "
+                                "surfaces that also reflect (Diffuse, Specular, Refractive)");
+    m.emission = r.vec3(j["EMISSION"], key + ".EMISSION");
+    if (m.emission.x < 0 || m.emission.y < 0 || m.emission.z < 0)
+      r.fail(key + ".EMISSION", "expected non-negative components");
+  }
+  if (j.contains("TWO_SIDED")) {
+    if (!j["TWO_SIDED"].is_boolean())
+      r.fail(key + ".TWO_SIDED", "expected true or false, got " + type_name(j["TWO_SIDED"]));
+    m.two_sided = j["TWO_SIDED"].get<bool>();
   }
   return m;
 }
@@ -520,13 +535,20 @@ struct MeshCache {
 void read_mesh_object(Reader& r, const Json& j, const std::string& key, const std::string& path,
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
                       MeshCache& cache, std::vector<std::string>& warnings) {
-  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "TRANS", "ROTAT", "SCALE"});
+  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
   const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
   if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
   if (file.find('\0') != std::string::npos) r.fail(key + ".FILE", "the path holds a NUL character");
   int named = -1;
   if (j.contains("MATERIAL")) {
     named = material_id(r, j["MATERIAL"], key + ".MATERIAL", material_ids, scene.materials);
+  }
+  // MISSING_MATERIAL: the scene material of faces whose usemtl the MTL does not define (instead
+  // of the grey default), e.g. the Cornell Box files that use an undefined "light".
+  int missing = -1;
+  if (j.contains("MISSING_MATERIAL")) {
+    missing = material_id(r, j["MISSING_MATERIAL"], key + ".MISSING_MATERIAL", material_ids,
+                          scene.materials);
   }
   Object transform;
   read_transform(r, j, key, transform);
@@ -563,7 +585,9 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     ids = &added->second;
     const bool needs_default = std::any_of(mesh.triangles.begin(), mesh.triangles.end(),
                                            [](const Triangle& t) { return t.material < 0; });
-    if (needs_default) {
+    if (needs_default && missing >= 0) {
+      fallback = missing;
+    } else if (needs_default) {
       auto it = cache.fallback.find(resolved);
       if (it == cache.fallback.end()) {
         Material grey;
@@ -623,8 +647,8 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
 }
 
 bool emits(const Material& m) {
-  return m.type == MaterialType::emitting && m.emittance > 0 &&
-         (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
+  if (m.type != MaterialType::emitting) return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
+  return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
 }
 
 }  // namespace

@@ -62,6 +62,7 @@ RenderSummary summarize(const RenderStats& stats) {
   s.intersect_ms = stats.stage_ms[int(Stage::intersect)];
   s.sort_ms = stats.stage_ms[int(Stage::sort)];
   s.shade_ms = stats.stage_ms[int(Stage::shade)];
+  s.shadow_ms = stats.stage_ms[int(Stage::shadow)];
   s.compact_ms = stats.stage_ms[int(Stage::compact)];
   return s;
 }
@@ -101,10 +102,10 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   if (stream) schedule += format(" (pool %zu)", stats.pool);
   if (frame) schedule += info.compact ? " (compact on)" : " (compact off)";
   out << format(
-      "%s: %d x %d, %d sample%s per pixel, depth %d, schedule %s, sort by material %s, "
-      "seed %llu\n",
+      "%s: %d x %d, %d sample%s per pixel, depth %d, integrator %s, schedule %s, sort by "
+      "material %s, seed %llu\n",
       info.scene.c_str(), stats.width, stats.height, spp, spp == 1 ? "" : "s", stats.depth,
-      schedule.c_str(), info.sort_by_material ? "on" : "off",
+      stats.integrator.c_str(), schedule.c_str(), info.sort_by_material ? "on" : "off",
       static_cast<unsigned long long>(info.seed));
 
   // Per depth; the frame schedule also has stage times per bounce.
@@ -113,28 +114,35 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   out << (bounce_ms ? format(" (stage ms from %d timed frame%s):\n", stats.timed_units,
                              stats.timed_units == 1 ? "" : "s")
                     : std::string(":\n"));
-  out << format("%6s %12s %12s %7s", "depth", "paths in", "paths out", "kept %");
+  out << format("%6s %12s %12s %7s %12s", "depth", "paths in", "paths out", "kept %",
+                "shadow rays");
   if (bounce_ms)
-    out << format(" %12s %10s %10s %11s", "intersect ms", "sort ms", "shade ms", "compact ms");
+    out << format(" %12s %10s %10s %10s %11s", "intersect ms", "sort ms", "shade ms", "shadow ms",
+                  "compact ms");
   out << "\n";
-  std::uint64_t in_sum = 0, out_sum = 0;
+  std::uint64_t in_sum = 0, out_sum = 0, shadow_sum = 0;
   for (const BounceStats& b : stats.bounces) {
     if (b.paths_in == 0 && !frame) continue;
     in_sum += b.paths_in;
     out_sum += b.paths_out;
+    shadow_sum += b.shadow_rays;
     const double kept = b.paths_in ? 100.0 * static_cast<double>(b.paths_out) / b.paths_in : 0.0;
-    out << format("%6d %12.0f %12.0f %7.1f", b.bounce, per(static_cast<double>(b.paths_in), spp),
-                  per(static_cast<double>(b.paths_out), spp), kept);
+    out << format("%6d %12.0f %12.0f %7.1f %12.0f", b.bounce,
+                  per(static_cast<double>(b.paths_in), spp),
+                  per(static_cast<double>(b.paths_out), spp), kept,
+                  per(static_cast<double>(b.shadow_rays), spp));
     if (bounce_ms)
-      out << format(" %12.3f %10.3f %10.3f %11.3f", per(b.intersect_ms, spp), per(b.sort_ms, spp),
-                    per(b.shade_ms, spp), per(b.compact_ms, spp));
+      out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(b.intersect_ms, spp),
+                    per(b.sort_ms, spp), per(b.shade_ms, spp), per(b.shadow_ms, spp),
+                    per(b.compact_ms, spp));
     out << "\n";
   }
-  out << format("%6s %12.0f %12.0f %7s", "all", per(static_cast<double>(in_sum), spp),
-                per(static_cast<double>(out_sum), spp), "");
+  out << format("%6s %12.0f %12.0f %7s %12.0f", "all", per(static_cast<double>(in_sum), spp),
+                per(static_cast<double>(out_sum), spp), "", per(static_cast<double>(shadow_sum), spp));
   if (bounce_ms)
-    out << format(" %12.3f %10.3f %10.3f %11.3f", per(s.intersect_ms, spp), per(s.sort_ms, spp),
-                  per(s.shade_ms, spp), per(s.compact_ms, spp));
+    out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(s.intersect_ms, spp),
+                  per(s.sort_ms, spp), per(s.shade_ms, spp), per(s.shadow_ms, spp),
+                  per(s.compact_ms, spp));
   out << "\n";
 
   if (stream) {
@@ -168,14 +176,16 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << "\n";
   }
   if (!frame && stats.timing != "off" && stats.timed_units > 0) {
-    const double total = s.regenerate_ms + s.intersect_ms + s.sort_ms + s.shade_ms + s.compact_ms;
+    const double total =
+        s.regenerate_ms + s.intersect_ms + s.sort_ms + s.shade_ms + s.shadow_ms + s.compact_ms;
     const auto share = [&](double ms) { return total > 0 ? 100.0 * ms / total : 0.0; };
     out << format(
         "stage ms (from %d timed wave%s): regenerate %.3f (%.1f%%), intersect %.3f (%.1f%%), "
-        "sort %.3f (%.1f%%), shade %.3f (%.1f%%), compact %.3f (%.1f%%)\n",
+        "sort %.3f (%.1f%%), shade %.3f (%.1f%%), shadow %.3f (%.1f%%), compact %.3f (%.1f%%)\n",
         stats.timed_units, stats.timed_units == 1 ? "" : "s", s.regenerate_ms,
         share(s.regenerate_ms), s.intersect_ms, share(s.intersect_ms), s.sort_ms, share(s.sort_ms),
-        s.shade_ms, share(s.shade_ms), s.compact_ms, share(s.compact_ms));
+        s.shade_ms, share(s.shade_ms), s.shadow_ms, share(s.shadow_ms), s.compact_ms,
+        share(s.compact_ms));
   }
   if (!stats.shares.empty()) {
     out << format("\nsplit across %zu share%s (samples per pixel of each, its render loop):\n",
@@ -204,6 +214,10 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   out << format("%-17s %s (%llu segments)\n", "path segments/s",
                 rate_text(s.path_segments_per_second).c_str(),
                 static_cast<unsigned long long>(stats.path_segments));
+  if (stats.shadow_rays > 0)
+    out << format("%-17s %s (%llu rays)\n", "shadow rays/s",
+                  rate_text(s.seconds > 0 ? double(stats.shadow_rays) / s.seconds : 0.0).c_str(),
+                  static_cast<unsigned long long>(stats.shadow_rays));
   out << format("%-17s %s\n", "peak GPU memory", bytes_text(stats.peak_device_bytes).c_str());
   const BvhStats& bvh = stats.bvh;
   if (bvh.built) {
@@ -240,6 +254,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["binary_backend"] = info.binary_backend;
   j["executor"] = stats.executor;
   j["device"] = stats.device;
+  j["integrator"] = stats.integrator;
   j["schedule"] = stats.schedule;
   j["pool"] = stats.pool;
   j["stage_timing"] = stats.timing;
@@ -260,6 +275,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["samples_per_second"] = s.samples_per_second;
   j["path_segments"] = stats.path_segments;
   j["path_segments_per_second"] = s.path_segments_per_second;
+  j["shadow_rays"] = stats.shadow_rays;
   j["peak_device_bytes"] = stats.peak_device_bytes;
   j["bvh"] = {{"built", stats.bvh.built},         {"primitives", stats.bvh.primitives},
               {"triangles", stats.bvh.triangles}, {"nodes", stats.bvh.nodes},
@@ -271,6 +287,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
                    {"intersect", s.intersect_ms},
                    {"sort", s.sort_ms},
                    {"shade", s.shade_ms},
+                   {"shadow", s.shadow_ms},
                    {"compact", s.compact_ms}};
   nlohmann::ordered_json bounces = nlohmann::ordered_json::array();
   for (const BounceStats& b : stats.bounces) {
@@ -278,15 +295,18 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     row["bounce"] = b.bounce;
     row["paths_in"] = b.paths_in;
     row["paths_out"] = b.paths_out;
+    row["shadow_rays"] = b.shadow_rays;
     row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), spp);
     row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), spp);
     row["ms"] = {{"intersect", b.intersect_ms},
                  {"sort", b.sort_ms},
                  {"shade", b.shade_ms},
+                 {"shadow", b.shadow_ms},
                  {"compact", b.compact_ms}};
     row["ms_per_frame"] = {{"intersect", per(b.intersect_ms, spp)},
                            {"sort", per(b.sort_ms, spp)},
                            {"shade", per(b.shade_ms, spp)},
+                           {"shadow", per(b.shadow_ms, spp)},
                            {"compact", per(b.compact_ms, spp)}};
     bounces.push_back(row);
   }

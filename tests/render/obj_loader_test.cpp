@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -33,6 +35,16 @@ void expect_obj_error(const std::string& path, const std::vector<std::string>& p
   }
 }
 
+bool emits(const Material& m) {
+  return m.emission.x > 0.0f || m.emission.y > 0.0f || m.emission.z > 0.0f;
+}
+
+int count_emissive(const Scene& s) {
+  int n = 0;
+  for (const Triangle& t : s.triangles) n += emits(s.materials[t.material]) ? 1 : 0;
+  return n;
+}
+
 int count_type(const Scene& s, MaterialType type) {
   int n = 0;
   for (const Triangle& t : s.triangles)
@@ -59,14 +71,15 @@ TEST(MtlMapping, EachRule) {
   EXPECT_EQ(d.color, m.kd);
   EXPECT_EQ(d.name, "a");
 
+  // Ke: an emitter that also reflects by the other rules (here Kd: diffuse), two-sided.
   MtlMaterial e = m;
   e.ke = glm::vec3(17.0f, 12.0f, 4.0f);
   d = material_from_mtl(e);
-  EXPECT_EQ(d.type, MaterialType::emitting);
-  EXPECT_FLOAT_EQ(d.emittance, 17.0f);
-  EXPECT_FLOAT_EQ(d.color.x, 1.0f);
-  EXPECT_FLOAT_EQ(d.color.y, 12.0f / 17.0f);
-  EXPECT_FLOAT_EQ(d.color.z, 4.0f / 17.0f);
+  EXPECT_EQ(d.type, MaterialType::diffuse);
+  EXPECT_EQ(d.color, m.kd);
+  EXPECT_EQ(d.emission, e.ke);
+  EXPECT_TRUE(d.two_sided);
+  EXPECT_EQ(material_from_mtl(m).emission, glm::vec3(0.0f));
 
   for (int illum : {3, 5}) {
     MtlMaterial s = m;
@@ -93,7 +106,16 @@ TEST(MtlMapping, EachRule) {
   EXPECT_EQ(d.type, MaterialType::refractive);
   EXPECT_FLOAT_EQ(d.ior, 1.7f);
   EXPECT_EQ(d.color, faded.tf);
-  // illum 2 with Ks stays diffuse; Ni alone does not make glass.
+  // Ks with a black Kd: a rough conductor, ROUGHNESS from Ns (alpha = sqrt(2 / (Ns + 2))).
+  MtlMaterial metal = m;
+  metal.kd = glm::vec3(0.0f);
+  metal.ks = glm::vec3(0.9f, 0.6f, 0.3f);
+  metal.ns = 40.0f;
+  d = material_from_mtl(metal);
+  EXPECT_EQ(d.type, MaterialType::specular);
+  EXPECT_EQ(d.color, metal.ks);
+  EXPECT_NEAR(d.roughness * d.roughness, std::sqrt(2.0f / 42.0f), 1e-6f);
+  // illum 2 with Ks and Kd stays diffuse; Ni alone does not make glass.
   MtlMaterial plain = m;
   plain.ks = glm::vec3(1.0f);
   plain.ni = 1.5f;
@@ -105,7 +127,7 @@ TEST(ObjLoader, MaterialsFromMtlFoundBesideTheObj) {
   const ObjMesh mesh = load_obj(kData + "materials.obj", warnings);
   ASSERT_EQ(mesh.materials.size(), 5u);
   ASSERT_EQ(mesh.triangles.size(), 6u);
-  const MaterialType expected[5] = {MaterialType::diffuse, MaterialType::emitting,
+  const MaterialType expected[5] = {MaterialType::diffuse, MaterialType::diffuse,
                                     MaterialType::specular, MaterialType::refractive,
                                     MaterialType::refractive};
   for (int k = 0; k < 5; ++k) {
@@ -113,6 +135,8 @@ TEST(ObjLoader, MaterialsFromMtlFoundBesideTheObj) {
     EXPECT_EQ(mesh.materials[k].type, expected[k]) << mesh.materials[k].name;
   }
   EXPECT_EQ(mesh.materials[0].name, "matte");
+  EXPECT_TRUE(emits(mesh.materials[1]));  // lamp: Kd and Ke
+  EXPECT_FALSE(emits(mesh.materials[0]));
   EXPECT_FLOAT_EQ(mesh.materials[3].ior, 1.33f);
   EXPECT_EQ(mesh.triangles[5].material, -1);  // usemtl of an unknown name: no material
 }
@@ -234,10 +258,9 @@ TEST(CornellBox, FamilyLoadsWithMaterialsAndLight) {
         continue;
       }
       const Material& m = mesh.materials[t.material];
-      if (m.type == MaterialType::emitting) {
+      if (emits(m)) {
         ++lights;
         EXPECT_EQ(m.name, "light") << name;
-        EXPECT_GT(m.emittance, 0.0f);
       }
     }
     if (name == "CornellBox-Glossy.obj" || name == "CornellBox-Glossy-Floor.obj") {
@@ -266,9 +289,10 @@ TEST(CornellBox, OriginalMaterials) {
       EXPECT_NEAR(m.color.x, 0.63f, 1e-6f);
       EXPECT_NEAR(m.color.y, 0.065f, 1e-6f);
     } else if (m.name == "light") {
-      EXPECT_EQ(m.type, MaterialType::emitting);
-      EXPECT_FLOAT_EQ(m.emittance, 17.0f);
-      EXPECT_FLOAT_EQ(m.color.y, 12.0f / 17.0f);
+      // Emits Ke and reflects Kd, as in pbrt and Mitsuba.
+      EXPECT_EQ(m.type, MaterialType::diffuse);
+      EXPECT_EQ(m.emission, glm::vec3(17.0f, 12.0f, 4.0f));
+      EXPECT_NEAR(m.color.x, 0.78f, 1e-6f);
     } else {
       EXPECT_EQ(m.type, MaterialType::diffuse) << m.name;
     }
@@ -300,13 +324,30 @@ TEST(CornellBox, MirrorGlassAndSphereBoxes) {
   EXPECT_EQ(type_named(spheres, "rightSphere"), static_cast<int>(MaterialType::refractive));
 }
 
+TEST(CornellBox, MissingMaterialLightsTheGlossyBox) {
+  // CornellBox-Glossy.mtl does not define the "light" its OBJ uses: MISSING_MATERIAL names the
+  // scene material those faces take.
+  if (!fs::is_directory(kCornell)) GTEST_SKIP() << kCornell << " missing";
+  std::vector<std::string> warnings;
+  const std::string obj = fs::absolute(kCornell + "CornellBox-Glossy.obj").string();
+  const Scene lit = parse_scene(
+      mesh_scene(R"({"TYPE": "mesh", "FILE": ")" + obj + R"(", "MISSING_MATERIAL": "lamp"})"),
+      kData + "scene.json", warnings);
+  EXPECT_EQ(count_type(lit, MaterialType::emitting), 2);
+  const Scene unlit =
+      parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": ")" + obj + R"("})"), kData + "scene.json",
+                  warnings);
+  EXPECT_EQ(count_type(unlit, MaterialType::emitting), 0);
+  EXPECT_EQ(count_emissive(unlit), 0);
+}
+
 TEST(CornellBox, SceneReferencingOnlyTheObjIsLit) {
   if (!fs::is_directory(kCornell)) GTEST_SKIP() << kCornell << " missing";
   std::vector<std::string> warnings;
   const Scene s = load_scene("scenes/cornell_box_original.json", warnings);
   EXPECT_TRUE(s.objects.empty());
   EXPECT_EQ(s.triangles.size(), 36u);
-  EXPECT_EQ(count_type(s, MaterialType::emitting), 2);
+  EXPECT_EQ(count_emissive(s), 2);
   for (const std::string& w : warnings) EXPECT_EQ(w.find("no emitter"), std::string::npos) << w;
   bool light = false;
   for (const Material& m : s.materials) light = light || m.name == "CornellBox-Original.obj:light";
@@ -355,7 +396,7 @@ TEST(MeshObject, SharedFileAddsItsMaterialsOnce) {
   EXPECT_EQ(s.triangles.size(), 12u);
   EXPECT_EQ(s.materials.size(), 2u + 5u + 1u);  // scene, MTL, default for the unnamed face
   EXPECT_EQ(s.triangles[1].material, s.triangles[7].material);
-  EXPECT_EQ(s.materials[s.triangles[1].material].type, MaterialType::emitting);
+  EXPECT_TRUE(emits(s.materials[s.triangles[1].material]));
 }
 
 TEST(MeshObject, MaterialWarningsOnlyWhereTheMtlIsUsed) {

@@ -29,9 +29,12 @@ RenderStats sample_stats() {
   s.height = 5;
   s.depth = 3;
   s.pool = 50;
-  s.bounces = {{0, 100, 60, 4.0, 1.0, 2.0, 0.5},
-               {1, 60, 20, 2.0, 0.5, 1.0, 0.25},
-               {2, 20, 0, 1.0, 0.25, 0.5, 0.125}};
+  // bounce, paths in, out, shadow rays, intersect, sort, shade, shadow, compact ms
+  s.bounces = {{0, 100, 60, 20, 4.0, 1.0, 2.0, 1.0, 0.5},
+               {1, 60, 20, 8, 2.0, 0.5, 1.0, 0.5, 0.25},
+               {2, 20, 0, 0, 1.0, 0.25, 0.5, 0.0, 0.125}};
+  s.integrator = "path";
+  s.shadow_rays = 28;
   s.frame_ms = {30.0, 10.0};
   s.timed_units = 1;
   // The stage totals are the per-bounce sums.
@@ -136,17 +139,22 @@ TEST(Report, FrameTableHasEveryDepthWithPerSampleAverages) {
   const std::string text = out.str();
   expect_has(
       text,
-      {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, schedule frame (compact off), "
-       "sort by material on, seed 9\n",
+      {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, integrator path, schedule frame "
+       "(compact off), sort by material on, seed 9\n",
        "per depth, average per sample per pixel (stage ms from 1 timed frame):\n",
-       " depth     paths in    paths out  kept % intersect ms    sort ms   shade ms  compact ms\n",
+       " depth     paths in    paths out  kept %  shadow rays intersect ms    sort ms   shade ms  "
+       "shadow ms  compact ms\n",
        // Depth 0: 100 paths in over 2 samples per pixel = 50 per sample; 60 out = 30; 60% kept;
        // 4 ms intersect over 2 samples = 2 ms per sample, and so on.
-       "     0           50           30    60.0        2.000      0.500      1.000       0.250\n",
-       "     1           30           10    33.3        1.000      0.250      0.500       0.125\n",
-       "     2           10            0     0.0        0.500      0.125      0.250       0.062\n",
-       "   all           90           40" + std::string(16, ' ') +
-           "3.500      0.875      1.750       0.438\n",
+       // Shadow rays 20, 8, 0 over 2 samples; shadow ms 1.0, 0.5, 0.
+       "     0           50           30    60.0           10        2.000      0.500      1.000"
+       "      0.500       0.250\n",
+       "     1           30           10    33.3            4        1.000      0.250      0.500"
+       "      0.250       0.125\n",
+       "     2           10            0     0.0            0        0.500      0.125      0.250"
+       "      0.000       0.062\n",
+       "   all           90           40" + std::string(19, ' ') +
+           "14        3.500      0.875      1.750      0.750       0.438\n",
        "frame time        mean 20.000 ms, median 20.000 ms (min 10.000, max 30.000)",
        "samples/s         2.500 k/s", "path segments/s   4.500 k/s (180 segments)",
        "peak GPU memory   3.0 MiB (3145728 bytes)", "backend           own\n",
@@ -164,10 +172,12 @@ TEST(Report, StreamReportHasTheWaveTableAndTheStageLine) {
   const std::string text = out.str();
   expect_has(
       text,
-      {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, schedule stream (pool 60), "
-       "sort by material on, seed 9\n",
-       "per depth, average per sample per pixel:\n", " depth     paths in    paths out  kept %\n",
-       "     0           50           30    60.0\n", "     2           10            0     0.0\n",
+      {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, integrator path, schedule stream "
+       "(pool 60), sort by material on, seed 9\n",
+       "per depth, average per sample per pixel:\n",
+       " depth     paths in    paths out  kept %  shadow rays\n",
+       "     0           50           30    60.0           10\n",
+       "     2           10            0     0.0            0\n",
        "waves by fill of the pool: 5 waves\n",
        "    fill    waves        paths    regenerated       GPU ms   time %\n",
        // Fills 100% and 100%; 70%; 30%; 5%. GPU ms of all waves: 5.25.
@@ -176,7 +186,7 @@ TEST(Report, StreamReportHasTheWaveTableAndTheStageLine) {
        "  10-50%        1           18              0        0.500      9.5\n",
        "   < 10%        1            3              0        0.250      4.8\n",
        "stage ms (from 2 timed waves): regenerate 0.500 (12.5%), intersect 2.000 (50.0%), "
-       "sort 0.000 (0.0%), shade 1.000 (25.0%), compact 0.500 (12.5%)\n",
+       "sort 0.000 (0.0%), shade 1.000 (25.0%), shadow 0.000 (0.0%), compact 0.500 (12.5%)\n",
        "total time        0.040 s\n"});
   // Frame times and per-depth stage times do not exist in a stream render.
   EXPECT_EQ(text.find("frame time"), std::string::npos) << text;

@@ -58,10 +58,10 @@ std::string error_of(const std::string& text) {
 TEST(SceneLoader, ReadsEveryKey) {
   std::vector<std::string> warnings;
   const Scene s = load_scene(std::string(kData) + "every_key.json", warnings);
-  // The one warning: a ROUGHNESS on a material other than Specular is ignored.
+  // The one warning: a ROUGHNESS on a material other than Specular or Refractive is ignored.
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_CONTAINS(warnings[0], "Materials.water.ROUGHNESS");
-  EXPECT_CONTAINS(warnings[0], "only Specular materials are rough");
+  EXPECT_CONTAINS(warnings[0], "Materials.plain.ROUGHNESS");
+  EXPECT_CONTAINS(warnings[0], "only Specular and Refractive materials are rough");
   EXPECT_EQ(s.path, std::string(kData) + "every_key.json");
 
   ASSERT_EQ(s.materials.size(), 6u);
@@ -85,8 +85,12 @@ TEST(SceneLoader, ReadsEveryKey) {
   EXPECT_EQ(s.materials[4].type, MaterialType::refractive);
   EXPECT_EQ(s.materials[4].color, glm::vec3(1.0f));
   EXPECT_FLOAT_EQ(s.materials[4].ior, 1.5f);
-  // TYPE is case-insensitive.
+  // TYPE is case-insensitive. EMISSION makes a reflecting surface emit; TWO_SIDED false.
   EXPECT_EQ(s.materials[5].type, MaterialType::diffuse);
+  EXPECT_EQ(s.materials[5].emission, glm::vec3(1.0f, 2.0f, 3.0f));
+  EXPECT_FALSE(s.materials[5].two_sided);
+  EXPECT_TRUE(s.materials[0].two_sided);
+  EXPECT_EQ(s.materials[0].emission, glm::vec3(0.0f));  // Emitting: RGB x EMITTANCE instead
 
   const Camera& c = s.camera;
   EXPECT_EQ(c.width, 40);

@@ -341,9 +341,9 @@ TEST(StagesGpu, ShadeMatchesCpu) {
   const std::vector<std::uint32_t> hit_ids = ids;  // the live ones hit something
   Buffer<std::uint32_t> d_ids = upload(ids);
   Buffer<std::size_t> d_live = upload(live);
-  shade_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), LiveBound{live.data(), n},
+  shade_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), nullptr, LiveBound{live.data(), n},
               kMaxDepth, 77, t.cpu_film(), t.cpu_counts());
-  shade_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), LiveBound{d_live.data(), n},
+  shade_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), nullptr, LiveBound{d_live.data(), n},
               kMaxDepth, 77, t.gpu_film(), t.gpu_counts());
   const std::vector<std::uint32_t> g_ids = download(d_ids);
   // Roulette and BSDF sampling use the same random numbers; rounding may rarely flip a decision.
@@ -381,9 +381,9 @@ TEST(StagesGpu, ShadeMatchesCpu) {
   copy_paths_to_gpu(again.cpu, again.gpu);
   const std::vector<std::uint32_t> hit_ids2 = ids2;
   Buffer<std::uint32_t> d_ids2 = upload(ids2);
-  shade_paths(kCpu, s.cpu.view(), again.cpu.view(), ids2.data(), LiveBound{live.data(), n},
+  shade_paths(kCpu, s.cpu.view(), again.cpu.view(), ids2.data(), nullptr, LiveBound{live.data(), n},
               kMaxDepth, 77, c.cpu_film(true), c.cpu_counts());
-  shade_paths(kGpu, s.gpu.view(), again.gpu.view(), d_ids2.data(), LiveBound{d_live.data(), n},
+  shade_paths(kGpu, s.gpu.view(), again.gpu.view(), d_ids2.data(), nullptr, LiveBound{d_live.data(), n},
               kMaxDepth, 77, c.gpu_film(true), c.gpu_counts());
   const std::vector<glm::vec3> g_film = download(c.d_film);
   double cpu_sum = 0, gpu_sum = 0;

@@ -48,6 +48,8 @@ struct Fixture {
       paths.hit_point[i] = glm::vec3(-1.0f);
       paths.hit_normal[i] = glm::vec3(-1.0f);
       paths.hit_material[i] = -7;
+      paths.hit_light[i] = -1;
+      paths.bsdf_pdf[i] = 0.0f;
       paths.pixel[i] = static_cast<std::uint32_t>(i % kPixels);
       paths.sample[i] = 0;
       paths.depth[i] = 0;
@@ -168,7 +170,7 @@ TEST(Stages, ShadeAddsEmissionDepositsEndedPathsAndContinuesOthers) {
   std::vector<std::uint32_t> ids;
   set_up_shading(f, ids);
   const std::size_t live = 4;
-  shade_paths(kCpu, f.view, p, ids.data(), LiveBound{&live, 6}, Fixture::kMaxDepth, 99,
+  shade_paths(kCpu, f.view, p, ids.data(), nullptr, LiveBound{&live, 6}, Fixture::kMaxDepth, 99,
               f.film_view(), f.counts());
   // The light: radiance = throughput * colour * emittance, deposited on pixel 11 (below), and
   // the path ends.
@@ -207,7 +209,7 @@ TEST(Stages, ShadeCountingSamplesDepositsOnePerEndedPath) {
   std::vector<std::uint32_t> ids;
   set_up_shading(f, ids);
   const std::size_t live = 4;
-  shade_paths(kCpu, f.view, f.paths, ids.data(), LiveBound{&live, 6}, Fixture::kMaxDepth, 99,
+  shade_paths(kCpu, f.view, f.paths, ids.data(), nullptr, LiveBound{&live, 6}, Fixture::kMaxDepth, 99,
               f.film_view(true), f.counts());
   for (std::size_t px = 0; px < f.film.size(); ++px)
     EXPECT_EQ(f.film[px], px == 11 || px == 13 ? glm::vec3(1.0f) : glm::vec3(0.0f)) << px;
@@ -436,7 +438,7 @@ void trace_with_stages(const SceneView& view, std::size_t n, std::uint32_t sampl
   for (int bounce = 0; bounce < max_depth; ++bounce) {
     intersect_paths(kCpu, view, buffers.view(), ids.data(), LiveBound{nullptr, n}, nullptr, 0, film,
                     counts);
-    shade_paths(kCpu, view, buffers.view(), ids.data(), LiveBound{nullptr, n}, max_depth, seed,
+    shade_paths(kCpu, view, buffers.view(), ids.data(), nullptr, LiveBound{nullptr, n}, max_depth, seed,
                 film, counts);
   }
   for (std::size_t i = 0; i < n; ++i) ASSERT_FALSE(is_live_id(ids[i])) << "slot " << i;

@@ -1,0 +1,254 @@
+// Lights for next-event estimation: every emissive primitive (triangle, sphere, cube) and the
+// environment. A light is picked in proportion to its power (a CDF over the table, built on the
+// host with the primitives library's scan), then a point on it is sampled:
+//   triangle  uniformly by area;
+//   sphere    (uniform scale) uniformly in the cone of directions it covers seen from the shading
+//             point (by area, over the whole sphere, from inside it);
+//   object    (any other sphere or cube: scaled, rotated) uniformly over the unit shape's surface in
+//             object space, carried to world space; the area density there follows from Nanson's
+//             formula, dA_world = |det M| |M^-T n| dA_object, so it is exact for any transform;
+//   environment  by the map's luminance (lights/environment.h).
+// light_pdf gives, for a point a BSDF-sampled ray hit, the density with which sample_light would
+// have chosen it, for the MIS weights.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+
+#include "core/host_device.h"
+#include "core/sampling.h"
+#include "lights/environment.h"
+
+namespace raystream {
+
+enum class LightKind : std::int32_t { triangle, sphere, object, environment };
+
+struct Light {
+  glm::mat4 to_world{1.0f};   // object: object-to-world transform M
+  glm::mat4 to_object{1.0f};  // object: its inverse
+  glm::mat3 normal_to_world{1.0f};  // object: M^-T
+  glm::vec3 p{0.0f};   // triangle: v0; sphere: centre
+  float radius = 0.0f;  // sphere
+  glm::vec3 e1{0.0f}, e2{0.0f};  // triangle: v1 - v0, v2 - v0
+  glm::vec3 emission{0.0f};      // radiance
+  std::int32_t kind = 0;         // LightKind
+  std::int32_t shape = 0;        // object: ShapeType (sphere 0, cube 1)
+  std::int32_t two_sided = 1;
+  float area = 0.0f;   // world area (triangle, sphere); object: |det M|
+  float pick = 0.0f;   // probability of picking this light
+};
+
+struct LightsView {
+  const Light* lights = nullptr;
+  const float* cdf = nullptr;  // count + 1 entries: cdf[0] = 0, cdf[count] = 1
+  int count = 0;
+  int environment = -1;  // the environment's entry, or -1
+  EnvironmentView env;
+};
+
+struct LightSample {
+  glm::vec3 wi{0.0f};         // unit, from the shading point towards the light
+  float distance = 0.0f;      // to the sampled point (kNoLightDistance for the environment)
+  glm::vec3 radiance{0.0f};   // arriving along -wi (zero: no sample)
+  float pdf = 0.0f;           // solid angle, including the pick probability
+};
+
+inline constexpr float kNoLightDistance = 3.0e38f;
+
+// The light whose CDF interval holds u in [0, 1).
+RAYSTREAM_HD inline int pick_light(const LightsView& l, float u) {
+  int lo = 0, hi = l.count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (l.cdf[mid + 1] <= u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+namespace detail {
+
+// Object-space point on the unit shape's surface (uniform by object area) and its normal.
+RAYSTREAM_HD inline void sample_unit_shape(int shape, float u0, float u1, float u2, glm::vec3& p,
+                                           glm::vec3& n) {
+  if (shape == 1) {  // cube: a face by u0, uniform on it
+    const int six = static_cast<int>(u0 * 6.0f);
+    const int face = six < 5 ? six : 5;
+    const int axis = face >> 1;
+    const float sign = (face & 1) ? 1.0f : -1.0f;
+    p = glm::vec3(0.0f);
+    n = glm::vec3(0.0f);
+    p[axis] = 0.5f * sign;
+    n[axis] = sign;
+    p[(axis + 1) % 3] = u1 - 0.5f;
+    p[(axis + 2) % 3] = u2 - 0.5f;
+    return;
+  }
+  const float z = 1.0f - 2.0f * u1;
+  const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+  const float phi = 2.0f * kPi * u2;
+  n = glm::vec3(r * cosf(phi), r * sinf(phi), z);
+  p = 0.5f * n;
+}
+
+// The object-space outward normal of the unit shape at (near) the object-space point p.
+RAYSTREAM_HD inline glm::vec3 unit_shape_normal(int shape, const glm::vec3& p) {
+  if (shape == 1) {
+    const glm::vec3 a = glm::abs(p);
+    int axis = 0;
+    if (a.y > a[axis]) axis = 1;
+    if (a.z > a[axis]) axis = 2;
+    glm::vec3 n(0.0f);
+    n[axis] = p[axis] >= 0.0f ? 1.0f : -1.0f;
+    return n;
+  }
+  const float len = glm::length(p);
+  return len > 0.0f ? p / len : glm::vec3(0.0f, 0.0f, 1.0f);
+}
+
+// Area density (world) of the object sampler at a point with object-space normal n_object.
+RAYSTREAM_HD inline float object_area_pdf(const Light& light, const glm::vec3& n_object) {
+  const float object_area = light.shape == 1 ? 6.0f : kPi;  // unit cube, sphere of radius 0.5
+  const float jacobian = light.area * glm::length(light.normal_to_world * n_object);
+  return jacobian > 0.0f ? 1.0f / (object_area * jacobian) : 0.0f;
+}
+
+// Solid-angle density of an area density at `q` (unit normal n) seen from `x`; zero when the
+// light does not emit towards x.
+RAYSTREAM_HD inline float area_to_solid_angle(const Light& light, float area_pdf,
+                                              const glm::vec3& x, const glm::vec3& q,
+                                              const glm::vec3& n) {
+  const glm::vec3 d = q - x;
+  const float dist2 = glm::dot(d, d);
+  if (!(dist2 > 0.0f)) return 0.0f;
+  const float cos_l = -glm::dot(n, d) / sqrtf(dist2);
+  if (!light.two_sided && cos_l <= 0.0f) return 0.0f;
+  const float c = fabsf(cos_l);
+  return c > 0.0f ? area_pdf * dist2 / c : 0.0f;
+}
+
+}  // namespace detail
+
+// Samples light `k` as seen from x. u: the three numbers of the point (u0 only for cubes).
+RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, const glm::vec3& x,
+                                                   float u0, float u1, float u2) {
+  const Light& light = l.lights[k];
+  LightSample s;
+  glm::vec3 q, n;
+  float area_pdf = 0.0f;
+  switch (static_cast<LightKind>(light.kind)) {
+    case LightKind::environment: {
+      const EnvironmentSample e = sample_environment(l.env, u1, u2);
+      s.wi = e.direction;
+      s.distance = kNoLightDistance;
+      s.radiance = e.radiance;
+      s.pdf = light.pick * e.pdf;
+      if (!(e.pdf > 0.0f)) s.radiance = glm::vec3(0.0f);
+      return s;
+    }
+    case LightKind::triangle: {
+      const float r = sqrtf(u1);
+      q = light.p + r * (1.0f - u2) * light.e1 + r * u2 * light.e2;  // barycentrics uniform
+      n = glm::normalize(glm::cross(light.e1, light.e2));
+      area_pdf = 1.0f / light.area;
+      break;
+    }
+    case LightKind::sphere: {
+      const glm::vec3 to_centre = light.p - x;
+      const float d2 = glm::dot(to_centre, to_centre);
+      const float r2 = light.radius * light.radius;
+      if (d2 > r2 * 1.0001f) {
+        // Uniform in the cone of directions the sphere covers.
+        const float d = sqrtf(d2);
+        const float cos_max = sqrtf(fmaxf(0.0f, 1.0f - r2 / d2));
+        const float cos_t = 1.0f - u1 * (1.0f - cos_max);
+        const float sin_t = sqrtf(fmaxf(0.0f, 1.0f - cos_t * cos_t));
+        const float phi = 2.0f * kPi * u2;
+        const glm::vec3 w = to_centre / d;
+        glm::vec3 t, b;
+        orthonormal_basis(w, t, b);
+        s.wi = glm::normalize(sin_t * cosf(phi) * t + sin_t * sinf(phi) * b + cos_t * w);
+        // The nearer intersection with the sphere (the tangent distance if rounding misses it).
+        const float proj = glm::dot(to_centre, s.wi);
+        const float disc = r2 - (d2 - proj * proj);
+        s.distance = disc > 0.0f ? proj - sqrtf(disc) : proj;
+        s.radiance = light.emission;
+        s.pdf = light.pick / (2.0f * kPi * fmaxf(1.0f - cos_max, 1.0e-12f));
+        return s;
+      }
+      glm::vec3 on_unit;  // by area over the whole sphere
+      detail::sample_unit_shape(0, 0.0f, u1, u2, on_unit, n);
+      q = light.p + light.radius * n;
+      area_pdf = 1.0f / light.area;
+      break;
+    }
+    case LightKind::object: {
+      glm::vec3 p_object, n_object;
+      detail::sample_unit_shape(light.shape, u0, u1, u2, p_object, n_object);
+      q = glm::vec3(light.to_world * glm::vec4(p_object, 1.0f));
+      n = glm::normalize(light.normal_to_world * n_object);
+      area_pdf = detail::object_area_pdf(light, n_object);
+      break;
+    }
+  }
+  const glm::vec3 d = q - x;
+  const float dist = glm::length(d);
+  if (!(dist > 0.0f)) return s;
+  s.wi = d / dist;
+  s.distance = dist;
+  const float pdf = detail::area_to_solid_angle(light, area_pdf, x, q, n);
+  if (!(pdf > 0.0f)) return s;
+  s.pdf = light.pick * pdf;
+  s.radiance = light.emission;
+  return s;
+}
+
+// Picks a light by uc and samples it (see sample_light_point).
+RAYSTREAM_HD inline LightSample sample_light(const LightsView& l, const glm::vec3& x, float uc,
+                                             float u0, float u1, float u2) {
+  if (l.count == 0) return LightSample{};
+  return sample_light_point(l, pick_light(l, uc), x, u0, u1, u2);
+}
+
+// The solid-angle density (pick included) with which sample_light chooses the point q (unit
+// normal n) of light k from x.
+RAYSTREAM_HD inline float light_pdf(const LightsView& l, int k, const glm::vec3& x,
+                                    const glm::vec3& q, const glm::vec3& n) {
+  if (k < 0 || k >= l.count) return 0.0f;
+  const Light& light = l.lights[k];
+  switch (static_cast<LightKind>(light.kind)) {
+    case LightKind::triangle:
+      return light.pick * detail::area_to_solid_angle(light, 1.0f / light.area, x, q, n);
+    case LightKind::sphere: {
+      const glm::vec3 to_centre = light.p - x;
+      const float d2 = glm::dot(to_centre, to_centre);
+      const float r2 = light.radius * light.radius;
+      if (d2 > r2 * 1.0001f) {
+        const float cos_max = sqrtf(fmaxf(0.0f, 1.0f - r2 / d2));
+        return light.pick / (2.0f * kPi * fmaxf(1.0f - cos_max, 1.0e-12f));
+      }
+      return light.pick * detail::area_to_solid_angle(light, 1.0f / light.area, x, q, n);
+    }
+    case LightKind::object: {
+      const glm::vec3 p_object = glm::vec3(light.to_object * glm::vec4(q, 1.0f));
+      const float area_pdf =
+          detail::object_area_pdf(light, detail::unit_shape_normal(light.shape, p_object));
+      return light.pick * detail::area_to_solid_angle(light, area_pdf, x, q, n);
+    }
+    default: return 0.0f;
+  }
+}
+
+// The density with which sample_light chooses the environment in direction wi.
+RAYSTREAM_HD inline float environment_light_pdf(const LightsView& l, const glm::vec3& wi) {
+  if (l.environment < 0) return 0.0f;
+  return l.lights[l.environment].pick * environment_pdf(l.env, wi);
+}
+
+// The power heuristic (beta = 2) weight of a strategy with density a against one with density b.
+RAYSTREAM_HD inline float power_heuristic(float a, float b) {
+  const float a2 = a * a, b2 = b * b;
+  return a2 + b2 > 0.0f ? a2 / (a2 + b2) : 0.0f;
+}
+
+}  // namespace raystream

@@ -1,0 +1,35 @@
+// The scene's lights, built on the host once per render from the primitives in their final order
+// (after the BVH build): every triangle, sphere and cube whose material emits, and the
+// environment. Each primitive learns its light index (TriangleShading::light, SceneObject::light)
+// so a BSDF-sampled ray that hits it can weigh the hit against light sampling.
+#pragma once
+
+#include <vector>
+
+#include "geometry/scene_acceleration.h"
+#include "lights/light.h"
+#include "materials/bsdf.h"
+#include "scene/scene.h"
+
+namespace raystream {
+
+struct LightTable {
+  std::vector<Light> lights;
+  std::vector<float> cdf;  // lights.size() + 1 entries
+  int environment = -1;    // index of the environment's entry, or -1
+  double power = 0.0;      // total of the powers the picks follow
+};
+
+// Luminance of linear RGB (Rec. 709).
+inline float luminance(const glm::vec3& c) {
+  return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b;
+}
+
+// Picks follow power: luminance x area x pi (x 2 when two-sided); the environment's is its mean
+// radiance x pi x the area of the sphere that bounds the scene (`environment_mean_luminance` 0:
+// no environment light). The CDF is the primitives library's inclusive scan of the powers.
+LightTable build_light_table(const Scene& scene, SceneAcceleration& acceleration,
+                             const std::vector<MaterialData>& materials,
+                             float environment_mean_luminance);
+
+}  // namespace raystream
