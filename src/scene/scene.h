@@ -7,6 +7,7 @@
 
 #include "core/scene_enums.h"
 #include "core/transform.h"
+#include "scene/environment.h"
 
 namespace raystream {
 
@@ -62,6 +63,7 @@ struct Scene {
   int iterations = 1;                  // ITERATIONS: samples per pixel
   int depth = 8;                       // DEPTH: maximum path length in bounces
   std::string output_name = "render";  // FILE: output base name (renders/<FILE>.png)
+  Environment environment;             // Environment: what escaped rays see (none by default)
 };
 
 }  // namespace raystream

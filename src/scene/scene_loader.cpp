@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "lights/environment_map.h"
 #include "scene/obj_loader.h"
 
 namespace raystream {
@@ -646,6 +647,59 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   }
 }
 
+// Environment: what escaped rays see. A Radiance HDR map (FILE, relative to the scene file's
+// folder, turned about +y by ROTATE degrees) or a uniform radiance (RGB); SCALE multiplies either.
+void read_environment(Reader& r, const Json& j, const std::string& path, Environment& env) {
+  const std::string key = "Environment";
+  r.object(j, key);
+  r.check_keys(j, key, {"FILE", "RGB", "SCALE", "ROTATE"});
+  const bool has_file = j.contains("FILE");
+  const bool has_rgb = j.contains("RGB");
+  if (has_file && has_rgb) r.fail(key, "FILE and RGB exclude each other (give one of them)");
+  if (!has_file && !has_rgb) {
+    r.fail(key, "expected FILE (a Radiance HDR map) or RGB (a uniform radiance)");
+  }
+  float scale = 1.0f;
+  if (j.contains("SCALE")) {
+    scale = r.real(j["SCALE"], "Environment.SCALE");
+    if (scale < 0) r.fail("Environment.SCALE", "expected a non-negative number");
+  }
+  float rotate = 0.0f;
+  if (j.contains("ROTATE")) rotate = r.real(j["ROTATE"], "Environment.ROTATE");
+
+  if (has_rgb) {
+    const glm::vec3 rgb = r.vec3(j["RGB"], "Environment.RGB");
+    if (rgb.x < 0 || rgb.y < 0 || rgb.z < 0) {
+      r.fail("Environment.RGB", "expected non-negative components");
+    }
+    const glm::vec3 radiance = rgb * scale;
+    if (!std::isfinite(radiance.x) || !std::isfinite(radiance.y) || !std::isfinite(radiance.z)) {
+      r.fail("Environment.SCALE", "RGB x SCALE overflows a float");
+    }
+    if (j.contains("ROTATE")) {
+      r.warn("Environment.ROTATE", "a uniform environment (RGB) looks the same turned; ignored");
+    }
+    env = Environment();
+    env.present = true;
+    env.constant = radiance;
+    env.scale = scale;
+    return;
+  }
+
+  const std::string file = r.string(j["FILE"], "Environment.FILE");
+  if (file.empty()) r.fail("Environment.FILE", "expected a non-empty HDR file path");
+  if (file.find('\0') != std::string::npos) {
+    r.fail("Environment.FILE", "the path holds a NUL character");
+  }
+  const std::filesystem::path map_path =
+      std::filesystem::path(path).parent_path() / std::filesystem::path(file);
+  try {
+    env = load_environment_map(map_path.lexically_normal().string(), scale, rotate);
+  } catch (const SceneError& e) {
+    r.fail("Environment.FILE", e.what());
+  }
+}
+
 bool emits(const Material& m) {
   if (m.type != MaterialType::emitting) return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
   return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
@@ -697,7 +751,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
 
   Reader r(path, warnings);
   r.object(doc, "the top level");
-  r.check_keys(doc, "", {"Materials", "Camera", "Objects"});
+  r.check_keys(doc, "", {"Materials", "Camera", "Objects", "Environment"});
 
   Scene scene;
   scene.path = path;
@@ -733,7 +787,13 @@ Scene parse_scene(const std::string& text, const std::string& path,
     }
   }
 
+  if (doc.contains("Environment")) {
+    read_environment(r, doc["Environment"], path, scene.environment);
+  }
+
+  const bool sky = environment_power_estimate(scene.environment) > 0.0f;
   const bool lit =
+      sky ||
       std::any_of(scene.objects.begin(), scene.objects.end(),
                   [&](const Object& o) {
                     return emits(scene.materials[static_cast<std::size_t>(o.material)]);
@@ -742,11 +802,12 @@ Scene parse_scene(const std::string& text, const std::string& path,
         return emits(scene.materials[static_cast<std::size_t>(t.material)]);
       });
   if (scene.objects.empty() && scene.triangles.empty()) {
-    r.warn("Objects", "the scene has no objects; the image will be black");
+    if (!sky) r.warn("Objects", "the scene has no objects; the image will be black");
   } else if (!lit) {
-    r.warn("",
-           "no emitter: no object has an Emitting material with EMITTANCE > 0 and a "
-           "non-zero RGB; the image will be black");
+    r.warn("", std::string("no emitter: no object has an Emitting material with EMITTANCE > 0 and "
+                           "a non-zero RGB") +
+                   (scene.environment.present ? ", and the Environment is black" : "") +
+                   "; the image will be black");
   }
   return scene;
 }

@@ -1,0 +1,83 @@
+// Loading an environment map (a Radiance HDR image) and building the CDFs of its importance
+// sampling, on the host. The mapping, the rotation and the sampling are documented in
+// lights/environment.h. load_environment_map and build_environment_cdfs live in raystream_io;
+// environment_view and environment_power_estimate are inline, for the renderer's host code too.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+#include "lights/environment.h"
+#include "scene/environment.h"
+
+namespace raystream {
+
+// Largest map accepted, in texels; larger ones are rejected as absurd rather than tried.
+inline constexpr int kMaxEnvironmentWidth = 16384;
+inline constexpr int kMaxEnvironmentHeight = 8192;
+// Largest file read as an environment map (a flat 16384 x 8192 map is 512 MiB).
+inline constexpr long long kMaxEnvironmentFileBytes = 1LL << 30;
+
+// Reads the Radiance HDR image (.hdr, RGBE) at `path` as an environment map: texels multiplied
+// by `scale` (>= 0), the CDFs built, rotate_degrees recorded. Throws SceneError (see
+// scene/scene_loader.h) naming the file and the problem: a missing or unreadable file, a file
+// that is not a Radiance HDR image (PNG, JPEG, text...), a corrupt or truncated one, a size
+// beyond kMaxEnvironmentWidth x kMaxEnvironmentHeight, a texel that is negative or not finite
+// once scaled.
+Environment load_environment_map(const std::string& path, float scale, float rotate_degrees);
+
+// (Re)builds env.marginal_cdf and env.conditional_cdf from env.texels (width x height): each
+// texel weighs luminance x sin(theta at the centre of its row); a row, or a whole map, of zero
+// weight gets uniform CDFs so nothing divides by zero. Clears them for a uniform environment
+// (width or height 0). Throws std::invalid_argument when texels does not hold width x height.
+void build_environment_cdfs(Environment& env);
+
+// The kernels' view of `env`, on the arrays the caller supplies: host vectors for the CPU
+// executor, device copies of env.texels, env.marginal_cdf and env.conditional_cdf for the GPU.
+inline EnvironmentView environment_view(const Environment& env, const glm::vec3* texels,
+                                        const float* marginal, const float* conditional) {
+  EnvironmentView v;
+  v.present = env.present;
+  v.constant = env.constant;
+  const double degrees = std::fmod(static_cast<double>(env.rotate_degrees), 360.0);
+  const double radians = degrees * (3.14159265358979323846 / 180.0);
+  v.cos_rotate = static_cast<float>(std::cos(radians));
+  v.sin_rotate = static_cast<float>(std::sin(radians));
+  if (env.present && env.width > 0 && env.height > 0) {
+    v.width = env.width;
+    v.height = env.height;
+    v.texels = texels;
+    v.marginal_cdf = marginal;
+    v.conditional_cdf = conditional;
+  }
+  return v;
+}
+
+// The luminance of the environment integrated over the sphere (its average luminance x 4 pi):
+// the weight for choosing between the environment and the other lights. 0 without one.
+inline float environment_power_estimate(const Environment& env) {
+  if (!env.present) return 0.0f;
+  if (env.width <= 0 || env.height <= 0) {
+    return static_cast<float>(4.0 * 3.14159265358979323846 *
+                              static_cast<double>(environment_luminance(env.constant)));
+  }
+  const double pi = 3.14159265358979323846;
+  double total = 0.0;
+  for (int row = 0; row < env.height; ++row) {
+    // The solid angle of one texel of this row: 2 pi / width x (cos theta_top - cos theta_bottom).
+    const double top = pi * row / env.height, bottom = pi * (row + 1) / env.height;
+    const double texel = 2.0 * pi / env.width * (std::cos(top) - std::cos(bottom));
+    double sum = 0.0;
+    for (int column = 0; column < env.width; ++column) {
+      const float l =
+          environment_luminance(env.texels[static_cast<std::size_t>(row) * env.width + column]);
+      if (l > 0.0f) sum += l;
+    }
+    total += sum * texel;
+  }
+  return static_cast<float>(std::fmin(total, static_cast<double>(FLT_MAX)));
+}
+
+}  // namespace raystream
