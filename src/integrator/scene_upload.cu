@@ -2,6 +2,8 @@
 
 #include "integrator/scene_upload.h"
 
+#include "lights/environment_map.h"
+
 namespace raystream {
 
 namespace {
@@ -23,7 +25,13 @@ std::vector<MaterialData> material_data(const Scene& scene) {
 SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, int width,
                          int height, MemoryTally* tally)
     : acceleration_(build_scene_acceleration(scene, use_bvh)),
-      lights_(build_light_table(scene, acceleration_, material_data(scene), 0.0f)),
+      environment_texels_(ex, "environment map", scene.environment.texels.size(), tally),
+      environment_marginal_(ex, "environment CDF (rows)", scene.environment.marginal_cdf.size(),
+                            tally),
+      environment_conditional_(ex, "environment CDFs (columns)",
+                               scene.environment.conditional_cdf.size(), tally),
+      lights_(build_light_table(scene, acceleration_, material_data(scene),
+                                environment_power_estimate(scene.environment) / (4.0f * kPi))),
       objects_(ex, "scene objects", acceleration_.objects.size(), tally),
       materials_(ex, "materials", scene.materials.size(), tally),
       triangles_(ex, "triangles", acceleration_.triangles.size(), tally),
@@ -38,6 +46,9 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   upload(ex, shading_, acceleration_.shading);
   upload(ex, nodes_, acceleration_.nodes);
   upload(ex, primitives_, acceleration_.primitives);
+  upload(ex, environment_texels_, scene.environment.texels);
+  upload(ex, environment_marginal_, scene.environment.marginal_cdf);
+  upload(ex, environment_conditional_, scene.environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
   upload(ex, light_cdf_, lights_.cdf);
 
@@ -55,6 +66,9 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   view_.lights.cdf = light_cdf_.data();
   view_.lights.count = static_cast<int>(lights_.lights.size());
   view_.lights.environment = lights_.environment;
+  view_.lights.env = environment_view(scene.environment, environment_texels_.data(),
+                                      environment_marginal_.data(),
+                                      environment_conditional_.data());
 }
 
 BvhStats SceneUpload::bvh_stats() const {

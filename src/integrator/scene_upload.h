@@ -31,6 +31,9 @@ class SceneUpload {
   Buffer<TriangleShading> shading_;
   Buffer<BvhNode> nodes_;
   Buffer<std::int32_t> primitives_;
+  Buffer<glm::vec3> environment_texels_;
+  Buffer<float> environment_marginal_;
+  Buffer<float> environment_conditional_;
   LightTable lights_;
   Buffer<Light> light_buffer_;
   Buffer<float> light_cdf_;

@@ -615,8 +615,9 @@ TEST(RenderCpu, ReportOfAStreamRender) {
   const auto has = [&](const std::string& needle) {
     EXPECT_NE(text.find(needle), std::string::npos) << "\"" << needle << "\" not in:\n" << text;
   };
-  has("box.json: 16 x 12, 2 samples per pixel, depth 8, schedule stream (pool 50), sort by "
-      "material off, seed 1234\n");
+  has("box.json: 16 x 12, 2 samples per pixel, depth 8, integrator path, schedule stream (pool "
+      "50), sort by material off, seed 1234\n");
+  has("shadow rays/s");
   has("per depth, average per sample per pixel:\n");
   has("waves by fill of the pool: " + std::to_string(r.stats.waves.size()) + " waves\n");
   for (const char* fill : {">= 90%", "50-90%", "10-50%", "< 10%"}) has(fill);

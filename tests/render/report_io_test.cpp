@@ -41,6 +41,7 @@ RenderStats sample_stats() {
   s.stage_ms[int(Stage::intersect)] = 7.0;
   s.stage_ms[int(Stage::sort)] = 1.75;
   s.stage_ms[int(Stage::shade)] = 3.5;
+  s.stage_ms[int(Stage::shadow)] = 1.5;
   s.stage_ms[int(Stage::compact)] = 0.875;
   s.total_ms = 40.0;
   s.path_segments = 180;
@@ -72,7 +73,7 @@ RenderStats stream_stats() {
   s.waves[0].stages_timed = true;
   s.waves[3].stages_timed = true;
   s.timed_units = 2;
-  const double stage_ms[kStageCount] = {0.5, 2.0, 0.0, 1.0, 0.5};
+  const double stage_ms[kStageCount] = {0.5, 2.0, 0.0, 1.0, 0.0, 0.5};  // no shadow rays
   for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = stage_ms[k];
   return s;
 }
