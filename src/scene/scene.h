@@ -7,6 +7,7 @@
 
 #include "core/scene_enums.h"
 #include "core/transform.h"
+#include "scene/texture_image.h"
 
 namespace raystream {
 
@@ -17,6 +18,9 @@ struct Material {
   float emittance = 0.0f;  // EMITTANCE: radiance = color * emittance for emitting materials
   float ior = 1.5f;        // IOR: index of refraction of refractive materials
   float roughness = 0.0f;  // ROUGHNESS of a specular material: 0 perfect mirror, 1 roughest
+  // TEXTURE (JSON) or map_Kd (MTL) of a diffuse material: index into Scene::textures, -1 none.
+  // The albedo is color * the texture's RGB at the hit's uv (materials/texture.h).
+  int texture = -1;
 };
 
 struct Object {
@@ -37,6 +41,8 @@ struct Triangle {
   glm::vec3 v[3]{};  // vertices, counter-clockwise seen from the outside
   glm::vec3 n[3]{};  // unit vertex normals (the face normal three times for flat shading)
   int material = 0;  // index into Scene::materials
+  // Texture coordinates of the corners (OBJ vt; (0, 0) where the file gives none).
+  glm::vec2 uv[3]{};
 };
 
 struct Camera {
@@ -60,6 +66,8 @@ struct Scene {
   int iterations = 1;                  // ITERATIONS: samples per pixel
   int depth = 8;                       // DEPTH: maximum path length in bounces
   std::string output_name = "render";  // FILE: output base name (renders/<FILE>.png)
+  // The image textures that materials name (Material::texture indexes this), one per file.
+  std::vector<TextureImage> textures;
 };
 
 }  // namespace raystream
