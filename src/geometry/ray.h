@@ -20,6 +20,9 @@ struct Hit {
   glm::vec3 normal{0.0f};  // unit geometric normal in world space, pointing out of the shape
   int material = -1;
   int light = -1;  // the light this primitive is (lights/light.h), -1 none
+  // Texture coordinates at the hit: a triangle's corner uvs interpolated, a sphere's or a cube's
+  // from its object-space hit point (geometry/scene_object.h). v = 0 is the image's bottom.
+  glm::vec2 uv{0.0f};
 };
 
 RAYSTREAM_HD inline glm::vec3 point_at(const Ray& ray, float t) {

@@ -22,6 +22,9 @@ TriangleShading triangle_shading(const Triangle& t) {
   s.n1 = t.n[1];
   s.n2 = t.n[2];
   s.material = t.material;
+  s.uv0 = t.uv[0];
+  s.uv1 = t.uv[1];
+  s.uv2 = t.uv[2];
   return s;
 }
 

@@ -137,7 +137,8 @@ RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_
 }  // namespace detail
 
 // Closest hit with t > t_min over all primitives, or a Hit with t == kNoHit. A triangle's hit
-// reports its interpolated vertex normal (see triangle_hit_normal) and its material.
+// reports its interpolated vertex normal (see triangle_hit_normal), its material and its corners'
+// uvs interpolated at the hit.
 RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
                                     float t_min = kMinHitDistance) {
   detail::HitSearch s;
@@ -149,6 +150,7 @@ RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
     hit.normal = triangle_hit_normal(g.triangles[s.triangle], shading, ray.direction, s.u, s.v);
     hit.material = shading.material;
     hit.light = shading.light;
+    hit.uv = (1.0f - s.u - s.v) * shading.uv0 + s.u * shading.uv1 + s.v * shading.uv2;
     return hit;
   }
   return s.object_hit;  // t == kNoHit when nothing was hit

@@ -31,6 +31,31 @@ struct SceneObject {
 // Precomputes the inverse, the normal matrix and the axis-aligned form where there is one.
 SceneObject make_scene_object(const Object& object);
 
+// Texture coordinates of a point on the unit sphere (object space; only its direction counts):
+// longitude and latitude, u = 0.5 + atan2(x, z) / (2 pi), v = 0.5 + asin(y) / pi. The image's
+// centre faces +z, upright (v = 1, its top row, at the +y pole) and seen unmirrored from outside;
+// the seam where u wraps lies at -z.
+RAYSTREAM_HD inline glm::vec2 sphere_uv(const glm::vec3& p) {
+  const float length = glm::length(p);
+  if (!(length > 0.0f)) return glm::vec2(0.5f);
+  const glm::vec3 n = p / length;
+  const float y = n.y < -1.0f ? -1.0f : (n.y > 1.0f ? 1.0f : n.y);
+  const float kPi = 3.14159265358979f;
+  return glm::vec2(0.5f + atan2f(n.x, n.z) / (2.0f * kPi), 0.5f + asinf(y) / kPi);
+}
+
+// Texture coordinates of a point on the unit cube (object space): each face shows the whole
+// image over its side, as its two other coordinates + 0.5 with the signs that keep the image
+// unmirrored seen from outside. Side faces stand upright (v = y + 0.5): +z u = x, -z u = -x,
+// +x u = -z, -x u = z (each + 0.5); the top (+y) u = x + 0.5, v = 0.5 - z; the bottom (-y)
+// u = x + 0.5, v = z + 0.5. The face is the axis where the point lies furthest out.
+RAYSTREAM_HD inline glm::vec2 cube_uv(const glm::vec3& p) {
+  const glm::vec3 a = glm::abs(p);
+  if (a.x >= a.y && a.x >= a.z) return glm::vec2((p.x >= 0.0f ? -p.z : p.z) + 0.5f, p.y + 0.5f);
+  if (a.y >= a.z) return glm::vec2(p.x + 0.5f, (p.y >= 0.0f ? -p.z : p.z) + 0.5f);
+  return glm::vec2((p.z >= 0.0f ? p.x : -p.x) + 0.5f, p.y + 0.5f);
+}
+
 // Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit.
 RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& ray, float t_min) {
   const bool cube = object.shape == static_cast<std::int32_t>(ShapeType::cube);
@@ -51,6 +76,12 @@ RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& r
     hit.normal = object.axis_aligned ? n_object : glm::normalize(object.normal_to_world * n_object);
     hit.material = object.material;
     hit.light = object.light;
+    // The texture coordinates follow the object's own axes: the axis-aligned form works in a
+    // frame without the object's rotation, so its hit point is carried to object space first.
+    const glm::vec3 p = object.axis_aligned
+                            ? glm::vec3(object.world_to_object * glm::vec4(point_at(ray, t), 1.0f))
+                            : o + t * d;
+    hit.uv = cube ? cube_uv(p) : sphere_uv(p);
   }
   return hit;
 }

@@ -1,6 +1,6 @@
 // Triangles as the intersection code sees them: the geometry needed by the ray test in a compact
 // precomputed form (first vertex and two edges, 36 bytes), and the shading data (vertex normals,
-// material) read only for the closest hit.
+// material, texture coordinates) read only for the closest hit.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@ struct TriangleShading {
   glm::vec3 n0{0.0f}, n1{0.0f}, n2{0.0f};  // unit vertex normals (all equal: flat shading)
   std::int32_t material = 0;
   std::int32_t light = -1;  // index into the light table, -1: not emissive
+  glm::vec2 uv0{0.0f}, uv1{0.0f}, uv2{0.0f};  // the corners' texture coordinates
 };
 
 // Reads triangle i (on the device through the read-only cache).

@@ -21,8 +21,59 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The line of each material's last map_Kd line in an MTL's text (0: none), with the material's
+// name, in the order tinyobjloader adds the materials: at each "newmtl" the material before it
+// (if it has a name), and the last one at the end.
+std::vector<std::pair<std::string, std::size_t>> map_kd_lines(const std::string& text) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  std::pair<std::string, std::size_t> current;
+  std::size_t start = 0, number = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.pop_back();
+    const std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos) continue;
+    const auto keyword = [&](const char* word, std::size_t n) {
+      return line.compare(i, n, word) == 0 && i + n < line.size() &&
+             (line[i + n] == ' ' || line[i + n] == '\t');
+    };
+    if (keyword("newmtl", 6)) {
+      if (!current.first.empty()) out.push_back(current);
+      current = {line.substr(i + 7), 0};
+    } else if (keyword("map_Kd", 6)) {
+      current.second = number;
+    }
+  }
+  out.push_back(current);
+  return out;
+}
+
+// The image file that a map_Kd names, found as MTL libraries are: the path relative to the MTL
+// file's folder, else the file name in that folder (exported files often name a folder that did
+// not ship); a name written with '\\' (exported on Windows) is tried with '/' too. The first
+// candidate that is a file, else the first candidate (the error then names it).
+std::string texture_beside(const std::string& mtl_path, const std::string& name) {
+  const fs::path folder = fs::path(mtl_path).parent_path();
+  std::string slashed = name;
+  std::replace(slashed.begin(), slashed.end(), '\\', '/');
+  const fs::path candidates[4] = {folder / name, folder / slashed,
+                                  folder / fs::path(name).filename(),
+                                  folder / fs::path(slashed).filename()};
+  for (const fs::path& candidate : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+  }
+  return candidates[0].lexically_normal().string();
+}
+
 // Hands tinyobjloader the MTL libraries that `find_mtl` finds, after check_mtl_values. A failed
 // check is kept in error() (thrown once tinyobjloader returns) and the library is not loaded.
+// For each material it adds, kd_maps() holds its map_Kd image resolved against the MTL's folder.
 class MtlFromLookup : public tinyobj::MaterialReader {
  public:
   MtlFromLookup(const MtlLookup& find_mtl, std::string obj_path)
@@ -43,16 +94,37 @@ class MtlFromLookup : public tinyobj::MaterialReader {
       return false;
     }
     std::istringstream in(text);
+    const std::size_t before = materials->size();
     tinyobj::LoadMtl(ids, materials, &in, warn, err);
+    // One entry per material tinyobjloader holds (it adds materials only here).
+    kd_maps_.resize(before);
+    const auto lines = map_kd_lines(text);
+    for (std::size_t i = before; i < materials->size(); ++i) {
+      const tinyobj::material_t& m = (*materials)[i];
+      KdMap map;
+      // tinyobjloader keeps the rest of the line after the options as the name.
+      std::string name = m.diffuse_texname;
+      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+        name.pop_back();
+      if (!name.empty()) {
+        const std::size_t k = i - before;
+        const std::size_t line = k < lines.size() && lines[k].first == m.name ? lines[k].second : 0;
+        map.path = texture_beside(mtl_path, name);
+        map.origin = mtl_path + (line > 0 ? ":" + std::to_string(line) : "") + ": map_Kd";
+      }
+      kd_maps_.push_back(map);
+    }
     return true;
   }
 
   const std::string& error() const { return error_; }
+  const std::vector<KdMap>& kd_maps() const { return kd_maps_; }
 
  private:
   const MtlLookup& find_mtl_;
   std::string obj_path_;
   std::string error_;
+  std::vector<KdMap> kd_maps_;
 };
 
 // The MTL libraries next to the OBJ at `obj_path`: the named path relative to the OBJ's folder,
@@ -97,10 +169,11 @@ void add_lines(const std::string& path, const std::string& text, std::vector<std
     const std::string line = text.substr(start, end - start);
     start = end + 1;
     // "Degenerated face found" and "Vertex indices out of bounds": the face scan's warnings say
-    // it, naming the line.
+    // it, naming the line; "Vertex texcoord indices out of bounds": the count of such corners.
     if (line.empty() || line == "." || line.find("Both `d` and `Tr`") != std::string::npos ||
         line.find("Degenerated face") != std::string::npos ||
-        line.find("Vertex indices out of bounds") != std::string::npos)
+        line.find("Vertex indices out of bounds") != std::string::npos ||
+        line.find("Vertex texcoord indices out of bounds") != std::string::npos)
       continue;
     const bool about_materials = line.find("material") != std::string::npos ||
                                  line.find("Material") != std::string::npos ||
@@ -396,7 +469,8 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
   ObjMesh mesh;
   add_lines(path, err, warnings, mesh.material_warnings);
   add_lines(path, warn, warnings, mesh.material_warnings);
-  for (const tinyobj::material_t& t : materials) {
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    const tinyobj::material_t& t = materials[i];
     MtlMaterial mtl;
     mtl.name = t.name;
     mtl.kd = vec3_of(t.diffuse);
@@ -407,11 +481,23 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
     mtl.ns = static_cast<float>(t.shininess);
     mtl.d = static_cast<float>(t.dissolve);
     mtl.illum = t.illum;
+    const KdMap kd_map = i < mtl_reader.kd_maps().size() ? mtl_reader.kd_maps()[i] : KdMap();
+    mtl.kd_map = t.diffuse_texname;
     mesh.materials.push_back(material_from_mtl(mtl));
+    mesh.kd_maps.push_back(kd_map);
+    if (!kd_map.path.empty() && mesh.materials.back().type != MaterialType::diffuse) {
+      mesh.material_warnings.push_back(excerpt(
+          kd_map.origin + ": material \"" + excerpt(t.name) +
+              "\" is not diffuse (only Diffuse materials are textured); the texture is ignored",
+          kMaxMessage));
+      mesh.kd_maps.back() = KdMap();
+    }
   }
 
   const long long vertex_count = static_cast<long long>(attrib.vertices.size() / 3);
   const long long normal_count = static_cast<long long>(attrib.normals.size() / 3);
+  const long long texcoord_count = static_cast<long long>(attrib.texcoords.size() / 2);
+  std::size_t bad_texcoords = 0;  // corners whose vt index is out of range or vt not finite
   const int material_count = static_cast<int>(mesh.materials.size());
   std::size_t points_and_lines = 0;
   for (const tinyobj::shape_t& shape : shapes) {
@@ -428,6 +514,7 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
       }
       Triangle tri;
       bool valid = true, smooth = true;
+      std::size_t bad_uv = 0;
       for (int c = 0; c < 3; ++c) {
         const tinyobj::index_t& index = indices[begin + c];
         if (index.vertex_index < 0 || index.vertex_index >= vertex_count) {
@@ -449,6 +536,18 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
         } else {
           smooth = false;
         }
+        if (index.texcoord_index >= 0 && index.texcoord_index < texcoord_count) {
+          const std::size_t t = 2 * static_cast<std::size_t>(index.texcoord_index);
+          const glm::vec2 uv(static_cast<float>(attrib.texcoords[t]),
+                             static_cast<float>(attrib.texcoords[t + 1]));
+          if (std::isfinite(uv.x) && std::isfinite(uv.y)) {
+            tri.uv[c] = uv;
+          } else {
+            ++bad_uv;
+          }
+        } else if (index.texcoord_index >= 0 || index.texcoord_index < -1) {
+          ++bad_uv;  // -1: the corner has no vt
+        }
       }
       if (!valid) {
         ++mesh.skipped_faces;
@@ -466,6 +565,7 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
         if (glm::dot(face, tri.n[0] + tri.n[1] + tri.n[2]) < 0.0f) {
           std::swap(tri.v[1], tri.v[2]);
           std::swap(tri.n[1], tri.n[2]);
+          std::swap(tri.uv[1], tri.uv[2]);
         }
       } else {
         tri.n[0] = tri.n[1] = tri.n[2] = face;
@@ -473,6 +573,7 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
       const int id = f < shape.mesh.material_ids.size() ? shape.mesh.material_ids[f] : -1;
       tri.material = id >= 0 && id < material_count ? id : -1;
       mesh.triangles.push_back(tri);
+      bad_texcoords += bad_uv;
     }
   }
 
@@ -515,6 +616,12 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
     warnings.push_back(path + ": " + std::to_string(mesh.skipped_faces) +
                        " faces skipped (out-of-range indices, non-finite or coincident vertices)" +
                        (range_note.empty() ? "" : "; the first out-of-range index: " + range_note));
+  }
+  if (bad_texcoords > 0) {
+    warnings.push_back(path + ": " + std::to_string(bad_texcoords) +
+                       (bad_texcoords == 1 ? " face corner has" : " face corners have") +
+                       " a texture coordinate (vt) index out of range or a non-finite one; they "
+                       "use (0, 0)");
   }
   return mesh;
 }

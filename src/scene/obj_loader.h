@@ -12,6 +12,12 @@
 
 namespace raystream {
 
+// A diffuse texture that an MTL material names (map_Kd).
+struct KdMap {
+  std::string path;    // the image file, resolved against the MTL file's folder; empty: none
+  std::string origin;  // where it is named, for messages: "<MTL path>:<line>: map_Kd"
+};
+
 // A mesh as read from one OBJ file, in the file's own coordinates.
 struct ObjMesh {
   std::vector<Triangle> triangles;  // material: index into `materials`, or -1 (no material)
@@ -20,6 +26,10 @@ struct ObjMesh {
   // Warnings about the MTL (a missing library, an unknown usemtl name), each naming the file:
   // relevant only where the mesh takes its materials from the MTL.
   std::vector<std::string> material_warnings;
+  // One per entry of `materials`: its map_Kd texture (path empty where it has none, or where
+  // the material is not diffuse). The images are read by the scene loader, which sets
+  // Material::texture; here Material::texture stays -1.
+  std::vector<KdMap> kd_maps;
 };
 
 // The values of an MTL material that the mapping reads.
@@ -30,6 +40,7 @@ struct MtlMaterial {
   float ns = 0.0f;  // Phong exponent
   float d = 1.0f;   // dissolve: 1 opaque
   int illum = 2;
+  std::string kd_map;  // map_Kd: the diffuse texture's file name as written (options dropped)
 };
 
 // Ke -> emission (two-sided; the surface also reflects by the rest); illum 3 or 5 -> a smooth
@@ -39,8 +50,10 @@ struct MtlMaterial {
 Material material_from_mtl(const MtlMaterial& mtl);
 
 // Reads the OBJ at `path`: faces triangulated, vertex normals where every corner of a face has a
-// finite one (else the face normal), winding turned to agree with the vertex normals. Faces with
-// fewer than 3 vertices, out-of-range indices, non-finite or coincident vertices are skipped and
+// finite one (else the face normal), winding turned to agree with the vertex normals, texture
+// coordinates (vt) per corner ((0, 0) for a corner without one, and for one whose vt index is
+// out of range or whose vt is not finite: those are counted in one warning). Faces with fewer
+// than 3 vertices, out-of-range indices, non-finite or coincident vertices are skipped and
 // counted (the warning names the first such line). Throws SceneError naming `path` (and the line
 // where there is one): the file is missing or unreadable, a face index is not an integer or does
 // not fit in one, an MTL value fails check_mtl_values, tinyobjloader fails, or no face is left

@@ -8,6 +8,7 @@
 #include "core/scene_enums.h"
 #include "core/transform.h"
 #include "scene/environment.h"
+#include "scene/texture_image.h"
 
 namespace raystream {
 
@@ -20,6 +21,9 @@ struct Material {
   float roughness = 0.0f;  // ROUGHNESS of a specular or refractive material: 0 smooth, 1 roughest
   glm::vec3 emission{0.0f};  // EMISSION (or MTL Ke): radiance emitted by a non-Emitting material
   bool two_sided = true;     // TWO_SIDED: emits from both sides (else where the normal points)
+  // TEXTURE (JSON) or map_Kd (MTL) of a diffuse material: index into Scene::textures, -1 none.
+  // The albedo is color * the texture's RGB at the hit's uv (materials/texture.h).
+  int texture = -1;
 };
 
 struct Object {
@@ -40,6 +44,8 @@ struct Triangle {
   glm::vec3 v[3]{};  // vertices, counter-clockwise seen from the outside
   glm::vec3 n[3]{};  // unit vertex normals (the face normal three times for flat shading)
   int material = 0;  // index into Scene::materials
+  // Texture coordinates of the corners (OBJ vt; (0, 0) where the file gives none).
+  glm::vec2 uv[3]{};
 };
 
 struct Camera {
@@ -64,6 +70,8 @@ struct Scene {
   int depth = 8;                       // DEPTH: maximum path length in bounces
   std::string output_name = "render";  // FILE: output base name (renders/<FILE>.png)
   Environment environment;             // Environment: what escaped rays see (none by default)
+  // The image textures that materials name (Material::texture indexes this), one per file.
+  std::vector<TextureImage> textures;
 };
 
 }  // namespace raystream

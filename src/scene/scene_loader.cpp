@@ -15,6 +15,7 @@
 
 #include "lights/environment_map.h"
 #include "scene/obj_loader.h"
+#include "scene/texture_image.h"
 
 namespace raystream {
 namespace {
@@ -283,9 +284,26 @@ std::string limit_text() {
   return text;
 }
 
-Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key) {
+// Image textures, each file read once: Scene::textures indices by resolved path.
+using TextureIds = std::unordered_map<std::string, int>;
+
+// The index in scene.textures of the image at `resolved`, read on first use. Throws the
+// SceneError of load_texture_image (naming the image file).
+int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved) {
+  const auto found = ids.find(resolved);
+  if (found != ids.end()) return found->second;
+  scene.textures.push_back(load_texture_image(resolved));
+  const int id = static_cast<int>(scene.textures.size()) - 1;
+  ids.emplace(resolved, id);
+  return id;
+}
+
+// `path`: the scene file (TEXTURE is relative to its folder); textures read go to scene.textures.
+Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key,
+                       const std::string& path, Scene& scene, TextureIds& textures) {
   r.object(j, key);
-  r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED"},
+  r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED",
+                        "TEXTURE"},
                {"SPECRGB", "SPECEX"});
   Material m;
   m.name = name;
@@ -342,6 +360,27 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     if (!j["TWO_SIDED"].is_boolean())
       r.fail(key + ".TWO_SIDED", "expected true or false, got " + type_name(j["TWO_SIDED"]));
     m.two_sided = j["TWO_SIDED"].get<bool>();
+  }
+  if (j.contains("TEXTURE")) {
+    const std::string texture_key = key + ".TEXTURE";
+    const std::string file = r.string(j["TEXTURE"], texture_key);
+    if (file.empty()) r.fail(texture_key, "expected a non-empty image file path");
+    if (file.find('\0') != std::string::npos) {
+      r.fail(texture_key, "the path holds a NUL character");
+    }
+    if (m.type != MaterialType::diffuse) {
+      r.warn(texture_key, "only Diffuse materials are textured; ignored");
+    } else {
+      const std::string resolved =
+          (std::filesystem::path(path).parent_path() / std::filesystem::path(file))
+              .lexically_normal()
+              .string();
+      try {
+        m.texture = texture_id(scene, textures, resolved);
+      } catch (const SceneError& e) {
+        r.fail(texture_key, e.what());
+      }
+    }
   }
   return m;
 }
@@ -535,8 +574,9 @@ struct MeshCache {
 // transformed to world space and appended to scene.triangles.
 void read_mesh_object(Reader& r, const Json& j, const std::string& key, const std::string& path,
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
-                      MeshCache& cache, std::vector<std::string>& warnings) {
-  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
+                      MeshCache& cache, TextureIds& textures, std::vector<std::string>& warnings) {
+  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT",
+                        "SCALE"});
   const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
   if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
   if (file.find('\0') != std::string::npos) r.fail(key + ".FILE", "the path holds a NUL character");
@@ -577,10 +617,19 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
       added = cache.materials.emplace(resolved, std::vector<int>()).first;
       warnings.insert(warnings.end(), mesh.material_warnings.begin(), mesh.material_warnings.end());
       const std::string stem = std::filesystem::path(file).filename().string();
-      for (const Material& m : mesh.materials) {
+      for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
         added->second.push_back(static_cast<int>(scene.materials.size()));
-        scene.materials.push_back(m);
-        scene.materials.back().name = stem + ":" + m.name;
+        scene.materials.push_back(mesh.materials[i]);
+        scene.materials.back().name = stem + ":" + mesh.materials[i].name;
+        // map_Kd: the image is read here, so that the error names the scene key too.
+        const KdMap* kd_map = i < mesh.kd_maps.size() ? &mesh.kd_maps[i] : nullptr;
+        if (kd_map != nullptr && !kd_map->path.empty()) {
+          try {
+            scene.materials.back().texture = texture_id(scene, textures, kd_map->path);
+          } catch (const SceneError& e) {
+            r.fail(key + ".FILE", kd_map->origin + ": " + e.what());
+          }
+        }
       }
     }
     ids = &added->second;
@@ -626,10 +675,12 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
       const glm::vec3 n = normal_matrix * t.n[c];
       const float length = glm::length(n);
       w.n[c] = length > 0.0f ? n / length : n;
+      w.uv[c] = t.uv[c];
     }
     if (mirrored) {  // a mirroring transform reverses the winding: keep it counter-clockwise
       std::swap(w.v[1], w.v[2]);
       std::swap(w.n[1], w.n[2]);
+      std::swap(w.uv[1], w.uv[2]);
     }
     const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
     const float area2 = glm::length(face);
@@ -763,12 +814,14 @@ Scene parse_scene(const std::string& text, const std::string& path,
                             std::to_string(kMaxMaterials) + ")");
   }
   std::unordered_map<std::string, int> material_ids;
+  TextureIds textures;  // shared by TEXTURE keys and MTL map_Kd
   // In the file's order (material ids follow it).
   for (const std::string& name : material_order) {
     const auto it = materials.find(name);
     if (it == materials.end()) continue;  // cannot happen: each key is recorded once
     material_ids[name] = static_cast<int>(scene.materials.size());
-    scene.materials.push_back(read_material(r, name, *it, "Materials." + excerpt(name)));
+    scene.materials.push_back(
+        read_material(r, name, *it, "Materials." + excerpt(name), path, scene, textures));
   }
 
   read_camera(r, r.require(doc, "", "Camera"), scene, path);
@@ -781,7 +834,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
     const Json& j = r.object(objects[i], key);
     if (j.contains("TYPE") && j["TYPE"].is_string() &&
         lower(j["TYPE"].get<std::string>()) == "mesh") {
-      read_mesh_object(r, j, key, path, material_ids, scene, meshes, warnings);
+      read_mesh_object(r, j, key, path, material_ids, scene, meshes, textures, warnings);
     } else {
       scene.objects.push_back(read_object(r, j, key, material_ids, scene.materials));
     }

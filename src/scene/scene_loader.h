@@ -20,7 +20,8 @@ class SceneError : public std::runtime_error {
 };
 
 // Reads and validates the scene at `path`. Warnings (unknown keys, no emitter) are appended to
-// `warnings`, each a full line naming the file. Throws SceneError.
+// `warnings`, each a full line naming the file. The image textures that materials name (TEXTURE,
+// MTL map_Kd) are read into Scene::textures, once per file. Throws SceneError.
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings);
 
 // As above, with each warning printed to stderr as "warning: <message>".

@@ -288,5 +288,92 @@ TEST(Scene, ClosestHitPicksNearestObject) {
   EXPECT_EQ(closest_hit(tagged, 0, ray(glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -1.0f))).t, kNoHit);
 }
 
+void expect_uv_near(const glm::vec2& a, const glm::vec2& b, float tol = kTol) {
+  EXPECT_NEAR(a.x, b.x, tol);
+  EXPECT_NEAR(a.y, b.y, tol);
+}
+
+TEST(ObjectUv, SphereLongitudeAndLatitude) {
+  // The image's centre faces +z, u grows towards +x, v = 1 at the top (+y) pole.
+  expect_uv_near(sphere_uv(glm::vec3(0.0f, 0.0f, 0.5f)), glm::vec2(0.5f, 0.5f));
+  expect_uv_near(sphere_uv(glm::vec3(0.5f, 0.0f, 0.0f)), glm::vec2(0.75f, 0.5f));
+  expect_uv_near(sphere_uv(glm::vec3(-0.5f, 0.0f, 0.0f)), glm::vec2(0.25f, 0.5f));
+  expect_uv_near(sphere_uv(glm::vec3(0.0f, 0.5f, 0.0f)), glm::vec2(0.5f, 1.0f));
+  expect_uv_near(sphere_uv(glm::vec3(0.0f, -0.5f, 0.0f)), glm::vec2(0.5f, 0.0f));
+  // 45 degrees up from +z: v = 0.75; only the direction counts.
+  expect_uv_near(sphere_uv(glm::vec3(0.0f, 3.0f, 3.0f)), glm::vec2(0.5f, 0.75f));
+  // The seam at -z: u = 0 or 1 (the same place for a repeating texture).
+  const float u = sphere_uv(glm::vec3(0.0f, 0.0f, -0.5f)).x;
+  EXPECT_TRUE(std::fabs(u) < kTol || std::fabs(u - 1.0f) < kTol) << u;
+  expect_uv_near(sphere_uv(glm::vec3(0.0f)), glm::vec2(0.5f));  // no direction: finite
+}
+
+TEST(ObjectUv, CubeFacesShowTheImageUnmirrored) {
+  // Each face's centre is the image's centre.
+  const glm::vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (const glm::vec3& a : axes) expect_uv_near(cube_uv(0.5f * a), glm::vec2(0.5f));
+  // Offsets of (0.2 right, 0.3 up) as seen from outside, the side faces upright.
+  expect_uv_near(cube_uv(glm::vec3(0.2f, 0.3f, 0.5f)), glm::vec2(0.7f, 0.8f));    // +z
+  expect_uv_near(cube_uv(glm::vec3(-0.2f, 0.3f, -0.5f)), glm::vec2(0.7f, 0.8f));  // -z
+  expect_uv_near(cube_uv(glm::vec3(0.5f, 0.3f, -0.2f)), glm::vec2(0.7f, 0.8f));   // +x
+  expect_uv_near(cube_uv(glm::vec3(-0.5f, 0.3f, 0.2f)), glm::vec2(0.7f, 0.8f));   // -x
+  // The top seen from above with -z up the screen, the bottom from below with +z up.
+  expect_uv_near(cube_uv(glm::vec3(0.2f, 0.5f, -0.3f)), glm::vec2(0.7f, 0.8f));
+  expect_uv_near(cube_uv(glm::vec3(0.2f, -0.5f, 0.3f)), glm::vec2(0.7f, 0.8f));
+}
+
+TEST(ObjectUv, HitsReportTheObjectSpaceUv) {
+  // A sphere of radius 1 at (0, 0, -5), hit on its +z side: the image's centre.
+  const SceneObject s =
+      object(ShapeType::sphere, glm::vec3(0.0f, 0.0f, -5.0f), glm::vec3(0.0f), glm::vec3(2.0f));
+  ASSERT_TRUE(s.axis_aligned);
+  Hit h = intersect_object(s, ray(glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -1.0f)), kMinHitDistance);
+  expect_uv_near(h.uv, glm::vec2(0.5f, 0.5f));
+  // Turned 90 degrees about y (still the axis-aligned form): its +z side now faces +x, and the
+  // uv follows the sphere.
+  const SceneObject turned = object(ShapeType::sphere, glm::vec3(0.0f, 0.0f, -5.0f),
+                                    glm::vec3(0.0f, 90.0f, 0.0f), glm::vec3(2.0f));
+  ASSERT_TRUE(turned.axis_aligned);
+  h = intersect_object(turned, ray(glm::vec3(5.0f, 0.0f, -5.0f), glm::vec3(-1.0f, 0.0f, 0.0f)),
+                       kMinHitDistance);
+  ASSERT_LT(h.t, kNoHit);
+  expect_uv_near(h.uv, glm::vec2(0.5f, 0.5f));
+  // A stretched sphere (the matrix form): the top pole.
+  const SceneObject egg =
+      object(ShapeType::sphere, glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(1.0f, 3.0f, 1.0f));
+  ASSERT_FALSE(egg.axis_aligned);
+  h = intersect_object(egg, ray(glm::vec3(0.0f, 5.0f, 0.0f), glm::vec3(0.0f, -1.0f, 0.0f)),
+                       kMinHitDistance);
+  EXPECT_NEAR(h.uv.y, 1.0f, kTol);
+
+  // A cube of side 2 at the origin, hit at (0.4, 0.6) on its +z face: object (0.2, 0.3, 0.5).
+  const SceneObject c = object(ShapeType::cube, glm::vec3(0.0f), glm::vec3(0.0f), glm::vec3(2.0f));
+  h = intersect_object(c, ray(glm::vec3(0.4f, 0.6f, 5.0f), glm::vec3(0.0f, 0.0f, -1.0f)),
+                       kMinHitDistance);
+  expect_uv_near(h.uv, glm::vec2(0.7f, 0.8f));
+  // Turned 90 degrees about y: the world +x face is the object's +z face.
+  const SceneObject cube_turned =
+      object(ShapeType::cube, glm::vec3(0.0f), glm::vec3(0.0f, 90.0f, 0.0f), glm::vec3(2.0f));
+  ASSERT_TRUE(cube_turned.axis_aligned);
+  // Object (0.2, 0.3, 0.5) is world (0.5, 0.3, -0.2) * 2.
+  h = intersect_object(cube_turned, ray(glm::vec3(5.0f, 0.6f, -0.4f), glm::vec3(-1.0f, 0.0f, 0.0f)),
+                       kMinHitDistance);
+  ASSERT_LT(h.t, kNoHit);
+  expect_uv_near(h.uv, glm::vec2(0.7f, 0.8f));
+  // Turned 45 degrees (the matrix form), hit through the same object point.
+  const SceneObject cube_45 =
+      object(ShapeType::cube, glm::vec3(0.0f), glm::vec3(0.0f, 45.0f, 0.0f), glm::vec3(2.0f));
+  ASSERT_FALSE(cube_45.axis_aligned);
+  Object o45;
+  o45.shape = ShapeType::cube;
+  o45.rotation_degrees = glm::vec3(0.0f, 45.0f, 0.0f);
+  o45.scale = glm::vec3(2.0f);
+  const glm::vec3 target(object_to_world(o45) * glm::vec4(0.2f, 0.3f, 0.5f, 1.0f));
+  const glm::vec3 normal(object_to_world(o45) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f));
+  h = intersect_object(cube_45, ray(target + 3.0f * normal, -normal), kMinHitDistance);
+  ASSERT_LT(h.t, kNoHit);
+  expect_uv_near(h.uv, glm::vec2(0.7f, 0.8f));
+}
+
 }  // namespace
 }  // namespace raystream

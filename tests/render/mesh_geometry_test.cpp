@@ -347,6 +347,39 @@ TEST(BvhTraversal, ClosestAndAnyHitMatchBruteForceOverTheBunny) {
   EXPECT_LT(hits, rays) << "some rays should miss";
 }
 
+TEST(BvhTraversal, TriangleHitsInterpolateTheCornerUvs) {
+  Scene s;
+  s.materials.resize(1);
+  Triangle t;
+  t.v[0] = glm::vec3(0, 0, 0);
+  t.v[1] = glm::vec3(2, 0, 0);
+  t.v[2] = glm::vec3(0, 2, 0);
+  for (glm::vec3& n : t.n) n = glm::vec3(0, 0, 1);
+  t.uv[0] = glm::vec2(0.1f, 0.2f);
+  t.uv[1] = glm::vec2(0.9f, 0.3f);
+  t.uv[2] = glm::vec2(0.4f, 1.7f);
+  s.triangles.push_back(t);
+  // A second triangle behind, whose uvs must not leak into the first one's hits.
+  Triangle back = t;
+  for (glm::vec3& v : back.v) v.z = -1.0f;
+  for (glm::vec2& uv : back.uv) uv = glm::vec2(-5.0f);
+  s.triangles.push_back(back);
+  for (const bool use_bvh : {false, true}) {
+    const SceneAcceleration acc = build_scene_acceleration(s, use_bvh);
+    // Barycentrics (a, b) of corners 1 and 2: the point v0 + a e1 + b e2.
+    for (const glm::vec2 ab : {glm::vec2(0.25f, 0.5f), glm::vec2(0.0f), glm::vec2(0.6f, 0.1f)}) {
+      Ray ray;
+      ray.origin = glm::vec3(2.0f * ab.x + 0.0f, 2.0f * ab.y, 3.0f);
+      ray.direction = glm::vec3(0, 0, -1);
+      const Hit hit = closest_hit(acc.geometry(), ray);
+      ASSERT_NEAR(hit.t, 3.0f, 1e-5f);
+      const glm::vec2 expected = (1.0f - ab.x - ab.y) * t.uv[0] + ab.x * t.uv[1] + ab.y * t.uv[2];
+      EXPECT_NEAR(hit.uv.x, expected.x, 1e-5f) << use_bvh << " " << ab.x << " " << ab.y;
+      EXPECT_NEAR(hit.uv.y, expected.y, 1e-5f) << use_bvh << " " << ab.x << " " << ab.y;
+    }
+  }
+}
+
 TEST(BvhTraversal, EmptySceneMisses) {
   Scene s;
   const SceneAcceleration acc = build_scene_acceleration(s, true);
