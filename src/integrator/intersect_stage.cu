@@ -45,6 +45,7 @@ struct IntersectBody {
     paths.hit_normal[id] = hit.normal;
     paths.hit_material[id] = hit.material;
     paths.hit_light[id] = hit.light;
+    paths.hit_uv[id] = hit.uv;
     if (keys) keys[i] = static_cast<std::uint16_t>(hit.material);
   }
 };

@@ -32,6 +32,7 @@ struct MegakernelBody {
       surface.normal = hit.normal;
       surface.material = hit.material;
       surface.light = hit.light;
+      surface.uv = hit.uv;
       ShadowRay shadow;
       const bool goes_on = scatter_path(p, scene, surface, max_depth, seed, shadow);
       if (shadow.queued) {

@@ -16,6 +16,7 @@
 #include "geometry/scene_geometry.h"
 #include "lights/light.h"
 #include "materials/bsdf.h"
+#include "materials/texture.h"
 
 namespace raystream {
 
@@ -35,7 +36,8 @@ namespace raystream {
   F(glm::vec3, hit_point, "hit points")          \
   F(glm::vec3, hit_normal, "hit normals")        \
   F(std::int32_t, hit_material, "hit materials") \
-  F(std::int32_t, hit_light, "hit lights")
+  F(std::int32_t, hit_light, "hit lights")      \
+  F(glm::vec2, hit_uv, "hit texture coordinates")
 // A shadow ray queued by the shade stage for its path (next-event estimation), traced by the
 // shadow stage: what it adds to the path's pixel when nothing blocks it.
 #define RAYSTREAM_SHADOW_FIELDS(F)                     \
@@ -73,6 +75,7 @@ struct SceneView {
   const MaterialData* materials = nullptr;
   int material_count = 0;
   CameraFrame camera;
+  const TextureView* textures = nullptr;  // MaterialData::texture indexes this
   LightsView lights;  // emissive primitives and the environment
   bool nee = true;    // next-event estimation with MIS (--integrator path); false: BSDF only
 };

@@ -74,6 +74,7 @@ struct SurfaceHit {
   glm::vec3 normal{0.0f};  // unit, outward
   int material = 0;
   int light = -1;  // the light this surface is, -1 none
+  glm::vec2 uv{0.0f};  // texture coordinates
 };
 
 // Random-number stream of the light sample at bounce `depth` (separate from the path's own, so
@@ -110,7 +111,8 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
     p.radiance += p.throughput * le * w;
   }
   if (p.depth + 1 >= max_depth) return false;
-  const glm::vec3 albedo = m.albedo;
+  const glm::vec3 albedo =
+      m.texture >= 0 ? m.albedo * texture_lookup(scene.textures[m.texture], hit.uv) : m.albedo;
   if (scene.nee && !is_specular(m) && scene.lights.count > 0) {
     Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
     const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),

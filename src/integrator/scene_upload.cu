@@ -30,6 +30,7 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
                             tally),
       environment_conditional_(ex, "environment CDFs (columns)",
                                scene.environment.conditional_cdf.size(), tally),
+      textures_(ex, "texture views", scene.textures.size(), tally),
       lights_(build_light_table(scene, acceleration_, material_data(scene),
                                 environment_power_estimate(scene.environment) / (4.0f * kPi))),
       objects_(ex, "scene objects", acceleration_.objects.size(), tally),
@@ -50,6 +51,13 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   upload(ex, environment_marginal_, scene.environment.marginal_cdf);
   upload(ex, environment_conditional_, scene.environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
+  std::vector<TextureView> views;
+  for (const TextureImage& image : scene.textures) {
+    texels_.emplace_back(ex, "texture texels", image.texels.size(), tally);
+    upload(ex, texels_.back(), image.texels);
+    views.push_back(TextureView{texels_.back().data(), image.width, image.height});
+  }
+  upload(ex, textures_, views);
   upload(ex, light_cdf_, lights_.cdf);
 
   // The host geometry view's counts, with executor pointers.
@@ -62,6 +70,7 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   view_.materials = materials_.data();
   view_.material_count = static_cast<int>(scene.materials.size());
   view_.camera = make_camera_frame(scene.camera, width, height);
+  view_.textures = textures_.data();
   view_.lights.lights = light_buffer_.data();
   view_.lights.cdf = light_cdf_.data();
   view_.lights.count = static_cast<int>(lights_.lights.size());

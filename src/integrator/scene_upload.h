@@ -34,6 +34,8 @@ class SceneUpload {
   Buffer<glm::vec3> environment_texels_;
   Buffer<float> environment_marginal_;
   Buffer<float> environment_conditional_;
+  std::vector<Buffer<glm::vec4>> texels_;  // one per texture
+  Buffer<TextureView> textures_;
   LightTable lights_;
   Buffer<Light> light_buffer_;
   Buffer<float> light_cdf_;

@@ -37,6 +37,7 @@ struct ShadeBody {
     hit.normal = paths.hit_normal[id];
     hit.material = paths.hit_material[id];
     hit.light = paths.hit_light[id];
+    hit.uv = paths.hit_uv[id];
     const int depth = p.depth;
     ShadowRay shadow;
     const bool goes_on = scatter_path(p, scene, hit, max_depth, seed, shadow);
