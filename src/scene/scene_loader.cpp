@@ -615,7 +615,9 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     auto added = cache.materials.find(resolved);
     if (added == cache.materials.end()) {
       added = cache.materials.emplace(resolved, std::vector<int>()).first;
-      warnings.insert(warnings.end(), mesh.material_warnings.begin(), mesh.material_warnings.end());
+      // With MISSING_MATERIAL, faces of undefined usemtl names are taken care of: no warning.
+      for (const std::string& w : mesh.material_warnings)
+        if (missing < 0 || w.find("not found in .mtl") == std::string::npos) warnings.push_back(w);
       const std::string stem = std::filesystem::path(file).filename().string();
       for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
         added->second.push_back(static_cast<int>(scene.materials.size()));

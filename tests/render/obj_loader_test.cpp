@@ -334,6 +334,7 @@ TEST(CornellBox, MissingMaterialLightsTheGlossyBox) {
       mesh_scene(R"({"TYPE": "mesh", "FILE": ")" + obj + R"(", "MISSING_MATERIAL": "lamp"})"),
       kData + "scene.json", warnings);
   EXPECT_EQ(count_type(lit, MaterialType::emitting), 2);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
   const Scene unlit =
       parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": ")" + obj + R"("})"), kData + "scene.json",
                   warnings);

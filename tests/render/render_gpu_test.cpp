@@ -115,6 +115,19 @@ TEST(RenderGpu, GpuAndCpuImagesAgreeWithinNoise) {
   expect_gpu_matches_cpu(scene, small_pool);
 }
 
+TEST(RenderGpu, EveryLightAndMaterialAgreesWithCpu) {
+  // Emissive triangles, an emissive sphere, the environment, rough glass, rough metal and a
+  // texture: the GPU traces what the CPU traces, with next-event estimation and without.
+  const Scene scene = test::feature_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::gpu, 32);
+  s.width = 64;
+  s.height = 48;
+  for (const Schedule schedule : test::kSchedules)
+    expect_gpu_matches_cpu(scene, with_schedule(s, schedule));
+  s.nee = false;
+  expect_gpu_matches_cpu(scene, with_schedule(s, Schedule::stream));
+}
+
 TEST(RenderGpu, WhiteFurnace) {
   const Scene scene = furnace_scene();
   for (const Schedule schedule : test::kSchedules) {

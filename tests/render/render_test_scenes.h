@@ -118,6 +118,59 @@ inline Scene box_scene() {
   return s;
 }
 
+// Every kind of light and material of the renderer in one small scene: the box without its back
+// wall (behind the camera), open to a uniform environment; lit also by a one-sided emissive
+// quad of two triangles under the ceiling (facing down) and an emissive sphere that reflects;
+// with rough glass, a rough and a smooth conductor, smooth glass, and a textured diffuse cube.
+inline Scene feature_scene() {
+  Scene s = box_scene();
+  s.path = "features (test)";
+  s.objects.erase(s.objects.begin() + 4);  // the back wall at z = 11
+  s.objects.erase(s.objects.begin());      // the emitting cube
+  s.environment.present = true;
+  s.environment.constant = glm::vec3(0.3f, 0.4f, 0.5f);
+  Material lamp = make_material("lamp", MaterialType::diffuse, glm::vec3(0.5f));
+  lamp.emission = glm::vec3(8.0f, 7.0f, 6.0f);
+  lamp.two_sided = false;
+  Material glow = make_material("glow", MaterialType::diffuse, glm::vec3(0.6f, 0.6f, 0.9f));
+  glow.emission = glm::vec3(1.5f, 0.5f, 0.2f);
+  Material frosted = make_material("frosted", MaterialType::refractive, glm::vec3(1.0f), 0.0f, 1.5f);
+  frosted.roughness = 0.4f;
+  Material checker = make_material("checker", MaterialType::diffuse, glm::vec3(1.0f));
+  checker.texture = 0;
+  const int first = static_cast<int>(s.materials.size());
+  s.materials.push_back(lamp);
+  s.materials.push_back(glow);
+  s.materials.push_back(frosted);
+  s.materials.push_back(checker);
+  TextureImage image;
+  image.path = "checker (test)";
+  image.width = 4;
+  image.height = 4;
+  for (int k = 0; k < 16; ++k)
+    image.texels.push_back(((k + k / 4) % 2) ? glm::vec4(0.9f, 0.2f, 0.1f, 1.0f)
+                                             : glm::vec4(0.1f, 0.3f, 0.9f, 1.0f));
+  s.textures.push_back(image);
+  // The lamp: a 3 x 3 quad at y = 9.9, wound so that its normal points down.
+  Triangle a, b;
+  const glm::vec3 p0(-1.5f, 9.9f, -1.5f), p1(1.5f, 9.9f, -1.5f), p2(1.5f, 9.9f, 1.5f),
+      p3(-1.5f, 9.9f, 1.5f);
+  a.v[0] = p0, a.v[1] = p1, a.v[2] = p2;
+  b.v[0] = p0, b.v[1] = p2, b.v[2] = p3;
+  for (Triangle* t : {&a, &b}) {
+    for (glm::vec3& n : t->n) n = glm::vec3(0.0f, -1.0f, 0.0f);
+    t->material = first;
+  }
+  s.triangles = {a, b};
+  s.objects.push_back(make_object(ShapeType::sphere, first + 1, glm::vec3(-3.5f, 7.0f, -3.0f),
+                                  glm::vec3(0.0f), glm::vec3(1.2f)));
+  s.objects.push_back(make_object(ShapeType::sphere, first + 2, glm::vec3(3.0f, 5.5f, -1.0f),
+                                  glm::vec3(0.0f), glm::vec3(2.0f)));
+  s.objects.push_back(make_object(ShapeType::cube, first + 3, glm::vec3(-2.5f, 6.0f, 1.0f),
+                                  glm::vec3(20.0f, 30.0f, 0.0f), glm::vec3(1.5f)));
+  return s;
+}
+
 // The box with `extra` more diffuse materials (grey levels), spread over small spheres on the
 // floor, so a material sort needs more than 8 key bits once extra >= 250.
 inline Scene many_materials_scene(int extra) {
