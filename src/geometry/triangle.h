@@ -20,7 +20,7 @@ struct TriangleGeometry {
 struct TriangleShading {
   glm::vec3 n0{0.0f}, n1{0.0f}, n2{0.0f};  // unit vertex normals (all equal: flat shading)
   std::int32_t material = 0;
-  std::int32_t light = -1;  // index into the light table, -1: not emissive
+  std::int32_t light = -1;                    // index into the light table, -1: not emissive
   glm::vec2 uv0{0.0f}, uv1{0.0f}, uv2{0.0f};  // the corners' texture coordinates
 };
 

@@ -67,7 +67,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
       ++stats.timed_units;
       for (int b = 0; b < depth; ++b) {
         BounceStats& row = stats.bounces[b];
-        double* row_ms[kStageCount] = {nullptr,        &row.intersect_ms, &row.sort_ms,
+        double* row_ms[kStageCount] = {nullptr,       &row.intersect_ms, &row.sort_ms,
                                        &row.shade_ms, &row.shadow_ms,    &row.compact_ms};
         for (int s = 1; s < kStageCount; ++s) {
           const int slot = stage_slot(b, Stage(s));

@@ -35,8 +35,8 @@ struct IntersectBody {
     const Hit hit = closest_hit(scene.geometry, ray);
     if (hit.material < 0) {  // escaped: the environment, if any, ends it
       deposit(film, paths.pixel[id],
-              paths.radiance[id] + escaped_radiance(scene, ray.direction, paths.throughput[id],
-                                                    paths.bsdf_pdf[id]));
+              paths.radiance[id] +
+                  escaped_radiance(scene, ray.direction, paths.throughput[id], paths.bsdf_pdf[id]));
       ids[i] = id | kDeadBit;
       if (keys) keys[i] = dead_key;
       return;

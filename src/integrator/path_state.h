@@ -30,20 +30,20 @@ namespace raystream {
   F(glm::vec3, radiance, "path radiance")      /* light gathered so far */   \
   F(std::uint32_t, pixel, "path pixels")       /* where the path deposits */ \
   F(std::uint32_t, sample, "path sample indices")                            \
-  F(std::int32_t, depth, "path depths") /* bounces done so far */           \
-  F(float, bsdf_pdf, "path BSDF pdfs") /* of the last bounce; 0: delta */
+  F(std::int32_t, depth, "path depths") /* bounces done so far */            \
+  F(float, bsdf_pdf, "path BSDF pdfs")  /* of the last bounce; 0: delta */
 #define RAYSTREAM_PATH_HIT_FIELDS(F)             \
   F(glm::vec3, hit_point, "hit points")          \
   F(glm::vec3, hit_normal, "hit normals")        \
   F(std::int32_t, hit_material, "hit materials") \
-  F(std::int32_t, hit_light, "hit lights")      \
+  F(std::int32_t, hit_light, "hit lights")       \
   F(glm::vec2, hit_uv, "hit texture coordinates")
 // A shadow ray queued by the shade stage for its path (next-event estimation), traced by the
 // shadow stage: what it adds to the path's pixel when nothing blocks it.
-#define RAYSTREAM_SHADOW_FIELDS(F)                     \
-  F(glm::vec3, shadow_origin, "shadow ray origins")    \
+#define RAYSTREAM_SHADOW_FIELDS(F)                        \
+  F(glm::vec3, shadow_origin, "shadow ray origins")       \
   F(glm::vec3, shadow_direction, "shadow ray directions") \
-  F(float, shadow_distance, "shadow ray lengths")      \
+  F(float, shadow_distance, "shadow ray lengths")         \
   F(glm::vec3, shadow_radiance, "shadow ray contributions")
 #define RAYSTREAM_PATH_FIELDS(F) \
   RAYSTREAM_PATH_CARRIED_FIELDS(F) RAYSTREAM_PATH_HIT_FIELDS(F) RAYSTREAM_SHADOW_FIELDS(F)
@@ -76,8 +76,8 @@ struct SceneView {
   int material_count = 0;
   CameraFrame camera;
   const TextureView* textures = nullptr;  // MaterialData::texture indexes this
-  LightsView lights;  // emissive primitives and the environment
-  bool nee = true;    // next-event estimation with MIS (--integrator path); false: BSDF only
+  LightsView lights;                      // emissive primitives and the environment
+  bool nee = true;  // next-event estimation with MIS (--integrator path); false: BSDF only
 };
 
 // The live bound of a stage: a count on the executor's memory (read inside the kernel: the one

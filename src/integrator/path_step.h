@@ -24,7 +24,7 @@ struct PathSample {
   glm::vec3 radiance{0.0f};
   std::uint32_t pixel = 0;
   std::uint32_t sample = 0;
-  int depth = 0;         // bounces done
+  int depth = 0;          // bounces done
   float bsdf_pdf = 0.0f;  // density of the last bounce's direction; 0: delta or camera ray
 };
 
@@ -73,7 +73,7 @@ struct SurfaceHit {
   glm::vec3 point{0.0f};
   glm::vec3 normal{0.0f};  // unit, outward
   int material = 0;
-  int light = -1;  // the light this surface is, -1 none
+  int light = -1;      // the light this surface is, -1 none
   glm::vec2 uv{0.0f};  // texture coordinates
 };
 
@@ -191,8 +191,8 @@ RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, glm:
 // Per path depth: paths_in[d] = paths that traced a ray at depth d, paths_out[d] = those that went
 // on to depth d + 1. Counted with one atomic per group of equal depths in a warp (GPU).
 struct DepthCounts {
-  unsigned long long* paths_in = nullptr;   // max_depth entries
-  unsigned long long* paths_out = nullptr;  // max_depth entries
+  unsigned long long* paths_in = nullptr;     // max_depth entries
+  unsigned long long* paths_out = nullptr;    // max_depth entries
   unsigned long long* shadow_rays = nullptr;  // max_depth entries: shadow rays queued at depth d
 };
 

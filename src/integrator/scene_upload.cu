@@ -1,7 +1,6 @@
 #include <vector>
 
 #include "integrator/scene_upload.h"
-
 #include "lights/environment_map.h"
 
 namespace raystream {
@@ -75,9 +74,9 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   view_.lights.cdf = light_cdf_.data();
   view_.lights.count = static_cast<int>(lights_.lights.size());
   view_.lights.environment = lights_.environment;
-  view_.lights.env = environment_view(scene.environment, environment_texels_.data(),
-                                      environment_marginal_.data(),
-                                      environment_conditional_.data());
+  view_.lights.env =
+      environment_view(scene.environment, environment_texels_.data(), environment_marginal_.data(),
+                       environment_conditional_.data());
 }
 
 BvhStats SceneUpload::bvh_stats() const {

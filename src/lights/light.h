@@ -4,7 +4,8 @@
 //   triangle  uniformly by area;
 //   sphere    (uniform scale) uniformly in the cone of directions it covers seen from the shading
 //             point (by area, over the whole sphere, from inside it);
-//   object    (any other sphere or cube: scaled, rotated) uniformly over the unit shape's surface in
+//   object    (any other sphere or cube: scaled, rotated) uniformly over the unit shape's surface
+//   in
 //             object space, carried to world space; the area density there follows from Nanson's
 //             formula, dA_world = |det M| |M^-T n| dA_object, so it is exact for any transform;
 //   environment  by the map's luminance (lights/environment.h).
@@ -24,18 +25,18 @@ namespace raystream {
 enum class LightKind : std::int32_t { triangle, sphere, object, environment };
 
 struct Light {
-  glm::mat4 to_world{1.0f};   // object: object-to-world transform M
-  glm::mat4 to_object{1.0f};  // object: its inverse
+  glm::mat4 to_world{1.0f};         // object: object-to-world transform M
+  glm::mat4 to_object{1.0f};        // object: its inverse
   glm::mat3 normal_to_world{1.0f};  // object: M^-T
-  glm::vec3 p{0.0f};   // triangle: v0; sphere: centre
-  float radius = 0.0f;  // sphere
-  glm::vec3 e1{0.0f}, e2{0.0f};  // triangle: v1 - v0, v2 - v0
-  glm::vec3 emission{0.0f};      // radiance
-  std::int32_t kind = 0;         // LightKind
-  std::int32_t shape = 0;        // object: ShapeType (sphere 0, cube 1)
+  glm::vec3 p{0.0f};                // triangle: v0; sphere: centre
+  float radius = 0.0f;              // sphere
+  glm::vec3 e1{0.0f}, e2{0.0f};     // triangle: v1 - v0, v2 - v0
+  glm::vec3 emission{0.0f};         // radiance
+  std::int32_t kind = 0;            // LightKind
+  std::int32_t shape = 0;           // object: ShapeType (sphere 0, cube 1)
   std::int32_t two_sided = 1;
-  float area = 0.0f;   // world area (triangle, sphere); object: |det M|
-  float pick = 0.0f;   // probability of picking this light
+  float area = 0.0f;  // world area (triangle, sphere); object: |det M|
+  float pick = 0.0f;  // probability of picking this light
 };
 
 struct LightsView {
@@ -47,10 +48,10 @@ struct LightsView {
 };
 
 struct LightSample {
-  glm::vec3 wi{0.0f};         // unit, from the shading point towards the light
-  float distance = 0.0f;      // to the sampled point (kNoLightDistance for the environment)
-  glm::vec3 radiance{0.0f};   // arriving along -wi (zero: no sample)
-  float pdf = 0.0f;           // solid angle, including the pick probability
+  glm::vec3 wi{0.0f};        // unit, from the shading point towards the light
+  float distance = 0.0f;     // to the sampled point (kNoLightDistance for the environment)
+  glm::vec3 radiance{0.0f};  // arriving along -wi (zero: no sample)
+  float pdf = 0.0f;          // solid angle, including the pick probability
 };
 
 inline constexpr float kNoLightDistance = 3.0e38f;
@@ -60,8 +61,10 @@ RAYSTREAM_HD inline int pick_light(const LightsView& l, float u) {
   int lo = 0, hi = l.count - 1;
   while (lo < hi) {
     const int mid = (lo + hi) / 2;
-    if (l.cdf[mid + 1] <= u) lo = mid + 1;
-    else hi = mid;
+    if (l.cdf[mid + 1] <= u)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -235,7 +238,8 @@ RAYSTREAM_HD inline float light_pdf(const LightsView& l, int k, const glm::vec3&
           detail::object_area_pdf(light, detail::unit_shape_normal(light.shape, p_object));
       return light.pick * detail::area_to_solid_angle(light, area_pdf, x, q, n);
     }
-    default: return 0.0f;
+    default:
+      return 0.0f;
   }
 }
 

@@ -12,7 +12,9 @@ MaterialData make_material_data(const Material& material) {
   m.two_sided = material.two_sided ? 1 : 0;
   m.texture = material.type == MaterialType::diffuse ? material.texture : -1;
   switch (material.type) {
-    case MaterialType::diffuse: m.kind = static_cast<std::int32_t>(BsdfKind::lambertian); break;
+    case MaterialType::diffuse:
+      m.kind = static_cast<std::int32_t>(BsdfKind::lambertian);
+      break;
     case MaterialType::emitting:
       // The course format's emitters: radiance RGB x EMITTANCE, no reflection.
       m.kind = static_cast<std::int32_t>(BsdfKind::none);

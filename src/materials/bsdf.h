@@ -24,11 +24,11 @@ struct Material;  // scene/scene.h
 enum class BsdfKind : std::int32_t { none, lambertian, conductor, dielectric };
 
 struct MaterialData {
-  glm::vec3 albedo{1.0f};  // Lambertian albedo, conductor reflectance or dielectric tint
-  std::int32_t kind = 1;   // BsdfKind
-  glm::vec3 emission{0.0f};  // emitted radiance (0: not a light)
-  float ior = 1.5f;          // dielectric: index inside over outside
-  float alpha = 0.0f;        // GGX width (conductor, dielectric); below kMinGgxAlpha smooth
+  glm::vec3 albedo{1.0f};      // Lambertian albedo, conductor reflectance or dielectric tint
+  std::int32_t kind = 1;       // BsdfKind
+  glm::vec3 emission{0.0f};    // emitted radiance (0: not a light)
+  float ior = 1.5f;            // dielectric: index inside over outside
+  float alpha = 0.0f;          // GGX width (conductor, dielectric); below kMinGgxAlpha smooth
   std::int32_t two_sided = 1;  // emits from both sides (else only where the normal points)
   std::int32_t texture = -1;   // albedo texture, -1 none
   std::int32_t pad = 0;
@@ -83,10 +83,17 @@ RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec
   const glm::vec3 o = frame.to_local(wo);
   LobeSample s;
   switch (static_cast<BsdfKind>(m.kind)) {
-    case BsdfKind::lambertian: s = lambertian_sample(albedo, o, u1, u2); break;
-    case BsdfKind::conductor: s = conductor_sample(albedo, m.alpha, o, u1, u2); break;
-    case BsdfKind::dielectric: s = dielectric_sample(albedo, m.ior, m.alpha, o, uc, u1, u2); break;
-    default: break;
+    case BsdfKind::lambertian:
+      s = lambertian_sample(albedo, o, u1, u2);
+      break;
+    case BsdfKind::conductor:
+      s = conductor_sample(albedo, m.alpha, o, u1, u2);
+      break;
+    case BsdfKind::dielectric:
+      s = dielectric_sample(albedo, m.ior, m.alpha, o, uc, u1, u2);
+      break;
+    default:
+      break;
   }
   BsdfSample b;
   if (!(s.pdf > 0.0f)) return b;  // no sample: zero weight, the path ends
@@ -104,10 +111,14 @@ RAYSTREAM_HD inline glm::vec3 eval_bsdf(const MaterialData& m, const glm::vec3& 
   const ShadingFrame frame(n);
   const glm::vec3 o = frame.to_local(wo), i = frame.to_local(wi);
   switch (static_cast<BsdfKind>(m.kind)) {
-    case BsdfKind::lambertian: return lambertian_eval(albedo, o, i);
-    case BsdfKind::conductor: return conductor_eval(albedo, m.alpha, o, i);
-    case BsdfKind::dielectric: return dielectric_eval(albedo, m.ior, m.alpha, o, i);
-    default: return glm::vec3(0.0f);
+    case BsdfKind::lambertian:
+      return lambertian_eval(albedo, o, i);
+    case BsdfKind::conductor:
+      return conductor_eval(albedo, m.alpha, o, i);
+    case BsdfKind::dielectric:
+      return dielectric_eval(albedo, m.ior, m.alpha, o, i);
+    default:
+      return glm::vec3(0.0f);
   }
 }
 
@@ -117,10 +128,14 @@ RAYSTREAM_HD inline float pdf_bsdf(const MaterialData& m, const glm::vec3& wo, c
   const ShadingFrame frame(n);
   const glm::vec3 o = frame.to_local(wo), i = frame.to_local(wi);
   switch (static_cast<BsdfKind>(m.kind)) {
-    case BsdfKind::lambertian: return lambertian_pdf(o, i);
-    case BsdfKind::conductor: return conductor_pdf(m.alpha, o, i);
-    case BsdfKind::dielectric: return dielectric_pdf(m.ior, m.alpha, o, i);
-    default: return 0.0f;
+    case BsdfKind::lambertian:
+      return lambertian_pdf(o, i);
+    case BsdfKind::conductor:
+      return conductor_pdf(m.alpha, o, i);
+    case BsdfKind::dielectric:
+      return dielectric_pdf(m.ior, m.alpha, o, i);
+    default:
+      return 0.0f;
   }
 }
 

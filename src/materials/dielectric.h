@@ -82,8 +82,8 @@ namespace detail {
 
 // The half vector of (wo, wi), on the upper side, for reflection (etap 1) or transmission; false
 // when the pair is degenerate or lies on the back of its microfacet.
-RAYSTREAM_HD inline bool dielectric_half_vector(const glm::vec3& wo, const glm::vec3& wi,
-                                                float eta, glm::vec3& m, float& etap) {
+RAYSTREAM_HD inline bool dielectric_half_vector(const glm::vec3& wo, const glm::vec3& wi, float eta,
+                                                glm::vec3& m, float& etap) {
   if (wo.z == 0.0f || wi.z == 0.0f) return false;
   const bool reflect = same_hemisphere(wo, wi);
   etap = reflect ? 1.0f : (wo.z > 0.0f ? eta : 1.0f / eta);

@@ -15,10 +15,10 @@ namespace raystream {
 struct Material {
   std::string name;
   MaterialType type = MaterialType::diffuse;
-  glm::vec3 color{1.0f};   // RGB: albedo (diffuse, specular, refractive tint) or emitted colour
-  float emittance = 0.0f;  // EMITTANCE: radiance = color * emittance for emitting materials
-  float ior = 1.5f;        // IOR: index of refraction of refractive materials
-  float roughness = 0.0f;  // ROUGHNESS of a specular or refractive material: 0 smooth, 1 roughest
+  glm::vec3 color{1.0f};     // RGB: albedo (diffuse, specular, refractive tint) or emitted colour
+  float emittance = 0.0f;    // EMITTANCE: radiance = color * emittance for emitting materials
+  float ior = 1.5f;          // IOR: index of refraction of refractive materials
+  float roughness = 0.0f;    // ROUGHNESS of a specular or refractive material: 0 smooth, 1 roughest
   glm::vec3 emission{0.0f};  // EMISSION (or MTL Ke): radiance emitted by a non-Emitting material
   bool two_sided = true;     // TWO_SIDED: emits from both sides (else where the normal points)
   // TEXTURE (JSON) or map_Kd (MTL) of a diffuse material: index into Scene::textures, -1 none.

@@ -302,8 +302,8 @@ int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved) {
 Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key,
                        const std::string& path, Scene& scene, TextureIds& textures) {
   r.object(j, key);
-  r.check_keys(j, key, {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED",
-                        "TEXTURE"},
+  r.check_keys(j, key,
+               {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED", "TEXTURE"},
                {"SPECRGB", "SPECEX"});
   Material m;
   m.name = name;
@@ -344,14 +344,14 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
     if (m.roughness < 0 || m.roughness > 1)
       r.fail(key + ".ROUGHNESS", "expected a value in [0, 1]");
-    if (m.roughness > 0 && m.type != MaterialType::specular &&
-        m.type != MaterialType::refractive)
+    if (m.roughness > 0 && m.type != MaterialType::specular && m.type != MaterialType::refractive)
       r.warn(key + ".ROUGHNESS", "only Specular and Refractive materials are rough; ignored");
   }
   if (j.contains("EMISSION")) {
     if (m.type == MaterialType::emitting)
-      r.fail(key + ".EMISSION", "an Emitting material emits RGB x EMITTANCE; EMISSION is for "
-                                "surfaces that also reflect (Diffuse, Specular, Refractive)");
+      r.fail(key + ".EMISSION",
+             "an Emitting material emits RGB x EMITTANCE; EMISSION is for "
+             "surfaces that also reflect (Diffuse, Specular, Refractive)");
     m.emission = r.vec3(j["EMISSION"], key + ".EMISSION");
     if (m.emission.x < 0 || m.emission.y < 0 || m.emission.z < 0)
       r.fail(key + ".EMISSION", "expected non-negative components");
@@ -575,8 +575,7 @@ struct MeshCache {
 void read_mesh_object(Reader& r, const Json& j, const std::string& key, const std::string& path,
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
                       MeshCache& cache, TextureIds& textures, std::vector<std::string>& warnings) {
-  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT",
-                        "SCALE"});
+  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
   const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
   if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
   if (file.find('\0') != std::string::npos) r.fail(key + ".FILE", "the path holds a NUL character");
@@ -754,7 +753,8 @@ void read_environment(Reader& r, const Json& j, const std::string& path, Environ
 }
 
 bool emits(const Material& m) {
-  if (m.type != MaterialType::emitting) return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
+  if (m.type != MaterialType::emitting)
+    return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
   return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
 }
 

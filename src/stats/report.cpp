@@ -138,7 +138,8 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << "\n";
   }
   out << format("%6s %12.0f %12.0f %7s %12.0f", "all", per(static_cast<double>(in_sum), spp),
-                per(static_cast<double>(out_sum), spp), "", per(static_cast<double>(shadow_sum), spp));
+                per(static_cast<double>(out_sum), spp), "",
+                per(static_cast<double>(shadow_sum), spp));
   if (bounce_ms)
     out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(s.intersect_ms, spp),
                   per(s.sort_ms, spp), per(s.shade_ms, spp), per(s.shadow_ms, spp),
@@ -283,12 +284,9 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
               {"sah_cost", stats.bvh.sah_cost},   {"build_ms", stats.bvh.build_ms}};
   j["timed_units"] = stats.timed_units;
   j["host_queue_ms"] = stats.host_queue_ms;
-  j["stage_ms"] = {{"regenerate", s.regenerate_ms},
-                   {"intersect", s.intersect_ms},
-                   {"sort", s.sort_ms},
-                   {"shade", s.shade_ms},
-                   {"shadow", s.shadow_ms},
-                   {"compact", s.compact_ms}};
+  j["stage_ms"] = {
+      {"regenerate", s.regenerate_ms}, {"intersect", s.intersect_ms}, {"sort", s.sort_ms},
+      {"shade", s.shade_ms},           {"shadow", s.shadow_ms},       {"compact", s.compact_ms}};
   nlohmann::ordered_json bounces = nlohmann::ordered_json::array();
   for (const BounceStats& b : stats.bounces) {
     nlohmann::ordered_json row;

@@ -29,7 +29,7 @@ struct RenderSummary {
   double samples_per_second = 0;        // frames * width * height / seconds
   double path_segments_per_second = 0;  // path_segments / seconds
   double intersect_ms = 0, sort_ms = 0, shade_ms = 0, shadow_ms = 0, compact_ms = 0;  // render
-  double regenerate_ms = 0;                                            // stream schedule
+  double regenerate_ms = 0;  // stream schedule
 };
 
 // Stream schedule: the waves grouped by how full the pool was (active paths / pool).

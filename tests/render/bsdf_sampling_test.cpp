@@ -259,7 +259,8 @@ std::vector<BsdfCase> bsdf_cases() {
   for (float c : {0.9f, 0.5f, 0.15f, -0.5f})
     cases.push_back({name("lambertian", 0.0f, c), lambertian_material(), c});
   for (float r : {0.2f, 0.5f, 1.0f})
-    for (float c : {0.9f, 0.5f, 0.15f}) cases.push_back({name("conductor", r, c), conductor_material(r), c});
+    for (float c : {0.9f, 0.5f, 0.15f})
+      cases.push_back({name("conductor", r, c), conductor_material(r), c});
   cases.push_back({name("conductor", 0.5f, -0.5f), conductor_material(0.5f), -0.5f});
   for (float r : {0.3f, 0.7f})
     for (float c : {0.9f, 0.5f, 0.15f, -0.9f, -0.5f, -0.15f})
@@ -301,9 +302,9 @@ SideIntegrals integrate_over_sphere(const MaterialData& m, const glm::vec3& wo, 
     const int side = (ct > 0.0) == wo_up ? 0 : 1;
     double pdf = 0.0, eval = 0.0;
     for (int j = 0; j < n_phi; ++j) {
-      const glm::vec3 wi = frame.to_world(glm::vec3(static_cast<float>(st * cos_phi[j]),
-                                                    static_cast<float>(st * sin_phi[j]),
-                                                    static_cast<float>(ct)));
+      const glm::vec3 wi =
+          frame.to_world(glm::vec3(static_cast<float>(st * cos_phi[j]),
+                                   static_cast<float>(st * sin_phi[j]), static_cast<float>(ct)));
       pdf += pdf_bsdf(m, wo, wi, kNormal);
       eval += eval_bsdf(m, m.albedo, wo, wi, kNormal).x;
     }
@@ -370,10 +371,11 @@ TEST(BsdfProperties, PdfIntegratesToTheKeptFraction) {
     const SideIntegrals in = integrate_over_sphere(k.m, wo, 1200, 2400);
     const SampleStats st = sample_stats(k.m, wo, kNormal, 200000, static_cast<std::uint32_t>(c));
     const double pdf = in.pdf[0] + in.pdf[1], eval = in.eval[0] + in.eval[1];
-    std::printf("  %-40s  integral of pdf %.5f, kept %.5f +- %.5f; integral of eval %.5f, "
-                "mean weight %.5f +- %.5f\n",
-                k.name.c_str(), pdf, st.kept_fraction(), st.kept_error(), eval, st.mean_weight(),
-                st.weight_error());
+    std::printf(
+        "  %-40s  integral of pdf %.5f, kept %.5f +- %.5f; integral of eval %.5f, "
+        "mean weight %.5f +- %.5f\n",
+        k.name.c_str(), pdf, st.kept_fraction(), st.kept_error(), eval, st.mean_weight(),
+        st.weight_error());
     EXPECT_LE(pdf, 1.0 + 2e-3);
     EXPECT_NEAR(pdf, st.kept_fraction(), 4.0 * st.kept_error() + 2e-3);
     EXPECT_NEAR(eval, st.mean_weight(), 4.0 * st.weight_error() + 2e-3);
@@ -400,7 +402,8 @@ TEST(BsdfProperties, PdfIntegratesToTheKeptFraction) {
   }
 }
 
-// ---- b. Chi-square of the sampled directions against pdf_bsdf ------------------------------------
+// ---- b. Chi-square of the sampled directions against pdf_bsdf
+// ------------------------------------
 
 // Bins on (cos theta, phi) in the frame of kNormal, over the whole sphere (equal solid angle).
 constexpr int kCosBins = 40, kPhiBins = 80;
@@ -469,8 +472,8 @@ ChiSquareResult pooled_chi_square(const std::vector<double>& observed,
     }
   }
   if (pooled_expected > 0.0) {
-    r.chi2 += (pooled_observed - pooled_expected) * (pooled_observed - pooled_expected) /
-              pooled_expected;
+    r.chi2 +=
+        (pooled_observed - pooled_expected) * (pooled_observed - pooled_expected) / pooled_expected;
     ++cells;
   }
   r.dof = cells - 1;
@@ -544,15 +547,17 @@ TEST(BsdfProperties, ChiSquareRejectsAWrongPdf) {
         return kept(s);
       },
       [&](const glm::vec3& wi) { return double(pdf_bsdf(wider, wo, wi, kNormal)); }, 200000, 2);
-  std::printf("  cosine vs rough conductor: chi2 %.1f (critical %.1f); alpha vs 1.1 alpha: chi2 "
-              "%.1f (critical %.1f)\n",
-              cosine_vs_rough.chi2, cosine_vs_rough.critical(), rough_vs_wider.chi2,
-              rough_vs_wider.critical());
+  std::printf(
+      "  cosine vs rough conductor: chi2 %.1f (critical %.1f); alpha vs 1.1 alpha: chi2 "
+      "%.1f (critical %.1f)\n",
+      cosine_vs_rough.chi2, cosine_vs_rough.critical(), rough_vs_wider.chi2,
+      rough_vs_wider.critical());
   EXPECT_GT(cosine_vs_rough.chi2, cosine_vs_rough.critical());
   EXPECT_GT(rough_vs_wider.chi2, rough_vs_wider.critical());
 }
 
-// ---- c. A sample's pdf and weight against pdf_bsdf and eval_bsdf ---------------------------------
+// ---- c. A sample's pdf and weight against pdf_bsdf and eval_bsdf
+// ---------------------------------
 
 TEST(BsdfProperties, SamplePdfAndWeightMatchPdfAndEval) {
   const std::vector<BsdfCase> cases = bsdf_cases();
@@ -606,9 +611,12 @@ double bsdf_value(const MaterialData& m, const glm::vec3& wo, const glm::vec3& w
 // relation f(wo, wi) / eta_o^2 = f(wi, wo) / eta_i^2 instead.) This is the adjoint BTDF, which
 // carries radiance / eta^2: the scaling cancels for paths that start and end outside.
 TEST(BsdfProperties, Reciprocity) {
-  const MaterialData materials[] = {lambertian_material(glm::vec3(0.7f)), conductor_material(0.2f),
-                                    conductor_material(0.5f), conductor_material(1.0f),
-                                    dielectric_material(0.3f), dielectric_material(0.7f)};
+  const MaterialData materials[] = {lambertian_material(glm::vec3(0.7f)),
+                                    conductor_material(0.2f),
+                                    conductor_material(0.5f),
+                                    conductor_material(1.0f),
+                                    dielectric_material(0.3f),
+                                    dielectric_material(0.7f)};
   const ShadingFrame frame(kNormal);
   for (const MaterialData& m : materials) {
     SCOPED_TRACE("kind " + std::to_string(m.kind) + " alpha " + std::to_string(m.alpha));
@@ -631,8 +639,8 @@ TEST(BsdfProperties, Reciprocity) {
       ASSERT_GE(a, 0.0);
       ASSERT_GE(b, 0.0);
       if (cos_o * cos_i > 0.0f) {
-        ASSERT_NEAR(a, b, 1e-3 * std::max(a, b) + 1e-7) << "reflection, cos_o " << cos_o
-                                                        << " cos_i " << cos_i;
+        ASSERT_NEAR(a, b, 1e-3 * std::max(a, b) + 1e-7)
+            << "reflection, cos_o " << cos_o << " cos_i " << cos_i;
         reflections += a > 0.0;
       } else {
         const double eta_o = cos_o > 0.0f ? 1.0 : m.ior, eta_i = cos_i > 0.0f ? 1.0 : m.ior;
@@ -683,8 +691,8 @@ TEST(BsdfProperties, DirectionalAlbedoAtMostOne) {
   const glm::vec3 albedo(0.5f, 0.25f, 0.75f);
   Rng rng(3, 3, 3, 3);
   for (int k = 0; k < 1000; ++k) {
-    const BsdfSample s = sample(lambertian_material(albedo), BsdfCase{"", {}, 0.4f}.wo(), kNormal,
-                                rng);
+    const BsdfSample s =
+        sample(lambertian_material(albedo), BsdfCase{"", {}, 0.4f}.wo(), kNormal, rng);
     ASSERT_EQ(s.weight, albedo);
   }
   // The smooth dielectric, from either side, at any angle: R + T = 1 exactly.
@@ -726,9 +734,10 @@ TEST(BsdfProperties, RoughConductorAlbedoAtNormalIncidence) {
     SCOPED_TRACE("ROUGHNESS " + std::to_string(roughness));
     const SampleStats st = sample_stats(conductor_material(roughness), n, n, 1000000, 5);
     const double reference = ggx_albedo_at_normal_incidence(double(roughness) * roughness);
-    std::printf("  conductor ROUGHNESS %.1f, R = 1, cos_o = 1: directional albedo %.4f +- %.4f "
-                "(quadrature %.4f)\n",
-                roughness, st.mean_weight(), st.weight_error(), reference);
+    std::printf(
+        "  conductor ROUGHNESS %.1f, R = 1, cos_o = 1: directional albedo %.4f +- %.4f "
+        "(quadrature %.4f)\n",
+        roughness, st.mean_weight(), st.weight_error(), reference);
     EXPECT_NEAR(st.mean_weight(), reference, 4.0 * st.weight_error() + 1e-4);
     EXPECT_LE(st.mean_weight(), 1.0);
     EXPECT_LT(st.mean_weight(), previous);
@@ -990,7 +999,8 @@ TEST(Bsdf, MaterialDataFromSceneMaterials) {
   EXPECT_EQ(b.albedo, glow.color);
   EXPECT_EQ(b.emission, glow.emission);
   EXPECT_EQ(b.two_sided, 1);
-  const MaterialData plain = make_material_data(scene_material(MaterialType::diffuse, glm::vec3(0.5f)));
+  const MaterialData plain =
+      make_material_data(scene_material(MaterialType::diffuse, glm::vec3(0.5f)));
   EXPECT_FALSE(is_emissive(plain));
   // Specular and refractive: alpha = ROUGHNESS^2; ROUGHNESS 0 is a delta lobe.
   for (float roughness : {0.0f, 0.2f, 0.5f, 1.0f}) {

@@ -83,12 +83,13 @@ Triangle triangle(glm::vec3 a, glm::vec3 b, glm::vec3 c, int material) {
 Scene light_scene() {
   Scene s;
   s.path = "lights (test)";
-  s.materials = {surface(MaterialType::diffuse, glm::vec3(0.8f)),
-                 emitting(glm::vec3(1.0f, 0.9f, 0.8f), 5.0f, true),
-                 surface(MaterialType::diffuse, glm::vec3(0.5f), glm::vec3(2.0f, 1.0f, 0.5f), false),
-                 emitting(glm::vec3(0.2f, 0.4f, 1.0f), 3.0f, true),
-                 surface(MaterialType::specular, glm::vec3(0.9f)),
-                 emitting(glm::vec3(1.0f), 0.5f, false)};
+  s.materials = {
+      surface(MaterialType::diffuse, glm::vec3(0.8f)),
+      emitting(glm::vec3(1.0f, 0.9f, 0.8f), 5.0f, true),
+      surface(MaterialType::diffuse, glm::vec3(0.5f), glm::vec3(2.0f, 1.0f, 0.5f), false),
+      emitting(glm::vec3(0.2f, 0.4f, 1.0f), 3.0f, true),
+      surface(MaterialType::specular, glm::vec3(0.9f)),
+      emitting(glm::vec3(1.0f), 0.5f, false)};
   s.triangles = {
       // A large ceiling lamp facing down (-y).
       triangle(glm::vec3(-2.0f, 4.0f, -2.0f), glm::vec3(2.0f, 4.0f, -2.0f),
@@ -117,7 +118,8 @@ Scene light_scene() {
       object(ShapeType::sphere, 1, glm::vec3(0.0f, 3.0f, -2.0f), glm::vec3(0.0f, 0.0f, 30.0f),
              glm::vec3(1.5f, 0.6f, 0.9f)),
       // 3, 4: not emissive.
-      object(ShapeType::sphere, 0, glm::vec3(-1.0f, -0.5f, -1.0f), glm::vec3(0.0f), glm::vec3(1.0f)),
+      object(ShapeType::sphere, 0, glm::vec3(-1.0f, -0.5f, -1.0f), glm::vec3(0.0f),
+             glm::vec3(1.0f)),
       object(ShapeType::cube, 4, glm::vec3(1.0f, -0.5f, -1.5f), glm::vec3(0.0f, 15.0f, 0.0f),
              glm::vec3(0.8f)),
       // 5: a uniformly scaled one-sided sphere, radius 0.4.
@@ -264,8 +266,8 @@ TEST(LightTable, EveryEmitterKnowsItsLight) {
         EXPECT_EQ(l.emission, b.materials[b.acc.shading[e.index].material].emission);
       } else {
         const Object& o = b.scene.objects[e.index];
-        const bool round = o.shape == ShapeType::sphere && o.scale.x == o.scale.y &&
-                           o.scale.y == o.scale.z;
+        const bool round =
+            o.shape == ShapeType::sphere && o.scale.x == o.scale.y && o.scale.y == o.scale.z;
         EXPECT_EQ(l.kind, static_cast<int>(round ? LightKind::sphere : LightKind::object))
             << "object " << e.index;
         if (round) {
@@ -324,9 +326,8 @@ TEST(LightTable, PicksFollowPower) {
     const Light& l = b.table.lights[light_of(b, e)];
     const double want = e.power / total;
     // The table's ellipsoid area is a coarser quadrature than ours.
-    const double tolerance = l.kind == static_cast<int>(LightKind::object) && l.shape == 0
-                                 ? 1e-3
-                                 : 1e-4;
+    const double tolerance =
+        l.kind == static_cast<int>(LightKind::object) && l.shape == 0 ? 1e-3 : 1e-4;
     EXPECT_NEAR(l.pick, want, tolerance * want)
         << (e.triangle ? "triangle " : "object ") << e.index;
     pick_sum += l.pick;
@@ -475,9 +476,9 @@ bool inside_object(const Object& o, const glm::vec3& x) {
 }
 
 // The outside shading points every light is seen from.
-const glm::vec3 kPoints[] = {glm::vec3(0.0f, 0.0f, 0.0f), glm::vec3(0.5f, 2.0f, 1.0f),
+const glm::vec3 kPoints[] = {glm::vec3(0.0f, 0.0f, 0.0f),  glm::vec3(0.5f, 2.0f, 1.0f),
                              glm::vec3(-1.0f, 1.5f, 3.0f), glm::vec3(4.0f, 3.0f, 2.5f),
-                             glm::vec3(0.3f, 6.0f, 0.2f), glm::vec3(1.3f, 0.2f, 0.5f)};
+                             glm::vec3(0.3f, 6.0f, 0.2f),  glm::vec3(1.3f, 0.2f, 0.5f)};
 
 // A shading point and the light it looks at (uniform spheres also from inside).
 struct View {
@@ -493,8 +494,9 @@ std::vector<View> views(const Built& b) {
     const std::string what = (e.triangle ? "triangle " : "object ") + std::to_string(e.index);
     for (const glm::vec3& x : kPoints) {
       if (!e.triangle && inside_object(b.scene.objects[e.index], x)) continue;
-      out.push_back({k, x, what + " from (" + std::to_string(x.x) + ", " + std::to_string(x.y) +
-                               ", " + std::to_string(x.z) + ")"});
+      out.push_back({k, x,
+                     what + " from (" + std::to_string(x.x) + ", " + std::to_string(x.y) + ", " +
+                         std::to_string(x.z) + ")"});
     }
     if (!e.triangle && b.table.lights[k].kind == static_cast<int>(LightKind::sphere)) {
       const Object& o = b.scene.objects[e.index];
@@ -543,11 +545,13 @@ bool sampled_point(const Built& b, int k, const glm::vec3& x, const LightSample&
       }
       return false;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
-// ---- b. light_pdf against the sampling density ----------------------------------------------------
+// ---- b. light_pdf against the sampling density
+// ----------------------------------------------------
 
 TEST(LightSampling, LightPdfIsTheSamplingDensity) {
   const Built b = build(light_scene(), true);
@@ -652,7 +656,8 @@ TEST(LightSampling, EstimatorIsUnbiased) {
         }
         break;
       }
-      default: FAIL();
+      default:
+        FAIL();
     }
     // The estimate, hidden points (the far side of a convex object) counted as zero; and, for
     // two-sided objects, all points (both sides: twice the solid angle).

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -335,9 +334,8 @@ TEST(CornellBox, MissingMaterialLightsTheGlossyBox) {
       kData + "scene.json", warnings);
   EXPECT_EQ(count_type(lit, MaterialType::emitting), 2);
   EXPECT_TRUE(warnings.empty()) << warnings.front();
-  const Scene unlit =
-      parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": ")" + obj + R"("})"), kData + "scene.json",
-                  warnings);
+  const Scene unlit = parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": ")" + obj + R"("})"),
+                                  kData + "scene.json", warnings);
   EXPECT_EQ(count_type(unlit, MaterialType::emitting), 0);
   EXPECT_EQ(count_emissive(unlit), 0);
 }

@@ -119,7 +119,8 @@ TEST(RenderCpu, NextEventEstimationAgreesWithBsdfSampling) {
   std::printf("rms seed-to-seed difference: bsdf %.4f, path %.4f\n", noise_bsdf, noise_nee);
   EXPECT_LT(noise_nee, 0.7 * noise_bsdf);
   for (int c = 0; c < 3; ++c) {
-    const double a = 0.5 * (test::mean_channel(nee.image, c) + test::mean_channel(nee_other.image, c));
+    const double a =
+        0.5 * (test::mean_channel(nee.image, c) + test::mean_channel(nee_other.image, c));
     const double b =
         0.5 * (test::mean_channel(bsdf.image, c) + test::mean_channel(bsdf_other.image, c));
     EXPECT_NEAR(a, b, 0.03 * b) << "channel " << c;

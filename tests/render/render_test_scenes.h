@@ -134,7 +134,8 @@ inline Scene feature_scene() {
   lamp.two_sided = false;
   Material glow = make_material("glow", MaterialType::diffuse, glm::vec3(0.6f, 0.6f, 0.9f));
   glow.emission = glm::vec3(1.5f, 0.5f, 0.2f);
-  Material frosted = make_material("frosted", MaterialType::refractive, glm::vec3(1.0f), 0.0f, 1.5f);
+  Material frosted =
+      make_material("frosted", MaterialType::refractive, glm::vec3(1.0f), 0.0f, 1.5f);
   frosted.roughness = 0.4f;
   Material checker = make_material("checker", MaterialType::diffuse, glm::vec3(1.0f));
   checker.texture = 0;

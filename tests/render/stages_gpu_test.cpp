@@ -343,8 +343,8 @@ TEST(StagesGpu, ShadeMatchesCpu) {
   Buffer<std::size_t> d_live = upload(live);
   shade_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), nullptr, LiveBound{live.data(), n},
               kMaxDepth, 77, t.cpu_film(), t.cpu_counts());
-  shade_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), nullptr, LiveBound{d_live.data(), n},
-              kMaxDepth, 77, t.gpu_film(), t.gpu_counts());
+  shade_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), nullptr,
+              LiveBound{d_live.data(), n}, kMaxDepth, 77, t.gpu_film(), t.gpu_counts());
   const std::vector<std::uint32_t> g_ids = download(d_ids);
   // Roulette and BSDF sampling use the same random numbers; rounding may rarely flip a decision.
   EXPECT_LE(count_different(g_ids, ids), n / 1000);
@@ -383,8 +383,8 @@ TEST(StagesGpu, ShadeMatchesCpu) {
   Buffer<std::uint32_t> d_ids2 = upload(ids2);
   shade_paths(kCpu, s.cpu.view(), again.cpu.view(), ids2.data(), nullptr, LiveBound{live.data(), n},
               kMaxDepth, 77, c.cpu_film(true), c.cpu_counts());
-  shade_paths(kGpu, s.gpu.view(), again.gpu.view(), d_ids2.data(), nullptr, LiveBound{d_live.data(), n},
-              kMaxDepth, 77, c.gpu_film(true), c.gpu_counts());
+  shade_paths(kGpu, s.gpu.view(), again.gpu.view(), d_ids2.data(), nullptr,
+              LiveBound{d_live.data(), n}, kMaxDepth, 77, c.gpu_film(true), c.gpu_counts());
   const std::vector<glm::vec3> g_film = download(c.d_film);
   double cpu_sum = 0, gpu_sum = 0;
   for (std::size_t p = 0; p < kPixels; ++p) {

@@ -209,8 +209,8 @@ TEST(Stages, ShadeCountingSamplesDepositsOnePerEndedPath) {
   std::vector<std::uint32_t> ids;
   set_up_shading(f, ids);
   const std::size_t live = 4;
-  shade_paths(kCpu, f.view, f.paths, ids.data(), nullptr, LiveBound{&live, 6}, Fixture::kMaxDepth, 99,
-              f.film_view(true), f.counts());
+  shade_paths(kCpu, f.view, f.paths, ids.data(), nullptr, LiveBound{&live, 6}, Fixture::kMaxDepth,
+              99, f.film_view(true), f.counts());
   for (std::size_t px = 0; px < f.film.size(); ++px)
     EXPECT_EQ(f.film[px], px == 11 || px == 13 ? glm::vec3(1.0f) : glm::vec3(0.0f)) << px;
 }
