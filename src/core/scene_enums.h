@@ -4,7 +4,7 @@
 
 namespace raystream {
 
-enum class MaterialType { diffuse, emitting, specular, refractive };
+enum class MaterialType { diffuse, emitting, specular, refractive, plastic };
 
 enum class ShapeType { sphere, cube };
 

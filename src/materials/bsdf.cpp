@@ -10,7 +10,9 @@ MaterialData make_material_data(const Material& material) {
   m.emission = material.emission;
   m.ior = material.ior;
   m.two_sided = material.two_sided ? 1 : 0;
-  m.texture = material.type == MaterialType::diffuse ? material.texture : -1;
+  m.texture = material.type == MaterialType::diffuse || material.type == MaterialType::plastic
+                  ? material.texture
+                  : -1;
   switch (material.type) {
     case MaterialType::diffuse:
       m.kind = static_cast<std::int32_t>(BsdfKind::lambertian);
@@ -24,6 +26,10 @@ MaterialData make_material_data(const Material& material) {
     case MaterialType::specular:
       m.kind = static_cast<std::int32_t>(BsdfKind::conductor);
       m.alpha = ggx_alpha(material.roughness);
+      break;
+    case MaterialType::plastic:
+      m.kind = static_cast<std::int32_t>(BsdfKind::plastic);
+      m.alpha = plastic_alpha(ggx_alpha(material.roughness));
       break;
     case MaterialType::refractive:
       m.kind = static_cast<std::int32_t>(BsdfKind::dielectric);

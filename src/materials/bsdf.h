@@ -1,7 +1,8 @@
 // Materials as the kernels see them, and the BSDF interface every material implements:
 // sample_bsdf (a direction, its weight f |cos| / pdf, its pdf and whether it is a delta lobe),
 // eval_bsdf (f |cos| for a pair of directions) and pdf_bsdf (the density sample_bsdf draws that
-// pair with). The lobes live one family per file: lambertian.h, conductor.h, dielectric.h; here
+// pair with). The lobes live one family per file: lambertian.h, conductor.h, dielectric.h,
+// plastic.h; here
 // directions go from world space into the local frame of the shading normal and back.
 //
 // A material may also emit (emission > 0): an emitter is a surface like any other, which reflects
@@ -16,12 +17,13 @@
 #include "materials/conductor.h"
 #include "materials/dielectric.h"
 #include "materials/lambertian.h"
+#include "materials/plastic.h"
 
 namespace raystream {
 
 struct Material;  // scene/scene.h
 
-enum class BsdfKind : std::int32_t { none, lambertian, conductor, dielectric };
+enum class BsdfKind : std::int32_t { none, lambertian, conductor, dielectric, plastic };
 
 struct MaterialData {
   glm::vec3 albedo{1.0f};      // Lambertian albedo, conductor reflectance or dielectric tint
@@ -92,6 +94,9 @@ RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec
     case BsdfKind::dielectric:
       s = dielectric_sample(albedo, m.ior, m.alpha, o, uc, u1, u2);
       break;
+    case BsdfKind::plastic:
+      s = plastic_sample(albedo, m.albedo, m.ior, m.alpha, o, uc, u1, u2);
+      break;
     default:
       break;
   }
@@ -117,6 +122,8 @@ RAYSTREAM_HD inline glm::vec3 eval_bsdf(const MaterialData& m, const glm::vec3& 
       return conductor_eval(albedo, m.alpha, o, i);
     case BsdfKind::dielectric:
       return dielectric_eval(albedo, m.ior, m.alpha, o, i);
+    case BsdfKind::plastic:
+      return plastic_eval(albedo, m.ior, m.alpha, o, i);
     default:
       return glm::vec3(0.0f);
   }
@@ -134,6 +141,8 @@ RAYSTREAM_HD inline float pdf_bsdf(const MaterialData& m, const glm::vec3& wo, c
       return conductor_pdf(m.alpha, o, i);
     case BsdfKind::dielectric:
       return dielectric_pdf(m.ior, m.alpha, o, i);
+    case BsdfKind::plastic:
+      return plastic_pdf(m.albedo, m.ior, m.alpha, o, i);
     default:
       return 0.0f;
   }

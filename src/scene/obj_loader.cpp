@@ -361,12 +361,14 @@ Material material_from_mtl(const MtlMaterial& mtl) {
     const glm::vec3 tf = glm::clamp(mtl.tf, 0.0f, 1.0f);
     m.color = tf.x > 0.0f || tf.y > 0.0f || tf.z > 0.0f ? tf : glm::vec3(1.0f);
     m.ior = mtl.ni > 0.0f ? mtl.ni : 1.5f;
-  } else if (black_kd && !black_ks) {
-    // A highlight only: a rough conductor of colour Ks, the Phong exponent Ns turned into a GGX
-    // width (alpha = sqrt(2 / (Ns + 2)), the Beckmann match; ROUGHNESS = sqrt(alpha)).
-    m.type = MaterialType::specular;
-    m.color = ks;
+  } else if (!black_ks) {
+    // A highlight: the Phong exponent Ns becomes a GGX width (alpha = sqrt(2 / (Ns + 2)), the
+    // Beckmann match; ROUGHNESS = sqrt(alpha)). Alone, a rough conductor of colour Ks; over a Kd,
+    // a plastic (a clear coat of index Ni, 1.5 where Ni is not above 1, over the Kd base).
     m.roughness = std::sqrt(std::sqrt(2.0f / (std::max(mtl.ns, 0.0f) + 2.0f)));
+    m.type = black_kd ? MaterialType::specular : MaterialType::plastic;
+    m.color = black_kd ? ks : kd;
+    if (!black_kd) m.ior = mtl.ni > 1.0f ? mtl.ni : 1.5f;
   } else {
     m.type = MaterialType::diffuse;
     m.color = kd;
@@ -485,10 +487,12 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
     mtl.kd_map = t.diffuse_texname;
     mesh.materials.push_back(material_from_mtl(mtl));
     mesh.kd_maps.push_back(kd_map);
-    if (!kd_map.path.empty() && mesh.materials.back().type != MaterialType::diffuse) {
+    if (!kd_map.path.empty() && mesh.materials.back().type != MaterialType::diffuse &&
+        mesh.materials.back().type != MaterialType::plastic) {
       mesh.material_warnings.push_back(excerpt(
           kd_map.origin + ": material \"" + excerpt(t.name) +
-              "\" is not diffuse (only Diffuse materials are textured); the texture is ignored",
+              "\" is not diffuse (only Diffuse and Plastic materials are textured); the texture "
+              "is ignored",
           kMaxMessage));
       mesh.kd_maps.back() = KdMap();
     }

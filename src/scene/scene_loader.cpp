@@ -317,9 +317,13 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.type = MaterialType::specular;
   } else if (type == "refractive" || type == "dielectric") {
     m.type = MaterialType::refractive;
+  } else if (type == "plastic") {
+    m.type = MaterialType::plastic;
+    m.roughness = 0.3f;  // a plastic's default coat; ROUGHNESS below 0.1 counts as 0.1
   } else {
-    r.fail(type_key, "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
-                         "\" (expected Diffuse, Emitting, Specular, Refractive or Dielectric)");
+    r.fail(type_key,
+           "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
+               "\" (expected Diffuse, Emitting, Specular, Refractive, Dielectric or Plastic)");
   }
   // Refractive materials default to clear glass; the others need their colour.
   if (m.type == MaterialType::refractive && !j.contains("RGB")) {
@@ -344,14 +348,16 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
     if (m.roughness < 0 || m.roughness > 1)
       r.fail(key + ".ROUGHNESS", "expected a value in [0, 1]");
-    if (m.roughness > 0 && m.type != MaterialType::specular && m.type != MaterialType::refractive)
-      r.warn(key + ".ROUGHNESS", "only Specular and Refractive materials are rough; ignored");
+    if (m.roughness > 0 && m.type != MaterialType::specular && m.type != MaterialType::refractive &&
+        m.type != MaterialType::plastic)
+      r.warn(key + ".ROUGHNESS",
+             "only Specular, Refractive and Plastic materials are rough; ignored");
   }
   if (j.contains("EMISSION")) {
     if (m.type == MaterialType::emitting)
       r.fail(key + ".EMISSION",
              "an Emitting material emits RGB x EMITTANCE; EMISSION is for "
-             "surfaces that also reflect (Diffuse, Specular, Refractive)");
+             "surfaces that also reflect (Diffuse, Specular, Refractive, Plastic)");
     m.emission = r.vec3(j["EMISSION"], key + ".EMISSION");
     if (m.emission.x < 0 || m.emission.y < 0 || m.emission.z < 0)
       r.fail(key + ".EMISSION", "expected non-negative components");
@@ -368,8 +374,8 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     if (file.find('\0') != std::string::npos) {
       r.fail(texture_key, "the path holds a NUL character");
     }
-    if (m.type != MaterialType::diffuse) {
-      r.warn(texture_key, "only Diffuse materials are textured; ignored");
+    if (m.type != MaterialType::diffuse && m.type != MaterialType::plastic) {
+      r.warn(texture_key, "only Diffuse and Plastic materials are textured; ignored");
     } else {
       const std::string resolved =
           (std::filesystem::path(path).parent_path() / std::filesystem::path(file))

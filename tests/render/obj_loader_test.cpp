@@ -114,9 +114,17 @@ TEST(MtlMapping, EachRule) {
   EXPECT_EQ(d.type, MaterialType::specular);
   EXPECT_EQ(d.color, metal.ks);
   EXPECT_NEAR(d.roughness * d.roughness, std::sqrt(2.0f / 42.0f), 1e-6f);
-  // illum 2 with Ks and Kd stays diffuse; Ni alone does not make glass.
+  // Ks over a Kd: a plastic (base Kd, coat of index Ni); Ni alone does not make glass.
+  MtlMaterial coated = m;
+  coated.ks = glm::vec3(1.0f);
+  coated.ni = 1.6f;
+  coated.ns = 40.0f;
+  d = material_from_mtl(coated);
+  EXPECT_EQ(d.type, MaterialType::plastic);
+  EXPECT_EQ(d.color, m.kd);
+  EXPECT_FLOAT_EQ(d.ior, 1.6f);
+  EXPECT_NEAR(d.roughness * d.roughness, std::sqrt(2.0f / 42.0f), 1e-6f);
   MtlMaterial plain = m;
-  plain.ks = glm::vec3(1.0f);
   plain.ni = 1.5f;
   EXPECT_EQ(material_from_mtl(plain).type, MaterialType::diffuse);
 }

@@ -121,7 +121,8 @@ inline Scene box_scene() {
 // Every kind of light and material of the renderer in one small scene: the box without its back
 // wall (behind the camera), open to a uniform environment; lit also by a one-sided emissive
 // quad of two triangles under the ceiling (facing down) and an emissive sphere that reflects;
-// with rough glass, a rough and a smooth conductor, smooth glass, and a textured diffuse cube.
+// with rough glass, a rough and a smooth conductor, smooth glass, a plastic wall and a textured
+// diffuse cube.
 inline Scene feature_scene() {
   Scene s = box_scene();
   s.path = "features (test)";
@@ -144,6 +145,9 @@ inline Scene feature_scene() {
   s.materials.push_back(glow);
   s.materials.push_back(frosted);
   s.materials.push_back(checker);
+  // The red wall becomes a plastic: a glossy coat over the red base.
+  s.materials[2].type = MaterialType::plastic;
+  s.materials[2].roughness = 0.3f;
   TextureImage image;
   image.path = "checker (test)";
   image.width = 4;

@@ -61,7 +61,7 @@ TEST(SceneLoader, ReadsEveryKey) {
   // The one warning: a ROUGHNESS on a material other than Specular or Refractive is ignored.
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_CONTAINS(warnings[0], "Materials.plain.ROUGHNESS");
-  EXPECT_CONTAINS(warnings[0], "only Specular and Refractive materials are rough");
+  EXPECT_CONTAINS(warnings[0], "only Specular, Refractive and Plastic materials are rough");
   EXPECT_EQ(s.path, std::string(kData) + "every_key.json");
 
   ASSERT_EQ(s.materials.size(), 6u);

@@ -392,7 +392,7 @@ TEST(MtlMapKd, ResolvedAgainstTheMtlFolder) {
   EXPECT_TRUE(mesh.kd_maps[2].path.empty());
   ASSERT_EQ(mesh.material_warnings.size(), 1u);
   EXPECT_CONTAINS(mesh.material_warnings[0], "textured_quad.mtl:14: map_Kd: material \"mirror\"");
-  EXPECT_CONTAINS(mesh.material_warnings[0], "only Diffuse materials are textured");
+  EXPECT_CONTAINS(mesh.material_warnings[0], "only Diffuse and Plastic materials are textured");
   for (const Material& m : mesh.materials) EXPECT_EQ(m.texture, -1);
   // The quad's uvs: vt = the vertex's x and y; the third triangle has none.
   ASSERT_EQ(mesh.triangles.size(), 3u);
@@ -534,8 +534,8 @@ TEST(SceneTexture, OnlyDiffuseMaterialsAreTextured) {
   EXPECT_EQ(material_named(s, "chrome").texture, -1);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], kMeshes +
-                             "scene.json: Materials.chrome.TEXTURE: only Diffuse materials "
-                             "are textured; ignored");
+                             "scene.json: Materials.chrome.TEXTURE: only Diffuse and Plastic "
+                             "materials are textured; ignored");
 }
 
 std::string scene_error(const std::string& text, const std::string& path) {
