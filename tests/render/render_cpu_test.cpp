@@ -96,6 +96,45 @@ TEST(RenderCpu, EnvironmentFurnaceRendersOne) {
   }
 }
 
+TEST(RenderCpu, ShadowRaysReachLightsAtGrazingAngles) {
+  // A two-sided lamp quad 0.09 below a ceiling: the ceiling around it is lit by the lamp's back
+  // at grazing angles. Shadow rays leave from just off the ceiling; aimed along the sampled
+  // direction from the hit point they met the lamp's plane short of their end and were shadowed
+  // by the lamp itself (NEE rendered that ceiling black). Depth 2: direct light only.
+  Scene scene;
+  scene.path = "grazing (test)";
+  scene.materials = {test::make_material("white", MaterialType::diffuse, glm::vec3(0.8f)),
+                     test::make_material("lamp", MaterialType::diffuse, glm::vec3(0.0f))};
+  scene.materials[1].emission = glm::vec3(10.0f);
+  scene.objects = {test::make_object(ShapeType::cube, 0, glm::vec3(0.0f, 2.0f, 0.0f),
+                                     glm::vec3(0.0f), glm::vec3(4.0f, 0.01f, 4.0f))};
+  const glm::vec3 p0(-0.3f, 1.9f, -0.3f), p1(0.3f, 1.9f, -0.3f), p2(0.3f, 1.9f, 0.3f),
+      p3(-0.3f, 1.9f, 0.3f);
+  Triangle a, b;
+  a.v[0] = p0, a.v[1] = p1, a.v[2] = p2;
+  b.v[0] = p0, b.v[1] = p2, b.v[2] = p3;
+  for (Triangle* t : {&a, &b}) {
+    for (glm::vec3& n : t->n) n = glm::vec3(0.0f, -1.0f, 0.0f);
+    t->material = 1;
+  }
+  scene.triangles = {a, b};
+  scene.camera.width = 24;
+  scene.camera.height = 16;
+  scene.camera.fovy_degrees = 30.0f;
+  scene.camera.eye = glm::vec3(0.0f, 0.5f, 3.0f);
+  scene.camera.lookat = glm::vec3(0.0f, 1.95f, 0.0f);
+  scene.depth = 2;
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 256);
+  const RenderResult nee = render(scene, s);
+  s.nee = false;
+  const RenderResult bsdf = render(scene, s);
+  const double a_mean = test::mean_channel(nee.image, 0),
+               b_mean = test::mean_channel(bsdf.image, 0);
+  std::printf("grazing lamp: path %.5f, bsdf %.5f\n", a_mean, b_mean);
+  EXPECT_GT(b_mean, 0.0);
+  EXPECT_NEAR(a_mean, b_mean, 0.02 * b_mean);
+}
+
 TEST(RenderCpu, NextEventEstimationAgreesWithBsdfSampling) {
   // Triangle, sphere and environment lights; rough glass, rough and smooth metal, textures: the
   // two estimators converge to the same image, and NEE + MIS has the lower noise.
