@@ -38,17 +38,20 @@ namespace {
 // Up to this many characters of a failing rank's message travel to every rank.
 constexpr int kMessageBytes = 4096;
 constexpr int kDeviceNameBytes = 128;
-// A share's statistics as numbers, for MPI_Gather: the fixed fields, then six per depth.
-constexpr int kFixedFields = 13;
+// A share's statistics as numbers, for MPI_Gather: the fixed fields (nine, then one per stage),
+// then kBounceFields per depth. pack and unpack must list the same fields in the same order.
+constexpr int kFixedFields = 9 + kStageCount;
+constexpr int kBounceFields = 8;
 
 std::vector<double> pack(const RenderStats& s) {
   std::vector<double> v = {
       double(s.spp),           double(s.first_sample),      double(s.device_index), s.total_ms,
-      double(s.path_segments), double(s.peak_device_bytes), double(s.timed_units),  double(s.pool)};
+      double(s.path_segments), double(s.peak_device_bytes), double(s.timed_units),  double(s.pool),
+      double(s.shadow_rays)};
   for (double ms : s.stage_ms) v.push_back(ms);
   for (const BounceStats& b : s.bounces) {
-    v.insert(v.end(), {double(b.paths_in), double(b.paths_out), b.intersect_ms, b.sort_ms,
-                       b.shade_ms, b.compact_ms});
+    v.insert(v.end(), {double(b.paths_in), double(b.paths_out), double(b.shadow_rays),
+                       b.intersect_ms, b.sort_ms, b.shade_ms, b.shadow_ms, b.compact_ms});
   }
   return v;
 }
@@ -67,15 +70,18 @@ RenderStats unpack(const double* v, const RenderStats& like, const char* device,
   s.peak_device_bytes = std::size_t(v[5]);
   s.timed_units = int(v[6]);
   s.pool = std::size_t(v[7]);
-  for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = v[8 + k];
+  s.shadow_rays = std::uint64_t(v[8]);
+  for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = v[9 + k];
   for (std::size_t b = 0; b < s.bounces.size(); ++b) {
-    const double* d = v + kFixedFields + 6 * b;
+    const double* d = v + kFixedFields + kBounceFields * b;
     s.bounces[b].paths_in = std::uint64_t(d[0]);
     s.bounces[b].paths_out = std::uint64_t(d[1]);
-    s.bounces[b].intersect_ms = d[2];
-    s.bounces[b].sort_ms = d[3];
-    s.bounces[b].shade_ms = d[4];
-    s.bounces[b].compact_ms = d[5];
+    s.bounces[b].shadow_rays = std::uint64_t(d[2]);
+    s.bounces[b].intersect_ms = d[3];
+    s.bounces[b].sort_ms = d[4];
+    s.bounces[b].shade_ms = d[5];
+    s.bounces[b].shadow_ms = d[6];
+    s.bounces[b].compact_ms = d[7];
   }
   s.device = device;
   s.rank = rank;

@@ -94,8 +94,10 @@ class MpiRender(unittest.TestCase):
         s2 = json.loads((Path(ARGS.out) / "two.json").read_text())
         self.assertEqual(s2["spp"], 5)
         self.assertEqual(s2["path_segments"], s1["path_segments"])
-        self.assertEqual([b["paths_in"] for b in s2["bounces"]],
-                         [b["paths_in"] for b in s1["bounces"]])
+        for key in ("paths_in", "paths_out", "shadow_rays"):
+            self.assertEqual([b[key] for b in s2["bounces"]], [b[key] for b in s1["bounces"]], key)
+        self.assertGreater(s2["shadow_rays"], 0)
+        self.assertEqual(s2["shadow_rays"], s1["shadow_rays"])
         shares = s2["shares"]
         self.assertEqual([s["rank"] for s in shares], [0, 1])
         self.assertEqual([s["spp"] for s in shares], [3, 2])
