@@ -51,7 +51,8 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   Buffer<std::uint32_t> shadow_a(ex, "shadow ray ids", nee ? n : 0, &c.tally);
   Buffer<std::uint32_t> shadow_b(ex, "shadow ray ids (compacted)", nee ? n : 0, &c.tally);
   prim::Workspace workspace;
-  reserve_workspace(c, workspace, n, settings.compact);
+  // Shadow rays are compacted into their queue even when the paths are not (--compact off).
+  reserve_workspace(c, workspace, n, settings.compact || nee);
 
   // Two timelines: on the GPU the host reads one frame's events while the next frame runs.
   const int frame_slot = stage_slot(depth, Stage::regenerate);
