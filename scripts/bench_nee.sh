@@ -31,8 +31,16 @@ run path_64 $S --spp 64 --integrator path --seed 1 -o "$OUT/path_64.hdr"
 run bsdf_64 $S --spp 64 --integrator bsdf --seed 1 -o "$OUT/bsdf_64.hdr"
 n=$(python3 -c "print(max(1, round(64 * $(stat "$OUT/path_64.json" total_ms) / $(stat "$OUT/bsdf_64.json" total_ms))))")
 run "bsdf_${n}" $S --spp "$n" --integrator bsdf --seed 1 -o "$OUT/bsdf_eq.hdr"
-echo "== against the path reference: mean, MSE, worst 100x100 region median"
-python3 scripts/compare_images.py --region "${REGION:-100}" "$OUT/ref_path.hdr" "$OUT/ref_bsdf.hdr" "$OUT/path_64.hdr" \
+echo "== cost per sample: 64 and 1024 spp without stage timing; fixed ms + ms per spp"
+for i in path bsdf; do
+  run "${i}_64_untimed" $S --spp 64 --integrator $i --stage-timing off -o "$OUT/${i}_64_untimed.png"
+  run "${i}_1024_untimed" $S --spp 1024 --integrator $i --stage-timing off -o "$OUT/${i}_1024.png"
+  python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); per = (b - a) / 960
+print(f'$i: {per:.4f} ms per spp, {a - 64 * per:.1f} ms fixed')" \
+    "$(stat "$OUT/${i}_64_untimed.json" total_ms)" "$(stat "$OUT/${i}_1024_untimed.json" total_ms)"
+done
+echo "== against the path reference: mean, MSE (all pixels; without the emitters seen directly), worst region median"
+python3 scripts/compare_images.py --region "${REGION:-100}" --bright 1.0 "$OUT/ref_path.hdr" "$OUT/ref_bsdf.hdr" "$OUT/path_64.hdr" \
   "$OUT/bsdf_eq.hdr" "$OUT/bsdf_64.hdr"
 echo "== sorting by material: material_spheres 1280 x 540, 256 spp"
 for sched in stream frame; do
