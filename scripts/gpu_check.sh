@@ -37,7 +37,8 @@ if has sanitize; then
   filter='-*Large*:*Huge*:*2Pow26*:*TwoToThe*:*Beyond*'
   shards=${SANITIZE_SHARDS:-4}
   binaries=(${SANITIZE_BINARIES:-primitives_scan_test primitives_compact_test primitives_sort_test
-            primitives_misc_test primitives_classic_test primitives_production_test})
+            primitives_misc_test primitives_classic_test primitives_production_test
+            primitives_multisplit_test})
   jobs=()
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
     for t in "${binaries[@]}"; do

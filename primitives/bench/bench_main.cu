@@ -60,7 +60,8 @@ void usage() {
       "ops:   scan compact10 compact50 compact90 compact50_device_count partition_path48\n"
       "       partition_index sort_pairs_3bit sort_pairs_8bit sort_pairs_32bit scan_sweep\n"
       "impls: own thrust thrust_copy_if cub memcpy naive work_efficient blocked_brent_kung\n"
-      "       blocked_blelloch scan_scatter lsd split_1bit own_host_count thrust_host_count\n");
+      "       blocked_blelloch scan_scatter lsd split_1bit own_host_count thrust_host_count\n"
+      "       multisplit thrust_multisplit (sort_pairs_3bit only)\n");
 }
 
 Options parse(int argc, char** argv) {
@@ -206,6 +207,16 @@ void print_targets(const std::vector<Result>& results, std::FILE* text, std::ost
       {"sort_pairs_3bit thrust / own at 2^21",
        ratio(l.get("sort_pairs_3bit", "thrust", k21), l.get("sort_pairs_3bit", "own", k21)),
        ">= 5"},
+      {"multisplit 8 buckets / cub sort 3bit at 2^21",
+       ratio(l.get("sort_pairs_3bit", "multisplit", k21), l.get("sort_pairs_3bit", "cub", k21)),
+       "<= 0.67 (1.5x faster)"},
+      {"multisplit 8 buckets / own sort 3bit at 2^21",
+       ratio(l.get("sort_pairs_3bit", "multisplit", k21), l.get("sort_pairs_3bit", "own", k21)),
+       "(reference)"},
+      {"thrust multisplit / own multisplit at 2^21",
+       ratio(l.get("sort_pairs_3bit", "thrust_multisplit", k21),
+             l.get("sort_pairs_3bit", "multisplit", k21)),
+       "(reference)"},
   };
   std::fprintf(text, "\ntargets\n");
   md << "\n### targets\n\n| ratio | measured | target |\n|:---|---:|:---|\n";

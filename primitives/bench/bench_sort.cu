@@ -1,15 +1,21 @@
 // Sort of (uint32 key, uint32 value) pairs over bits [0, 3), [0, 8) and [0, 32): own variants,
 // the Thrust backend, CUB DeviceRadixSort::SortPairs over the same bits, and a copy of the keys
-// and values.
+// and values. Over [0, 3) also the multisplit into 8 buckets (bucket = key, the same result as
+// the sort): own ("multisplit") and Thrust's ("thrust_multisplit").
 #include <cub/device/device_radix_sort.cuh>
 
 #include "bench_harness.h"
 #include "primitives/classic/radix_sort.cuh"
 #include "primitives/classic/variants.h"
+#include "primitives/multisplit.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
 
 namespace bench {
 namespace {
+
+struct KeyIsBucket {
+  __host__ __device__ unsigned operator()(std::uint32_t key) const { return key; }
+};
 
 const char* impl_name(prim::classic::SortAlgorithm a) {
   return a == prim::classic::SortAlgorithm::onesweep ? "own" : prim::classic::name(a);
@@ -65,6 +71,28 @@ void bench_sort(Bench& bench, std::size_t n) {
         prim::thrust_backend::sort_pairs(keys_in(s), keys_out(s), values_in(s), values_out(s), n, 0,
                                          bits, ws, stream);
       });
+    }
+
+    if (bits == 3) {
+      unsigned long long* d_offsets = nullptr;
+      PRIM_CUDA_CHECK(cudaMalloc(&d_offsets, 9 * sizeof(unsigned long long)));
+      if (bench.wants(op, "multisplit")) {
+        prim::Workspace ws(
+            prim::own::multisplit_workspace_bytes<std::uint32_t, std::uint32_t>(n, 8));
+        bench.measure(op, "multisplit", n, bytes, slots, [&](int s) {
+          prim::own::multisplit_pairs(keys_in(s), keys_out(s), values_in(s), values_out(s), n, 8,
+                                      KeyIsBucket{}, d_offsets, ws, stream);
+        });
+      }
+      if (bench.wants(op, "thrust_multisplit")) {
+        prim::Workspace ws;
+        bench.measure(op, "thrust_multisplit", n, bytes, slots, [&](int s) {
+          prim::thrust_backend::multisplit_pairs(keys_in(s), keys_out(s), values_in(s),
+                                                 values_out(s), n, 8, KeyIsBucket{}, d_offsets, ws,
+                                                 stream);
+        });
+      }
+      PRIM_CUDA_CHECK(cudaFree(d_offsets));
     }
 
     for (prim::classic::SortAlgorithm a : prim::classic::all_sort_algorithms()) {

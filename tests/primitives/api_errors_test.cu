@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "primitives/compact.cuh"
+#include "primitives/multisplit.cuh"
 #include "primitives/radix_sort.cuh"
 #include "primitives/scan.cuh"
 #include "primitives/scatter.cuh"
@@ -215,6 +216,73 @@ TEST(ThrustApiErrors, SortAndScatterArguments) {
       {"prim::thrust_backend::scatter", "d_map is null"});
   EXPECT_NO_THROW((prim::thrust_backend::sort_pairs<std::uint8_t, std::uint32_t>(
       nullptr, nullptr, nullptr, nullptr, 0, 0, 8, ws)));
+}
+
+struct Mod4 {
+  __host__ __device__ unsigned operator()(std::uint32_t key) const { return key % 4; }
+};
+
+// Both backends check the multisplit's arguments alike.
+template <class Multisplit, class MultisplitKeys>
+void expect_multisplit_checks(const char* pairs_name, const char* keys_name,
+                              Multisplit multisplit_pairs, MultisplitKeys multisplit) {
+  Buffers m;
+  std::vector<unsigned long long> offsets(40);
+  expect_error([&] { multisplit_pairs(m.a.data(), m.b.data(), 16, 0, offsets.data()); },
+               {pairs_name, "buckets 0 must be in [1, 32]"});
+  expect_error([&] { multisplit_pairs(m.a.data(), m.b.data(), 16, 33, offsets.data()); },
+               {pairs_name, "buckets 33"});
+  expect_error([&] { multisplit_pairs(m.a.data(), m.b.data(), 16, 4, nullptr); },
+               {pairs_name, "d_bucket_offsets is null"});
+  expect_error([&] { multisplit_pairs(nullptr, m.b.data(), 16, 4, offsets.data()); },
+               {pairs_name, "null with n > 0"});
+  expect_error([&] { multisplit_pairs(m.a.data(), m.a.data(), 16, 4, offsets.data()); },
+               {pairs_name, "alias"});
+  expect_error([&] { multisplit(m.a.data(), m.a.data(), 16, 4, offsets.data()); },
+               {keys_name, "alias"});
+  // buckets and offsets are checked even with no items
+  expect_error([&] { multisplit(nullptr, nullptr, 0, 40, offsets.data()); },
+               {keys_name, "buckets 40"});
+}
+
+TEST(OwnApiErrors, MultisplitArguments) {
+  std::vector<std::uint32_t> values(16), values_out(16);
+  prim::Workspace ws;
+  expect_multisplit_checks(
+      "prim::own::multisplit_pairs", "prim::own::multisplit",
+      [&](const std::uint32_t* in, std::uint32_t* out, std::size_t n, int buckets,
+          unsigned long long* offsets) {
+        prim::own::multisplit_pairs(in, out, values.data(), values_out.data(), n, buckets, Mod4{},
+                                    offsets, ws);
+      },
+      [&](const std::uint32_t* in, std::uint32_t* out, std::size_t n, int buckets,
+          unsigned long long* offsets) {
+        prim::own::multisplit(in, out, n, buckets, Mod4{}, offsets, ws);
+      });
+  expect_error([] { prim::own::multisplit_workspace_bytes<std::uint32_t>(16, 0); },
+               {"prim::own::multisplit_workspace_bytes", "buckets 0"});
+  // Too small a workspace is refused before any launch.
+  Buffers m;
+  std::vector<unsigned long long> offsets(5);
+  expect_error(
+      [&] { prim::own::multisplit(m.a.data(), m.b.data(), 16, 4, Mod4{}, offsets.data(), ws); },
+      {"prim::own::multisplit", "workspace"});
+}
+
+TEST(ThrustApiErrors, MultisplitArguments) {
+  std::vector<std::uint32_t> values(16), values_out(16);
+  prim::Workspace ws;
+  expect_multisplit_checks(
+      "prim::thrust_backend::multisplit_pairs", "prim::thrust_backend::multisplit",
+      [&](const std::uint32_t* in, std::uint32_t* out, std::size_t n, int buckets,
+          unsigned long long* offsets) {
+        prim::thrust_backend::multisplit_pairs(in, out, values.data(), values_out.data(), n,
+                                               buckets, Mod4{}, offsets, ws);
+      },
+      [&](const std::uint32_t* in, std::uint32_t* out, std::size_t n, int buckets,
+          unsigned long long* offsets) {
+        prim::thrust_backend::multisplit(in, out, n, buckets, Mod4{}, offsets, ws);
+      });
 }
 
 }  // namespace

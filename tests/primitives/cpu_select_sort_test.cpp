@@ -179,6 +179,54 @@ void check_cpu_sort_ranges(const std::vector<std::pair<int, int>>& ranges) {
   }
 }
 
+TEST(CpuMultisplit, WorkedExampleFromTheHeader) {
+  const std::vector<std::uint32_t> keys = {5, 2, 7, 4, 0, 3};
+  const std::vector<char> values = {'a', 'b', 'c', 'd', 'e', 'f'};
+  std::vector<std::uint32_t> keys_out(6);
+  std::vector<char> values_out(6);
+  std::vector<unsigned long long> offsets(4);
+  prim::cpu::multisplit_pairs(
+      keys.data(), keys_out.data(), values.data(), values_out.data(), 6, 3,
+      [](std::uint32_t k) { return k % 3; }, offsets.data());
+  EXPECT_EQ(keys_out, (std::vector<std::uint32_t>{0, 3, 7, 4, 5, 2}));
+  EXPECT_EQ(values_out, (std::vector<char>{'e', 'f', 'c', 'd', 'a', 'b'}));
+  EXPECT_EQ(offsets, (std::vector<unsigned long long>{0, 2, 4, 6}));
+}
+
+TEST(CpuMultisplit, MatchesStableSortByBucketForEveryBucketCount) {
+  std::mt19937 rng(7);
+  for (int buckets = 1; buckets <= 32; ++buckets) {
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000)}) {
+      std::vector<std::uint32_t> keys(n), values(n), keys_out(n), values_out(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        keys[i] = rng() % (buckets + 3);  // some past the last bucket: they count as the last
+        values[i] = static_cast<std::uint32_t>(i);
+      }
+      auto bucket = [&](std::uint32_t k) { return std::min<std::uint32_t>(k, buckets - 1); };
+      std::vector<unsigned long long> offsets(buckets + 1);
+      prim::cpu::multisplit_pairs(
+          keys.data(), keys_out.data(), values.data(), values_out.data(), n, buckets,
+          [](std::uint32_t k) { return k; }, offsets.data());
+      std::vector<std::uint32_t> order(values);
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return bucket(keys[a]) < bucket(keys[b]);
+      });
+      EXPECT_EQ(values_out, order) << buckets << " buckets, n " << n;
+      for (int b = 0; b <= buckets; ++b) {
+        const auto expected = static_cast<unsigned long long>(std::count_if(
+            keys.begin(), keys.end(), [&](std::uint32_t k) { return int(bucket(k)) < b; }));
+        EXPECT_EQ(offsets[b], b == buckets ? n : expected) << "bucket " << b;
+      }
+    }
+  }
+  std::vector<unsigned long long> offsets(40);
+  std::vector<std::uint32_t> a(4), b(4);
+  EXPECT_THROW(prim::cpu::multisplit_pairs(
+                   a.data(), b.data(), a.data(), b.data(), 4, 33, [](std::uint32_t k) { return k; },
+                   offsets.data()),
+               prim::Error);
+}
+
 TEST(CpuSort, Uint8Keys) {
   check_cpu_sort_ranges<std::uint8_t>({{0, 3}, {0, 8}, {3, 8}, {2, 5}});
 }

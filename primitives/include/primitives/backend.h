@@ -16,6 +16,7 @@
 
 #if PRIM_BACKEND == PRIM_BACKEND_OWN
 #include "primitives/compact.cuh"
+#include "primitives/multisplit.cuh"
 #include "primitives/radix_sort.cuh"
 #include "primitives/scan.cuh"
 #include "primitives/scatter.cuh"

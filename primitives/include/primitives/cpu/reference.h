@@ -355,6 +355,43 @@ void sort_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Multisplit.
+
+// Stable k-way partition of (key, value) pairs by bucket_of(key) (results >= buckets count as
+// bucket buckets - 1): counts, exclusive scan, scatter; one thread. offsets gets buckets + 1
+// entries: where each bucket starts, then n. 1 <= buckets <= 32; outputs must not alias inputs.
+//
+//   keys = [5, 2, 7, 4, 0, 3], bucket_of(k) = k % 3, 3 buckets
+//   -> keys_out = [0, 3, 7, 4, 5, 2], offsets = [0, 2, 4, 6]
+template <class K, class V, class BucketOf>
+void multisplit_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
+                      std::size_t n, int buckets, BucketOf bucket_of, unsigned long long* offsets) {
+  const char* function = "prim::cpu::multisplit_pairs";
+  require(buckets >= 1 && buckets <= 32, function,
+          "buckets " + std::to_string(buckets) + " must be in [1, 32]");
+  require(offsets != nullptr, function, "offsets is null");
+  detail::require_data(keys_in, n, function, "keys_in");
+  detail::require_data(keys_out, n, function, "keys_out");
+  detail::require_data(values_in, n, function, "values_in");
+  detail::require_data(values_out, n, function, "values_out");
+  detail::require_distinct(keys_in, keys_out, n, function, "keys_in", "keys_out");
+  detail::require_distinct(values_in, values_out, n, function, "values_in", "values_out");
+  auto bucket = [&](const K& key) {
+    const auto b = static_cast<unsigned>(bucket_of(key));
+    return b < unsigned(buckets) ? b : unsigned(buckets - 1);
+  };
+  std::vector<unsigned long long> start(std::size_t(buckets) + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++start[bucket(keys_in[i]) + 1];
+  for (int b = 0; b < buckets; ++b) start[b + 1] += start[b];
+  std::copy(start.begin(), start.end(), offsets);
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned long long at = start[bucket(keys_in[i])]++;
+    keys_out[at] = keys_in[i];
+    values_out[at] = values_in[i];
+  }
+}
+
 // sort_pairs on all OpenMP threads: per pass of 8 bits, each thread counts the digits of its
 // block, the counts are scanned digit-major then thread-minor (so equal digits keep the thread
 // order, which is the input order), and each thread moves its block to the scanned offsets.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "primitives/config.h"
 #include "primitives/detail/sort_arguments.h"
@@ -26,18 +27,28 @@ struct Plan {
   std::size_t portion_tiles = 0;  // tiles in a full portion
 };
 
-inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
-  const char* function = "prim::own::sort_pairs (onesweep)";
+inline Plan make_plan(std::size_t n, int radix_bits, int passes) {
   Plan p;
-  require(config.radix_bits == 0 || config.radix_bits == 4 || config.radix_bits == 8, function,
-          "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)");
-  p.radix_bits = config.radix_bits ? config.radix_bits : (end_bit - begin_bit <= 4 ? 4 : 8);
+  p.radix_bits = radix_bits;
   p.radix = 1 << p.radix_bits;
-  p.passes = (end_bit - begin_bit + p.radix_bits - 1) / p.radix_bits;
+  p.passes = passes;
   p.tiles = (n + kTile - 1) / kTile;
   p.portions = p.tiles == 0 ? 0 : (p.tiles + kTilesPerPortion - 1) / kTilesPerPortion;
   p.portion_tiles = p.tiles < kTilesPerPortion ? p.tiles : kTilesPerPortion;
   return p;
+}
+
+inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
+  const char* function = "prim::own::sort_pairs (onesweep)";
+  require(config.radix_bits == 0 || config.radix_bits == 4 || config.radix_bits == 8, function,
+          "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)");
+  const int radix_bits = config.radix_bits ? config.radix_bits : (end_bit - begin_bit <= 4 ? 4 : 8);
+  return make_plan(n, radix_bits, (end_bit - begin_bit + radix_bits - 1) / radix_bits);
+}
+
+// The multisplit: one pass, 3-bit digits for up to 8 buckets, else 5-bit.
+inline int multisplit_radix_bits(int buckets) {
+  return buckets <= 8 ? 3 : 5;
 }
 
 // Workspace: [tickets | histograms | status] zeroed per sort, then offsets and the ping-pong
@@ -75,10 +86,12 @@ std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const Sor
   return Layout<K, V>(nullptr, n, make_plan(n, begin_bit, end_bit, config)).bytes;
 }
 
-template <int RADIX_BITS, class K, class V>
+// The histogram kernel (and the digit offsets, and the multisplit's bucket offsets when `buckets`
+// > 0), then the passes.
+template <int RADIX_BITS, class K, class V, class Digit>
 void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out, std::size_t n,
-         int begin_bit, int end_bit, const Plan& p, const Layout<K, V>& layout,
-         cudaStream_t stream) {
+         Digit digit, const Plan& p, const Layout<K, V>& layout, unsigned long long* bucket_offsets,
+         int buckets, cudaStream_t stream) {
   constexpr int kRadix = 1 << RADIX_BITS;
   PRIM_CUDA_CHECK(cudaMemsetAsync(layout.tickets, 0, layout.reset, stream));
 
@@ -88,16 +101,19 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
       portion_blocks < kHistogramMaxBlocks ? portion_blocks : kHistogramMaxBlocks);
   histogram_kernel<RADIX_BITS>
       <<<dim3(hist_blocks, static_cast<unsigned>(p.portions)), kThreads, 0, stream>>>(
-          d_keys_in, n, begin_bit, end_bit, p.passes, p.portions, layout.histograms,
-          layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets);
+          d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
+          layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets, bucket_offsets,
+          buckets);
   PRIM_LAUNCH_CHECK("onesweep histogram_kernel");
 
   const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
-  const std::size_t shared_bytes = values_offset + std::size_t(kTile) * sizeof(StagedValue<V>);
+  const std::size_t shared_bytes =
+      values_offset +
+      (std::is_same_v<V, NoValues> ? 0 : std::size_t(kTile) * sizeof(StagedValue<V>));
   // The kernel's static shared memory (about 9 KiB for 8-bit digits) counts against the same
   // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
   if (shared_bytes > 32 * 1024) {
-    PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V>,
+    PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V, Digit>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(shared_bytes)));
   }
@@ -109,16 +125,14 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   for (int pass = 0; pass < p.passes; ++pass) {
     K* keys_dst = to_out ? d_keys_out : layout.keys;
     V* values_dst = to_out ? d_values_out : layout.values;
-    const int shift = begin_bit + pass * RADIX_BITS;
-    const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
     for (std::size_t portion = 0; portion < p.portions; ++portion) {
       const std::size_t slot = std::size_t(pass) * p.portions + portion;
       const std::size_t portion_start = portion * kTilesPerPortion * kTile;
       const std::size_t tiles_left = p.tiles - portion * kTilesPerPortion;
       const std::size_t tiles = tiles_left < kTilesPerPortion ? tiles_left : kTilesPerPortion;
-      pass_kernel<RADIX_BITS, K, V>
+      pass_kernel<RADIX_BITS, K, V, Digit>
           <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
-              keys_src, keys_dst, values_src, values_dst, n, portion_start, shift, bits,
+              keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass,
               layout.offsets + slot * kRadix, layout.status + slot * p.portion_tiles * kRadix,
               layout.tickets + slot, values_offset);
       PRIM_LAUNCH_CHECK("onesweep pass_kernel");
@@ -137,11 +151,11 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
   const Plan p = make_plan(n, begin_bit, end_bit, config);
   const Layout<K, V> layout(workspace, n, p);
   if (p.radix_bits == 4) {
-    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
-           stream);
+    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, RadixDigit<4>{begin_bit, end_bit},
+           p, layout, nullptr, 0, stream);
   } else {
-    run<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit, p, layout,
-           stream);
+    run<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, RadixDigit<8>{begin_bit, end_bit},
+           p, layout, nullptr, 0, stream);
   }
 }
 

@@ -27,6 +27,10 @@
 // zeroed by one cudaMemsetAsync per sort (4 bytes per digit per tile per pass: for 8-bit digits
 // 1/16 of the key bytes per pass). Passes ping-pong between the outputs and workspace copies so
 // the last one lands in keys_out / values_out; the inputs are only read.
+//
+// The digit of a key is a functor of (key, pass): RadixDigit for the sort, BucketDigit for the
+// multisplit (primitives/multisplit.cuh), which is one pass whose digit is a user's bucket
+// function. Keys without values pass NoValues (nothing loaded, staged or stored for them).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -36,6 +40,7 @@
 #include <type_traits>
 
 #include "primitives/block/block_scan.cuh"
+#include "primitives/detail/multisplit_arguments.h"
 #include "primitives/operators.h"
 #include "primitives/tuning.h"
 #include "primitives/warp/warp_match.cuh"
@@ -71,17 +76,44 @@ __device__ __forceinline__ void store_status(unsigned* p, unsigned v) {
   asm volatile("st.relaxed.gpu.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
 
-template <class K>
-__device__ __forceinline__ unsigned digit_of(const K& key, int shift, unsigned mask) {
-  return (static_cast<unsigned>(key) >> shift) & mask;
-}
+// The sort's digit of pass p: key bits [begin_bit + p * RADIX_BITS, end_bit), at most RADIX_BITS.
+template <int RADIX_BITS>
+struct RadixDigit {
+  int begin_bit;
+  int end_bit;
+  template <class K>
+  __device__ __forceinline__ unsigned operator()(const K& key, int pass) const {
+    const int shift = begin_bit + pass * RADIX_BITS;
+    const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
+    return (static_cast<unsigned>(key) >> shift) & ((1u << bits) - 1);
+  }
+};
+
+// The multisplit's digit: the bucket a user's function gives the key, results past the last
+// bucket counting as the last (so no item can land outside the output).
+template <class BucketOf>
+struct BucketDigit {
+  BucketOf bucket_of;
+  unsigned last;
+  template <class K>
+  __device__ __forceinline__ unsigned operator()(const K& key, int) const {
+    const unsigned b = static_cast<unsigned>(bucket_of(key));
+    return b < last ? b : last;
+  }
+};
+
+using ::prim::detail::NoValues;
 
 // Per pass: offsets[pass][portion][d] = items of digits < d in the whole input + items of digit d
 // in earlier portions. Run by one whole block; histograms are read past L1 (other blocks wrote
 // them with atomics).
+//
+// With `buckets` > 0 (the multisplit, one pass), bucket_offsets[b] = where bucket b starts in the
+// output, for b < buckets, and bucket_offsets[buckets] = n.
 template <int RADIX_BITS>
 __device__ void digit_offsets(const unsigned* histograms, int passes, std::size_t portions,
-                              unsigned long long* offsets) {
+                              unsigned long long* offsets, unsigned long long* bucket_offsets,
+                              int buckets, std::size_t n) {
   constexpr int kRadix = 1 << RADIX_BITS;
   using Scan = block::BlockScan<unsigned long long>;
   __shared__ typename Scan::TempStorage storage;
@@ -103,7 +135,9 @@ __device__ void digit_offsets(const unsigned* histograms, int passes, std::size_
         o[k * kRadix + digit] = running;
         running += __ldcg(h + k * kRadix + digit);
       }
+      if (pass == 0 && digit < buckets) bucket_offsets[digit] = start;
     }
+    if (pass == 0 && buckets > 0 && threadIdx.x == 0) bucket_offsets[buckets] = n;
     __syncthreads();  // storage is reused by the next pass
   }
 }
@@ -111,11 +145,11 @@ __device__ void digit_offsets(const unsigned* histograms, int passes, std::size_
 // grid = (blocks per portion, portions), block = kThreads. Counts the digits of every pass for
 // the items of portion blockIdx.y into histograms[(pass * portions + portion) * RADIX + digit];
 // the last block to finish turns the histograms into the digit offsets (no extra launch).
-template <int RADIX_BITS, class K>
-__global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int begin_bit,
-                                 int end_bit, int passes, std::size_t portions,
-                                 unsigned* histograms, unsigned* done_counter,
-                                 unsigned long long* __restrict__ offsets) {
+template <int RADIX_BITS, class K, class Digit>
+__global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, Digit digit_of,
+                                 int passes, std::size_t portions, unsigned* histograms,
+                                 unsigned* done_counter, unsigned long long* __restrict__ offsets,
+                                 unsigned long long* bucket_offsets, int buckets) {
   constexpr int kRadix = 1 << RADIX_BITS;
   constexpr int kMaxPasses = (32 + RADIX_BITS - 1) / RADIX_BITS;
   __shared__ unsigned counts[kMaxPasses][kRadix];
@@ -141,11 +175,8 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int 
     for (int u = 0; u < kHistogramUnroll; ++u) {
       if (base + std::size_t(u) * blockDim.x + threadIdx.x >= last) break;
 #pragma unroll 1
-      for (int pass = 0; pass < passes; ++pass) {
-        const int shift = begin_bit + pass * RADIX_BITS;
-        const int bits = end_bit - shift < RADIX_BITS ? end_bit - shift : RADIX_BITS;
-        atomicAdd(&counts[pass][digit_of(key[u], shift, (1u << bits) - 1)], 1u);
-      }
+      for (int pass = 0; pass < passes; ++pass)
+        atomicAdd(&counts[pass][digit_of(key[u], pass)], 1u);
     }
   }
   __syncthreads();
@@ -162,15 +193,15 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, int 
   __syncthreads();
   if (!last_block) return;
   __threadfence();
-  digit_offsets<RADIX_BITS>(histograms, passes, portions, offsets);
+  digit_offsets<RADIX_BITS>(histograms, passes, portions, offsets, bucket_offsets, buckets, n);
 }
 
 // One digit pass over one portion. Dynamic shared memory: kTile keys, then kTile values.
-template <int RADIX_BITS, class K, class V>
+template <int RADIX_BITS, class K, class V, class Digit>
 __global__ void __launch_bounds__(kThreads, 3)
     pass_kernel(const K* __restrict__ keys_in, K* __restrict__ keys_out,
                 const V* __restrict__ values_in, V* __restrict__ values_out, std::size_t n,
-                std::size_t portion_start, int shift, int bits,
+                std::size_t portion_start, Digit digit_of, int pass,
                 const unsigned long long* __restrict__ digit_offsets, unsigned* status,
                 unsigned* ticket_counter, std::size_t values_offset) {
   constexpr int kRadix = 1 << RADIX_BITS;
@@ -184,7 +215,8 @@ __global__ void __launch_bounds__(kThreads, 3)
   // Values of up to 8 bytes travel in registers and are staged with the keys; larger ones are not
   // staged: the staging area holds each item's index in the tile and the write-out gathers the
   // value from global memory, so a tile's shared memory stays small whatever the value size.
-  constexpr bool kValuesInRegisters = sizeof(V) <= 8;
+  constexpr bool kHasValues = !std::is_same_v<V, NoValues>;
+  constexpr bool kValuesInRegisters = kHasValues && sizeof(V) <= 8;
   using Staged = StagedValue<V>;
   extern __shared__ uint4 staging_raw[];
   K* staged_keys = reinterpret_cast<K*>(staging_raw);
@@ -200,7 +232,6 @@ __global__ void __launch_bounds__(kThreads, 3)
       n - tile_start < std::size_t(kTile) ? static_cast<unsigned>(n - tile_start) : kTile;
   const int lane = warp::lane_id();
   const int warp_index = threadIdx.x / 32;
-  const unsigned mask = (1u << bits) - 1;
   const int segment_offset = warp_index * kSegment;
 
   // Warp-striped scalar loads: item i of `lane` is tile element segment_offset + i * 32 + lane,
@@ -217,8 +248,7 @@ __global__ void __launch_bounds__(kThreads, 3)
   }
   // The digit of item i, or kRadix past the end of the input.
   auto digit_at = [&](int i) -> unsigned {
-    return segment_offset + i * 32 + lane < tile_valid ? digit_of(keys[i], shift, mask)
-                                                       : unsigned(kRadix);
+    return segment_offset + i * 32 + lane < tile_valid ? digit_of(keys[i], pass) : unsigned(kRadix);
   };
 
   // Rank within the warp: rank[i] = earlier items of the segment with the same digit.
@@ -288,7 +318,7 @@ __global__ void __launch_bounds__(kThreads, 3)
       staged_keys[slot] = keys[i];
       if constexpr (kValuesInRegisters) {
         staged_values[slot] = values[i];
-      } else {
+      } else if constexpr (kHasValues) {
         staged_values[slot] = segment_offset + i * 32 + lane;
       }
     }
@@ -298,11 +328,11 @@ __global__ void __launch_bounds__(kThreads, 3)
   // Write out: staged slot j of digit d goes to global_base[d] + j; equal digits are adjacent.
   for (unsigned j = threadIdx.x; j < tile_valid; j += kThreads) {
     const K key = staged_keys[j];
-    const std::size_t destination = global_base[digit_of(key, shift, mask)] + j;
+    const std::size_t destination = global_base[digit_of(key, pass)] + j;
     keys_out[destination] = key;
     if constexpr (kValuesInRegisters) {
       values_out[destination] = staged_values[j];
-    } else {
+    } else if constexpr (kHasValues) {
       values_out[destination] = values_in[tile_start + staged_values[j]];
     }
   }

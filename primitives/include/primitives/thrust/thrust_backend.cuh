@@ -20,8 +20,10 @@
 // and so does a failure inside Thrust (its thrust::system_error is translated).
 #pragma once
 
+#include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/gather.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
@@ -41,6 +43,7 @@
 #include <type_traits>
 
 #include "primitives/caching_allocator.h"
+#include "primitives/detail/multisplit_arguments.h"
 #include "primitives/detail/sort_arguments.h"
 #include "primitives/device_items.h"
 #include "primitives/error.h"
@@ -60,6 +63,10 @@ std::size_t compact_workspace_bytes(std::size_t) {
 }
 template <class K, class V>
 std::size_t sort_pairs_workspace_bytes(std::size_t, int, int) {
+  return 0;
+}
+template <class K, class V = ::prim::detail::NoValues>
+std::size_t multisplit_workspace_bytes(std::size_t, int) {
   return 0;
 }
 
@@ -437,6 +444,77 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
                                                d_values_out, n, begin_bit, bits, ws, stream);
     }
   }
+}
+
+namespace detail {
+
+// A key's bucket as one byte, results past the last bucket counting as the last.
+template <class BucketOf>
+struct ClampedBucket {
+  BucketOf bucket_of;
+  unsigned last;
+  template <class K>
+  __host__ __device__ std::uint8_t operator()(const K& key) const {
+    const auto b = static_cast<unsigned>(bucket_of(key));
+    return static_cast<std::uint8_t>(b < last ? b : last);
+  }
+};
+
+template <class K, class V, class BucketOf>
+void multisplit(const char* function, const K* d_keys_in, K* d_keys_out, const V* d_values_in,
+                V* d_values_out, std::size_t n, int buckets, BucketOf bucket_of,
+                unsigned long long* d_bucket_offsets, Workspace& ws, cudaStream_t stream) {
+  auto exec = policy(ws, stream);
+  if (!::prim::detail::check_multisplit_arguments(function, d_keys_in, d_keys_out, d_values_in,
+                                                  d_values_out, n, buckets, d_bucket_offsets)) {
+    translate_errors(function, [&] {
+      thrust::fill(exec, d_bucket_offsets, d_bucket_offsets + buckets + 1, 0ull);
+    });
+    return;
+  }
+  require(n <= std::numeric_limits<std::uint32_t>::max(), function,
+          "n " + std::to_string(n) + " is 2^32 or more");
+  // The buckets as bytes, sorted stably with the item indices; items gathered by the indices; the
+  // bucket starts by a vectorized lower_bound of 0 .. buckets in the sorted buckets.
+  const std::size_t field_bytes = align256(n);
+  TempBlock temp(ws.caching_allocator(), field_bytes + n * sizeof(std::uint32_t));
+  auto* d_bucket = reinterpret_cast<std::uint8_t*>(temp.data());
+  auto* d_index = reinterpret_cast<std::uint32_t*>(temp.data() + field_bytes);
+  translate_errors(function, [&] {
+    thrust::transform(exec, d_keys_in, d_keys_in + n, d_bucket,
+                      ClampedBucket<BucketOf>{bucket_of, static_cast<unsigned>(buckets - 1)});
+    thrust::sequence(exec, d_index, d_index + n);
+    thrust::stable_sort_by_key(exec, d_bucket, d_bucket + n, d_index);
+    thrust::gather(exec, d_index, d_index + n, d_keys_in, d_keys_out);
+    if constexpr (!std::is_same_v<V, ::prim::detail::NoValues>)
+      thrust::gather(exec, d_index, d_index + n, d_values_in, d_values_out);
+    thrust::lower_bound(exec, d_bucket, d_bucket + n, thrust::counting_iterator<int>(0),
+                        thrust::counting_iterator<int>(buckets + 1), d_bucket_offsets);
+  });
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// Multisplit (primitives/multisplit.cuh): thrust::stable_sort_by_key of the one-byte buckets
+// with the item indices, a gather, and thrust::lower_bound for the bucket offsets.
+
+template <class K, class V, class BucketOf>
+void multisplit_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
+                      std::size_t n, int buckets, BucketOf bucket_of,
+                      unsigned long long* d_bucket_offsets, Workspace& ws,
+                      cudaStream_t stream = 0) {
+  detail::multisplit("prim::thrust_backend::multisplit_pairs", d_keys_in, d_keys_out, d_values_in,
+                     d_values_out, n, buckets, bucket_of, d_bucket_offsets, ws, stream);
+}
+
+template <class K, class BucketOf>
+void multisplit(const K* d_keys_in, K* d_keys_out, std::size_t n, int buckets, BucketOf bucket_of,
+                unsigned long long* d_bucket_offsets, Workspace& ws, cudaStream_t stream = 0) {
+  using NoValues = ::prim::detail::NoValues;
+  detail::multisplit<K, NoValues>("prim::thrust_backend::multisplit", d_keys_in, d_keys_out,
+                                  nullptr, nullptr, n, buckets, bucket_of, d_bucket_offsets, ws,
+                                  stream);
 }
 
 }  // namespace prim::thrust_backend
