@@ -125,9 +125,11 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
           ->check(CLI::IsMember({"path", "bsdf"}));
   const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
   auto* sort_opt = app.add_option("--sort-by-material", sort,
-                                  "Sort live paths by material before shading (default: " +
+                                  "Sort live paths by material before shading: on (radix sort), "
+                                  "multisplit (a stable partition into up to 32 material queues, "
+                                  "the same order) or off (default: " +
                                       on_off_text(defaults.sort_by_material) + ")")
-                       ->check(CLI::IsMember({"on", "off"}));
+                       ->check(CLI::IsMember({"on", "off", "multisplit"}));
   auto* compact_opt = app.add_option("--compact", compact,
                                      "Frame schedule: remove dead paths after every bounce "
                                      "(default: " +
@@ -195,7 +197,10 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     options.timing = timing == "all"   ? StageTiming::all
                      : timing == "off" ? StageTiming::off
                                        : StageTiming::sampled;
-  if (*sort_opt) options.sort_by_material = on_off(sort);
+  if (*sort_opt) {
+    options.sort_by_material = sort != "off";
+    options.material_multisplit = sort == "multisplit";
+  }
   if (*integrator_opt) options.nee = integrator == "path";
   if (*compact_opt) options.compact = on_off(compact);
   if (*bvh_opt) options.bvh = bvh;
@@ -224,6 +229,7 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.pool = options.pool.value_or(s.pool);
   s.timing = options.timing.value_or(s.timing);
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
+  s.material_multisplit = options.material_multisplit.value_or(s.material_multisplit);
   s.compact = options.compact.value_or(s.compact);
   s.nee = options.nee.value_or(s.nee);
   if (options.bvh == std::string("off")) s.use_bvh = false;

@@ -12,7 +12,7 @@ namespace {
 class CpuPathPrimitives final : public PathPrimitives {
  public:
   const char* name() const override { return "cpu"; }
-  std::size_t workspace_bytes(std::size_t, bool, int) const override { return 0; }
+  std::size_t workspace_bytes(std::size_t, bool, int, bool) const override { return 0; }
   void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                     const std::size_t* live, std::size_t* count, prim::Workspace&,
                     cudaStream_t) const override {
@@ -20,8 +20,16 @@ class CpuPathPrimitives final : public PathPrimitives {
   }
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                        int key_bits, prim::Workspace&, cudaStream_t) const override {
-    prim::cpu::sort_pairs_parallel(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
+                        int key_bits, bool multisplit, prim::Workspace&,
+                        cudaStream_t) const override {
+    if (multisplit && key_bits <= kMultisplitKeyBits) {
+      unsigned long long offsets[(1 << kMultisplitKeyBits) + 1];
+      prim::cpu::multisplit_pairs(
+          keys_in, keys_out, ids_in, ids_out, n, 1 << key_bits,
+          [](std::uint16_t key) { return unsigned(key); }, offsets);
+    } else {
+      prim::cpu::sort_pairs_parallel(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
+    }
   }
 };
 

@@ -114,7 +114,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
         // stay in [0, live count).
         begin(bounce, Stage::sort);
         c.primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, slots, c.key_bits,
-                                      workspace, ex.stream);
+                                      settings.material_multisplit, workspace, ex.stream);
         std::swap(ids, spare);
         end(bounce, Stage::sort);
       }

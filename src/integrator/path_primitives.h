@@ -12,6 +12,9 @@
 
 namespace raystream {
 
+// Material keys of at most this many bits (32 buckets) can be sorted by the multisplit.
+inline constexpr int kMultisplitKeyBits = 5;
+
 class PathPrimitives {
  public:
   virtual ~PathPrimitives() = default;
@@ -20,23 +23,27 @@ class PathPrimitives {
   virtual const char* name() const = 0;
 
   // Workspace bytes for compaction of n slots (when compact) and a sort of n slots
-  // over key_bits bits (when key_bits > 0).
-  virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const = 0;
+  // over key_bits bits (when key_bits > 0; by the multisplit when `multisplit`).
+  virtual std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits,
+                                      bool multisplit) const = 0;
 
-  // Keeps the slots of ids_in[0, *live) (*live <= n) that are live (no kDeadBit), in order, in ids_out,
-  // and writes how many to *count. live and count are executor memory: the counts stay where the
-  // kernels read them. Every backend keeps nothing at or past *live, whatever those slots hold,
-  // and leaves ids_out past *count as it was. The own and CPU backends read the live slots only;
-  // the Thrust backend reads all n slots (CUB takes its item count from the host) and reads
+  // Keeps the slots of ids_in[0, *live) (*live <= n) that are live (no kDeadBit), in order, in
+  // ids_out, and writes how many to *count. live and count are executor memory: the counts stay
+  // where the kernels read them. Every backend keeps nothing at or past *live, whatever those slots
+  // hold, and leaves ids_out past *count as it was. The own and CPU backends read the live slots
+  // only; the Thrust backend reads all n slots (CUB takes its item count from the host) and reads
   // *live on the device.
   virtual void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                             const std::size_t* live, std::size_t* count, prim::Workspace& ws,
                             cudaStream_t stream) const = 0;
 
-  // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits).
+  // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits): by the
+  // radix sort, or with `multisplit` and key_bits <= kMultisplitKeyBits by the multisplit into
+  // 2^key_bits buckets (the same order; its bucket offsets go to the end of the workspace).
   virtual void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                                 const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                                int key_bits, prim::Workspace& ws, cudaStream_t stream) const = 0;
+                                int key_bits, bool multisplit, prim::Workspace& ws,
+                                cudaStream_t stream) const = 0;
 
   // Device memory the backend holds beyond the workspace (Thrust's cached temporaries).
   virtual std::size_t extra_device_bytes(prim::Workspace&) const { return 0; }

@@ -22,17 +22,32 @@ namespace raystream::RAYSTREAM_PRIMITIVES_NAMESPACE {
 
 namespace {
 
+// The multisplit's bucket: the material key itself (keys < 2^key_bits <= 32).
+struct KeyIsBucket {
+  __host__ __device__ unsigned operator()(std::uint16_t key) const { return key; }
+};
+
+// Bytes at the end of the workspace for the multisplit's bucket offsets (33, rounded to 256).
+constexpr std::size_t kOffsetsBytes = 512;
+
 class BackendPathPrimitives final : public PathPrimitives {
  public:
   const char* name() const override { return prim::kBackendName; }
 
-  std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits) const override {
+  std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits,
+                              bool multisplit) const override {
     const std::size_t compact_bytes =
         compact ? prim::selected::compact_workspace_bytes<std::uint32_t>(n) : 0;
-    const std::size_t sort_bytes =
-        key_bits > 0 ? prim::selected::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(
-                           n, 0, key_bits)
-                     : 0;
+    std::size_t sort_bytes = 0;
+    if (key_bits > 0 && multisplit && key_bits <= kMultisplitKeyBits) {
+      // The multisplit's workspace, then its bucket offsets at the end.
+      sort_bytes = prim::selected::multisplit_workspace_bytes<std::uint16_t, std::uint32_t>(
+                       n, 1 << key_bits) +
+                   kOffsetsBytes;
+    } else if (key_bits > 0) {
+      sort_bytes =
+          prim::selected::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(n, 0, key_bits);
+    }
     return compact_bytes > sort_bytes ? compact_bytes : sort_bytes;
   }
 
@@ -47,8 +62,16 @@ class BackendPathPrimitives final : public PathPrimitives {
 
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                        int key_bits, prim::Workspace& ws, cudaStream_t stream) const override {
-    prim::selected::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits, ws, stream);
+                        int key_bits, bool multisplit, prim::Workspace& ws,
+                        cudaStream_t stream) const override {
+    if (multisplit && key_bits <= kMultisplitKeyBits) {
+      auto* offsets = reinterpret_cast<unsigned long long*>(static_cast<char*>(ws.data()) +
+                                                            ws.size() - kOffsetsBytes);
+      prim::selected::multisplit_pairs(keys_in, keys_out, ids_in, ids_out, n, 1 << key_bits,
+                                       KeyIsBucket{}, offsets, ws, stream);
+    } else {
+      prim::selected::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits, ws, stream);
+    }
   }
 
   std::size_t extra_device_bytes(prim::Workspace& ws) const override {

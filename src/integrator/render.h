@@ -47,6 +47,9 @@ struct RenderSettings {
   Schedule schedule = Schedule::stream;
   std::size_t pool = 0;  // stream schedule: path slots (0: sized to fill the device)
   bool sort_by_material = false;
+  // Sort by material through the multisplit (a stable k-way partition) rather than the radix
+  // sort: the same order, for scenes whose keys fit 32 buckets (5 key bits); others sort.
+  bool material_multisplit = false;
   // Next-event estimation with MIS (--integrator path); false: BSDF sampling only (bsdf).
   bool nee = true;
   bool compact = true;  // frame schedule: compact after every bounce (stream always compacts)

@@ -206,7 +206,7 @@ void run_stream_schedule(RenderContext& c) {
         // Over every slot: dead slots and slots past the bound carry the largest key.
         begin(Stage::sort);
         c.primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, pool, c.key_bits,
-                                      workspace, ex.stream);
+                                      settings.material_multisplit, workspace, ex.stream);
         std::swap(ids, spare);
         end(Stage::sort);
       }

@@ -35,8 +35,8 @@ int material_key_bits(int material_count) {
 void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
                        bool compact) {
   if (!c.ex.gpu() || !(compact || c.settings.sort_by_material)) return;
-  const std::size_t bytes =
-      c.primitives.workspace_bytes(n, compact, c.settings.sort_by_material ? c.key_bits : 0);
+  const std::size_t bytes = c.primitives.workspace_bytes(
+      n, compact, c.settings.sort_by_material ? c.key_bits : 0, c.settings.material_multisplit);
   try {
     workspace.reserve(bytes);
   } catch (const prim::Error& e) {

@@ -105,7 +105,8 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
       "%s: %d x %d, %d sample%s per pixel, depth %d, integrator %s, schedule %s, sort by "
       "material %s, seed %llu\n",
       info.scene.c_str(), stats.width, stats.height, spp, spp == 1 ? "" : "s", stats.depth,
-      stats.integrator.c_str(), schedule.c_str(), info.sort_by_material ? "on" : "off",
+      stats.integrator.c_str(), schedule.c_str(),
+      info.sort_by_material ? (info.material_multisplit ? "multisplit" : "on") : "off",
       static_cast<unsigned long long>(info.seed));
 
   // Per depth; the frame schedule also has stage times per bounce.
@@ -266,6 +267,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["depth"] = stats.depth;
   j["seed"] = info.seed;
   j["sort_by_material"] = info.sort_by_material;
+  j["material_multisplit"] = info.sort_by_material && info.material_multisplit;
   j["compact"] = info.compact;
   j["total_ms"] = stats.total_ms;
   j["frame_ms"] = {{"mean", s.frame_ms_mean},

@@ -19,6 +19,7 @@ struct RunInfo {
   std::string output;          // image file written
   std::uint64_t seed = 0;
   bool sort_by_material = false;
+  bool material_multisplit = false;  // the sort by material ran as a multisplit
   bool compact = true;
 };
 

@@ -243,13 +243,18 @@ TEST(RenderGpu, OwnAndThrustAgreeWithCompactionAndSortingOnAndOff) {
   EXPECT_EQ(reference.stats.executor, "gpu");
   EXPECT_GT(reference.stats.peak_device_bytes, 0u);
   for (const bool compact : {true, false}) {
-    for (const bool sort : {false, true}) {
+    for (const int sort_mode : {0, 1, 2}) {  // off, radix sort, multisplit
+      const bool sort = sort_mode > 0;
       for (const bool thrust : {false, true}) {
         RenderSettings s = base;
         s.compact = compact;
         s.sort_by_material = sort;
+        s.material_multisplit = sort_mode == 2;
         SCOPED_TRACE(std::string(thrust ? "thrust" : "own") + ", compact " +
-                     (compact ? "on" : "off") + ", sort " + (sort ? "on" : "off"));
+                     (compact ? "on" : "off") + ", sort " +
+                     (sort_mode == 2 ? "multisplit"
+                      : sort         ? "on"
+                                     : "off"));
         const RenderResult r = thrust ? render_thrust(scene, s) : render_own(scene, s);
         EXPECT_EQ(r.stats.backend, thrust ? "thrust" : "own");
         test::expect_consistent_stats(r, s);

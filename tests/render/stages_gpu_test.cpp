@@ -434,7 +434,7 @@ void check_primitives(const PathPrimitives& gpu, const char* name) {
     std::mt19937 rng(10);
     for (std::size_t i = 0; i < n; ++i)
       keys[i] = is_live_id(ids[i]) ? static_cast<std::uint16_t>(rng() % 300) : 300;
-    prim::Workspace ws(gpu.workspace_bytes(n, true, material_key_bits(300)));
+    prim::Workspace ws(gpu.workspace_bytes(n, true, material_key_bits(300), false));
     prim::Workspace no_ws;
 
     // Compaction over all slots, then the first half: past the live count the slots hold stale
@@ -456,18 +456,29 @@ void check_primitives(const PathPrimitives& gpu, const char* name) {
       EXPECT_EQ(download(d_out), out);
     }
 
+    // The radix sort over 300 materials (the multisplit falls back to it past 32 keys), and both
+    // over 20 materials.
     Buffer<std::uint32_t> d_ids = upload(ids);
-    std::vector<std::uint16_t> keys_out(n);
-    std::vector<std::uint32_t> ids_out(n);
-    cpu.sort_by_material(keys.data(), keys_out.data(), ids.data(), ids_out.data(), n,
-                         material_key_bits(300), no_ws, nullptr);
-    Buffer<std::uint16_t> d_keys = upload(keys);
-    Buffer<std::uint16_t> d_keys_out(kGpu, "keys out", n, nullptr);
-    Buffer<std::uint32_t> d_ids_out(kGpu, "ids out", n, nullptr);
-    gpu.sort_by_material(d_keys.data(), d_keys_out.data(), d_ids.data(), d_ids_out.data(), n,
-                         material_key_bits(300), ws, nullptr);
-    EXPECT_EQ(download(d_keys_out), keys_out);
-    EXPECT_EQ(download(d_ids_out), ids_out);
+    for (const int materials : {300, 20}) {
+      for (const bool multisplit : {false, true}) {
+        SCOPED_TRACE(std::to_string(materials) + " materials" + (multisplit ? ", multisplit" : ""));
+        std::vector<std::uint16_t> m_keys(keys);
+        for (auto& k : m_keys) k = static_cast<std::uint16_t>(k == 300 ? materials : k % materials);
+        std::vector<std::uint16_t> keys_out(n);
+        std::vector<std::uint32_t> ids_out(n);
+        const int bits = material_key_bits(materials);
+        cpu.sort_by_material(m_keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, bits,
+                             false, no_ws, nullptr);
+        prim::Workspace sort_ws(gpu.workspace_bytes(n, false, bits, multisplit));
+        Buffer<std::uint16_t> d_keys = upload(m_keys);
+        Buffer<std::uint16_t> d_keys_out(kGpu, "keys out", n, nullptr);
+        Buffer<std::uint32_t> d_ids_out(kGpu, "ids out", n, nullptr);
+        gpu.sort_by_material(d_keys.data(), d_keys_out.data(), d_ids.data(), d_ids_out.data(), n,
+                             bits, multisplit, sort_ws, nullptr);
+        EXPECT_EQ(download(d_keys_out), keys_out);
+        EXPECT_EQ(download(d_ids_out), ids_out);
+      }
+    }
   }
 }
 

@@ -278,10 +278,13 @@ TEST(Stages, CompactAndSortPathIds) {
   const std::vector<std::uint16_t> keys = {2, 3, 0, 2, 3, 3, 0, 1};
   std::vector<std::uint16_t> keys_out(keys.size());
   std::vector<std::uint32_t> ids_out(n);
-  cpu.sort_by_material(keys.data(), keys_out.data(), ids.data(), ids_out.data(), n,
-                       material_key_bits(3), ws, nullptr);
-  EXPECT_EQ(keys_out, (std::vector<std::uint16_t>{0, 0, 1, 2, 2, 3, 3, 3}));
-  EXPECT_EQ(ids_out, (std::vector<std::uint32_t>{2, 4, 0, 7, 9, 1 | D, 3 | D, 5 | D}));
+  for (const bool multisplit : {false, true}) {
+    SCOPED_TRACE(multisplit ? "multisplit" : "radix sort");
+    cpu.sort_by_material(keys.data(), keys_out.data(), ids.data(), ids_out.data(), n,
+                         material_key_bits(3), multisplit, ws, nullptr);
+    EXPECT_EQ(keys_out, (std::vector<std::uint16_t>{0, 0, 1, 2, 2, 3, 3, 3}));
+    EXPECT_EQ(ids_out, (std::vector<std::uint32_t>{2, 4, 0, 7, 9, 1 | D, 3 | D, 5 | D}));
+  }
 }
 
 TEST(Stages, IdsKeepTheStateIndexUnderTheDeadBit) {
