@@ -44,7 +44,7 @@ python3 scripts/compare_images.py --region "${REGION:-100}" --bright 1.0 "$OUT/r
   "$OUT/bsdf_eq.hdr" "$OUT/bsdf_64.hdr"
 echo "== sorting by material: material_spheres 1280 x 540, 256 spp"
 for sched in stream frame; do
-  for sort in off on; do
+  for sort in off on multisplit; do
     run "spheres_${sched}_sort_${sort}" scenes/material_spheres.json --spp 256 \
       --schedule "$sched" --sort-by-material "$sort" -o "$OUT/spheres_${sched}_${sort}.png"
   done
