@@ -23,6 +23,7 @@
 #include "lights/light.h"
 #include "lights/light_table.h"
 #include "materials/bsdf.h"
+#include "render_test_scenes.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -54,16 +55,6 @@ Material surface(MaterialType type, glm::vec3 color, glm::vec3 emission = glm::v
   m.emission = emission;
   m.two_sided = two_sided;
   return m;
-}
-
-Object object(ShapeType shape, int material, glm::vec3 t, glm::vec3 r, glm::vec3 s) {
-  Object o;
-  o.shape = shape;
-  o.material = material;
-  o.translation = t;
-  o.rotation_degrees = r;
-  o.scale = s;
-  return o;
 }
 
 Triangle triangle(glm::vec3 a, glm::vec3 b, glm::vec3 c, int material) {
@@ -109,24 +100,25 @@ Scene light_scene() {
   };
   s.objects = {
       // 0: a uniformly scaled (and turned) sphere: radius 0.6.
-      object(ShapeType::sphere, 3, glm::vec3(3.0f, 1.0f, 0.0f), glm::vec3(10.0f, 20.0f, 30.0f),
-             glm::vec3(1.2f)),
+      test::make_object(ShapeType::sphere, 3, glm::vec3(3.0f, 1.0f, 0.0f),
+                        glm::vec3(10.0f, 20.0f, 30.0f), glm::vec3(1.2f)),
       // 1: a turned, non-uniformly scaled one-sided cube.
-      object(ShapeType::cube, 2, glm::vec3(-3.0f, 1.0f, 1.0f), glm::vec3(20.0f, 35.0f, 10.0f),
-             glm::vec3(1.0f, 0.4f, 0.7f)),
+      test::make_object(ShapeType::cube, 2, glm::vec3(-3.0f, 1.0f, 1.0f),
+                        glm::vec3(20.0f, 35.0f, 10.0f), glm::vec3(1.0f, 0.4f, 0.7f)),
       // 2: an ellipsoid, two-sided.
-      object(ShapeType::sphere, 1, glm::vec3(0.0f, 3.0f, -2.0f), glm::vec3(0.0f, 0.0f, 30.0f),
-             glm::vec3(1.5f, 0.6f, 0.9f)),
+      test::make_object(ShapeType::sphere, 1, glm::vec3(0.0f, 3.0f, -2.0f),
+                        glm::vec3(0.0f, 0.0f, 30.0f), glm::vec3(1.5f, 0.6f, 0.9f)),
       // 3, 4: not emissive.
-      object(ShapeType::sphere, 0, glm::vec3(-1.0f, -0.5f, -1.0f), glm::vec3(0.0f),
-             glm::vec3(1.0f)),
-      object(ShapeType::cube, 4, glm::vec3(1.0f, -0.5f, -1.5f), glm::vec3(0.0f, 15.0f, 0.0f),
-             glm::vec3(0.8f)),
+      test::make_object(ShapeType::sphere, 0, glm::vec3(-1.0f, -0.5f, -1.0f), glm::vec3(0.0f),
+                        glm::vec3(1.0f)),
+      test::make_object(ShapeType::cube, 4, glm::vec3(1.0f, -0.5f, -1.5f),
+                        glm::vec3(0.0f, 15.0f, 0.0f), glm::vec3(0.8f)),
       // 5: a uniformly scaled one-sided sphere, radius 0.4.
-      object(ShapeType::sphere, 2, glm::vec3(0.0f, -3.0f, 0.0f), glm::vec3(0.0f), glm::vec3(0.8f)),
+      test::make_object(ShapeType::sphere, 2, glm::vec3(0.0f, -3.0f, 0.0f), glm::vec3(0.0f),
+                        glm::vec3(0.8f)),
       // 6: a turned, non-uniformly scaled two-sided cube.
-      object(ShapeType::cube, 3, glm::vec3(2.0f, -1.0f, 3.0f), glm::vec3(0.0f, 45.0f, 30.0f),
-             glm::vec3(0.5f, 1.0f, 0.3f)),
+      test::make_object(ShapeType::cube, 3, glm::vec3(2.0f, -1.0f, 3.0f),
+                        glm::vec3(0.0f, 45.0f, 30.0f), glm::vec3(0.5f, 1.0f, 0.3f)),
   };
   return s;
 }

@@ -36,9 +36,7 @@ namespace detail {
 template <class K, class V>
 std::size_t multisplit_workspace_bytes(std::size_t n, int buckets) {
   using namespace radix_sort_onesweep;
-  require(buckets >= 1 && buckets <= kMaxMultisplitBuckets, "prim::own::multisplit_workspace_bytes",
-          "buckets " + std::to_string(buckets) + " must be in [1, " +
-              std::to_string(kMaxMultisplitBuckets) + "]");
+  check_multisplit_buckets("prim::own::multisplit_workspace_bytes", buckets);
   if (n == 0) return 0;
   return Layout<K, V>(nullptr, n, make_plan(n, multisplit_radix_bits(buckets), 1)).bytes;
 }

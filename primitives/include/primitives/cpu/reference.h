@@ -75,6 +75,17 @@ inline void require_in_out(const void* in, const void* out, std::size_t n, const
   require_distinct(in, out, n, function, "in", "out");
 }
 
+// The checks of an out-of-place call on n (key, value) pairs.
+inline void require_pairs(const void* keys_in, const void* keys_out, const void* values_in,
+                          const void* values_out, std::size_t n, const char* function) {
+  require_data(keys_in, n, function, "keys_in");
+  require_data(keys_out, n, function, "keys_out");
+  require_data(values_in, n, function, "values_in");
+  require_data(values_out, n, function, "values_out");
+  require_distinct(keys_in, keys_out, n, function, "keys_in", "keys_out");
+  require_distinct(values_in, values_out, n, function, "values_in", "values_out");
+}
+
 template <class K>
 void require_bit_range(int begin_bit, int end_bit, const char* function) {
   const int key_bits = static_cast<int>(8 * sizeof(K));
@@ -315,12 +326,7 @@ void sort_pairs(const K* keys_in, K* keys_out, const V* values_in, V* values_out
   static_assert(std::is_unsigned_v<K>, "prim::cpu::sort_pairs keys are unsigned integers");
   const char* function = "prim::cpu::sort_pairs";
   detail::require_bit_range<K>(begin_bit, end_bit, function);
-  detail::require_data(keys_in, n, function, "keys_in");
-  detail::require_data(keys_out, n, function, "keys_out");
-  detail::require_data(values_in, n, function, "values_in");
-  detail::require_data(values_out, n, function, "values_out");
-  detail::require_distinct(keys_in, keys_out, n, function, "keys_in", "keys_out");
-  detail::require_distinct(values_in, values_out, n, function, "values_in", "values_out");
+  detail::require_pairs(keys_in, keys_out, values_in, values_out, n, function);
   if (n == 0) return;
 
   constexpr int kDigitBits = 8;
@@ -371,12 +377,7 @@ void multisplit_pairs(const K* keys_in, K* keys_out, const V* values_in, V* valu
   require(buckets >= 1 && buckets <= 32, function,
           "buckets " + std::to_string(buckets) + " must be in [1, 32]");
   require(offsets != nullptr, function, "offsets is null");
-  detail::require_data(keys_in, n, function, "keys_in");
-  detail::require_data(keys_out, n, function, "keys_out");
-  detail::require_data(values_in, n, function, "values_in");
-  detail::require_data(values_out, n, function, "values_out");
-  detail::require_distinct(keys_in, keys_out, n, function, "keys_in", "keys_out");
-  detail::require_distinct(values_in, values_out, n, function, "values_in", "values_out");
+  detail::require_pairs(keys_in, keys_out, values_in, values_out, n, function);
   auto bucket = [&](const K& key) {
     const auto b = static_cast<unsigned>(bucket_of(key));
     return b < unsigned(buckets) ? b : unsigned(buckets - 1);
@@ -407,12 +408,7 @@ void sort_pairs_parallel(const K* keys_in, K* keys_out, const V* values_in, V* v
   static_assert(std::is_unsigned_v<K>, "prim::cpu::sort_pairs_parallel keys are unsigned integers");
   const char* function = "prim::cpu::sort_pairs_parallel";
   detail::require_bit_range<K>(begin_bit, end_bit, function);
-  detail::require_data(keys_in, n, function, "keys_in");
-  detail::require_data(keys_out, n, function, "keys_out");
-  detail::require_data(values_in, n, function, "values_in");
-  detail::require_data(values_out, n, function, "values_out");
-  detail::require_distinct(keys_in, keys_out, n, function, "keys_in", "keys_out");
-  detail::require_distinct(values_in, values_out, n, function, "values_in", "values_out");
+  detail::require_pairs(keys_in, keys_out, values_in, values_out, n, function);
   if (n < kParallelMin)
     return sort_pairs(keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit);
 

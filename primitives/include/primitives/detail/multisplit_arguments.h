@@ -16,6 +16,13 @@ namespace detail {
 // The value type of a multisplit of keys alone (nothing is loaded, staged or stored for it).
 struct NoValues {};
 
+// Throws prim::Error naming `function` for a bucket count outside [1, 32].
+inline void check_multisplit_buckets(const char* function, int buckets) {
+  require(buckets >= 1 && buckets <= kMaxMultisplitBuckets, function,
+          "buckets " + std::to_string(buckets) + " must be in [1, " +
+              std::to_string(kMaxMultisplitBuckets) + "]");
+}
+
 // Throws prim::Error naming `function` and the argument for buckets outside [1, 32], a null
 // d_bucket_offsets, null data pointers with n > 0 or outputs aliasing inputs. Returns false when
 // there is nothing to move (n == 0).
@@ -26,9 +33,7 @@ bool check_multisplit_arguments(const char* function, const K* keys_in, const K*
   static_assert(std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>,
                 "multisplit needs trivially copyable keys and values");
   constexpr bool kHasValues = !std::is_same_v<V, NoValues>;
-  require(buckets >= 1 && buckets <= kMaxMultisplitBuckets, function,
-          "buckets " + std::to_string(buckets) + " must be in [1, " +
-              std::to_string(kMaxMultisplitBuckets) + "]");
+  check_multisplit_buckets(function, buckets);
   require(d_bucket_offsets != nullptr, function, "d_bucket_offsets is null");
   if (n == 0) return false;
   require(keys_in && keys_out, function, "a key pointer is null with n > 0");
