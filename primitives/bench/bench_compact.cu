@@ -1,7 +1,8 @@
 // Compaction and partition: compact10/50/90 (int32 uniform in [0, 100), kept when below 10, 50
 // or 90), partition_path48 (48-byte path states, half of them alive) and partition_index (int32
-// path indices, kept when alive[index], half alive). Own variants, the Thrust backend, plain
-// thrust::copy_if (count returned to the host), CUB DeviceSelect / DevicePartition, and a copy.
+// path indices, kept when alive[index], half alive). Own variants (for the partitions also
+// own_partition, the unstable one), the Thrust backend, plain thrust::copy_if (count returned to
+// the host), CUB DeviceSelect / DevicePartition, and a copy.
 // compact50_device_count: compact50 over n slots of which the first n / 2 are live, the live
 // count read on the device (DeviceItems, the renderer's call), for both backends, against the
 // same calls given the live count on the host.
@@ -110,6 +111,15 @@ void bench_select(Bench& bench, const std::string& op, std::size_t n, const Rota
           thrust::copy_if(thrust::cuda::par(allocator).on(stream), in[s], in[s] + n, out[s], pred);
       const std::size_t count = static_cast<std::size_t>(end - out[s]);  // waits for the stream
       if (count > n) throw prim::Error("thrust::copy_if returned a bad end");
+    });
+  }
+
+  // own_partition: prim::own::partition, the rejected items reversed (CUB's order, one pass);
+  // the "own" row of a partition is the stable one (a second kernel reverses them back).
+  if (Partition && bench.wants(op, "own_partition")) {
+    prim::Workspace ws(prim::own::compact_workspace_bytes<T>(n));
+    bench.measure(op, "own_partition", n, bytes, slots, [&](int s) {
+      prim::own::partition(in[s], out[s], n, pred, d_count, ws, stream);
     });
   }
 

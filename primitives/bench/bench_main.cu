@@ -61,7 +61,8 @@ void usage() {
       "       partition_index sort_pairs_3bit sort_pairs_8bit sort_pairs_32bit scan_sweep\n"
       "impls: own thrust thrust_copy_if cub memcpy naive work_efficient blocked_brent_kung\n"
       "       blocked_blelloch scan_scatter lsd split_1bit own_host_count thrust_host_count\n"
-      "       multisplit thrust_multisplit (sort_pairs_3bit only)\n");
+      "       multisplit thrust_multisplit (sort_pairs_3bit only)\n"
+      "       own_partition (partition_path48, partition_index)\n");
 }
 
 Options parse(int argc, char** argv) {

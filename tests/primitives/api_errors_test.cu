@@ -62,6 +62,8 @@ TEST(OwnApiErrors, CompactArguments) {
                                     &m.count, ws);
       },
       {"prim::own::stable_partition", "d_out is null"});
+  expect_error([&] { prim::own::partition(m.a.data(), m.a.data(), 16, IsOdd{}, &m.count, ws); },
+               {"prim::own::partition", "alias"});
 }
 
 TEST(OwnApiErrors, SortArguments) {
@@ -147,6 +149,9 @@ TEST(ThrustApiErrors, CompactArguments) {
                                                               &m.count, ws);
       },
       {"prim::thrust_backend::stable_partition", "d_in is null"});
+  expect_error(
+      [&] { prim::thrust_backend::partition(m.a.data(), m.a.data(), 16, IsOdd{}, &m.count, ws); },
+      {"prim::thrust_backend::partition", "alias"});
 }
 
 // The same checks of a device-side item count in both backends.

@@ -2,7 +2,9 @@
 // may be read there (DeviceItems), and a repeated call allocates nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "compact_checks.h"
 #include "primitives/caching_allocator.h"
@@ -53,6 +55,33 @@ TEST(ThrustCompact, LargeRandom) {
 TEST(ThrustCompact, Item12AndWideFlags) {
   ThrustCompactRunner runner;
   check_select_wide(runner, small_sizes<Item12>(), {Pattern::all_one, Pattern::random_half});
+}
+
+// partition: cub::DevicePartition::If's order (the rejected items reversed), as prim::own's.
+TEST(ThrustCompact, PartitionReversesTheRejected) {
+  ThrustCompactRunner runner;
+  auto sizes = small_sizes();
+  sizes.push_back((std::size_t(1) << 20) + 3);
+  const std::size_t max_n = *std::max_element(sizes.begin(), sizes.end());
+  DeviceBuffer<std::uint32_t> d_in(max_n), d_out(max_n);
+  DeviceCount d_count;
+  for (Pattern pattern : all_patterns()) {
+    for (std::size_t n : sizes) {
+      SCOPED_TRACE(std::string(name(pattern)) + ", n = " + std::to_string(n));
+      const auto items = flagged_items(make_flags(pattern, n, 31 * n + 7));
+      std::vector<std::uint32_t> expected(n);
+      const std::size_t kept =
+          prim::cpu::partition_reversed(items.data(), expected.data(), n, IsOdd{});
+      d_in.upload(items);
+      d_out.poison();
+      d_count.poison();
+      prim::thrust_backend::partition(d_in.get(), d_out.get(), n, IsOdd{}, d_count.get(),
+                                      runner.ws);
+      ASSERT_EQ(d_count.read(), kept);
+      ASSERT_TRUE(same_items(expected, d_out.download(n)));
+      ASSERT_TRUE(d_out.guard_intact(n)) << "wrote past the end";
+    }
+  }
 }
 
 // The count read on the device, as for the own backend: all max_n slots are read, none at or past

@@ -1,28 +1,41 @@
-// Special cases of the fused single-pass compaction and stable partition: tiny tiles (many
-// look-backs), all/none/alternating/random selections, selection by index (flags), unaligned
-// input, a 48-byte path-state type, stability of both partition halves, and an item count read
-// on the device.
+// Special cases of the fused single-pass compaction, partition and stable partition: tiny tiles
+// (many look-backs), all/none/alternating/random selections, selection by index (flags),
+// unaligned input, 48- and 20-byte items (moved as words), the order of both partition halves,
+// and an item count read on the device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <string>
 #include <vector>
 
 #include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
+#include "primitives/cpu/reference.h"
 #include "production_support.h"
 
 namespace prim_production_test {
 namespace {
 
-struct PathState {  // 48 bytes: scalar loads, one item per thread
+struct PathState {  // 48 bytes: moved as 16-byte words through shared memory
   float origin[3], direction[3], throughput[3];
   std::int32_t pixel, depth, material;
-  bool operator==(const PathState& o) const {
-    return pixel == o.pixel && depth == o.depth && material == o.material;
+  bool operator==(const PathState& o) const {  // every byte (no padding)
+    return std::memcmp(this, &o, sizeof(PathState)) == 0;
   }
+};
+static_assert(sizeof(PathState) == 48, "48-byte path state");
+struct Item20 {  // 20 bytes: moved as 4-byte words through shared memory
+  std::int32_t id, a, b, c, d;
+  bool operator==(const Item20& o) const { return std::memcmp(this, &o, sizeof(Item20)) == 0; }
+};
+std::ostream& operator<<(std::ostream& os, const Item20& p) {
+  return os << "{id " << p.id << "}";
+}
+struct IdPositive {
+  __host__ __device__ bool operator()(const Item20& p) const { return p.id > 0; }
 };
 std::ostream& operator<<(std::ostream& os, const PathState& p) {
   return os << "{pixel " << p.pixel << ", depth " << p.depth << "}";
@@ -74,38 +87,52 @@ prim::CompactConfig fused(const prim::ScanConfig& tiles) {
   return config;
 }
 
-template <bool Partition, class T, class Pred>
+enum class Op { compact, partition, stable_partition };
+const char* name(Op op) {
+  return op == Op::compact ? "compact" : op == Op::partition ? "partition" : "stable_partition";
+}
+
+// The call on in[0, n), the input and the output placed in_shift and out_shift bytes (multiples
+// of alignof(T)) into their buffers, checked against prim::cpu.
+template <Op Call, class T, class Pred>
 void check_select(const std::vector<T>& in, Pred pred, const prim::CompactConfig& config,
-                  std::size_t in_offset = 0) {
+                  std::size_t in_shift = 0, std::size_t out_shift = 0) {
   const std::size_t n = in.size();
-  SCOPED_TRACE("n = " + std::to_string(n) + (Partition ? ", partition" : ", compact") +
-               ", threads " + std::to_string(config.scan.block_threads) + ", offset " +
-               std::to_string(in_offset));
-  DeviceArray<T> d_in(n + in_offset), d_out(n + 1);
+  SCOPED_TRACE("n = " + std::to_string(n) + ", " + name(Call) + ", threads " +
+               std::to_string(config.scan.block_threads) + ", shifts " + std::to_string(in_shift) +
+               " " + std::to_string(out_shift));
+  const std::size_t spare = 2 + (std::max(in_shift, out_shift) + sizeof(T) - 1) / sizeof(T);
+  DeviceArray<T> in_buffer(n + spare), out_buffer(n + spare);
+  auto at = [](const DeviceArray<T>& buffer, std::size_t shift) {
+    return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(buffer.get()) + shift);
+  };
+  T* d_in = at(in_buffer, in_shift);
+  T* d_out = at(out_buffer, out_shift);
+  PRIM_CUDA_CHECK(cudaMemcpy(d_in, in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   DeviceArray<std::size_t> d_count(1);
-  d_in.upload(in, in_offset);
   prim::Workspace ws(prim::own::compact_workspace_bytes<T>(n, config));
-  if (Partition) {
-    prim::own::stable_partition(d_in.get() + in_offset, d_out.get(), n, pred, d_count.get(), ws, 0,
-                                config);
+  std::vector<T> expected(n);
+  std::size_t kept = 0;
+  if (Call == Op::compact) {
+    prim::own::compact_if(d_in, d_out, n, pred, d_count.get(), ws, 0, config);
+    kept = prim::cpu::compact_if(in.data(), expected.data(), n, pred);
+    expected.resize(kept);
+  } else if (Call == Op::partition) {
+    prim::own::partition(d_in, d_out, n, pred, d_count.get(), ws, 0, config);
+    kept = prim::cpu::partition_reversed(in.data(), expected.data(), n, pred);
   } else {
-    prim::own::compact_if(d_in.get() + in_offset, d_out.get(), n, pred, d_count.get(), ws, 0,
-                          config);
+    prim::own::stable_partition(d_in, d_out, n, pred, d_count.get(), ws, 0, config);
+    kept = prim::cpu::stable_partition(in.data(), expected.data(), n, pred);
   }
-  std::vector<T> expected;
-  for (const T& x : in)
-    if (pred(x)) expected.push_back(x);
-  const std::size_t kept = expected.size();
-  if (Partition)
-    for (const T& x : in)
-      if (!pred(x)) expected.push_back(x);
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(read_count(d_count.get()), kept);
-  EXPECT_TRUE(same(expected, d_out.download(expected.size())));
-  // Nothing written past the output.
-  const std::size_t written = Partition ? n : kept;
-  const std::vector<T> after = d_out.download(1, written);
-  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&after[0]);
+  // The output and the item after it (which must still hold the poison bytes).
+  std::vector<T> out(expected.size() + 1);
+  PRIM_CUDA_CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  const T after = out.back();
+  out.pop_back();
+  EXPECT_TRUE(same(expected, out));
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(&after);
   for (std::size_t b = 0; b < sizeof(T); ++b) EXPECT_EQ(bytes[b], 0xAB) << "write past the end";
 }
 
@@ -115,8 +142,9 @@ TEST(FusedCompaction, PatternsDefaultTiles) {
   for (std::size_t n : kSizes)
     for (Keep pattern : kPatterns) {
       const auto in = items_for(pattern, n, n + 1);
-      check_select<false>(in, Positive{}, fused(default_tiles()));
-      check_select<true>(in, Positive{}, fused(default_tiles()));
+      check_select<Op::compact>(in, Positive{}, fused(default_tiles()));
+      check_select<Op::partition>(in, Positive{}, fused(default_tiles()));
+      check_select<Op::stable_partition>(in, Positive{}, fused(default_tiles()));
     }
 }
 
@@ -124,8 +152,9 @@ TEST(FusedCompaction, PatternsTinyTiles) {
   for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(5000), std::size_t(300007)})
     for (Keep pattern : kPatterns) {
       const auto in = items_for(pattern, n, n + 2);
-      check_select<false>(in, Positive{}, fused(tiny_tiles()));
-      check_select<true>(in, Positive{}, fused(tiny_tiles()));
+      check_select<Op::compact>(in, Positive{}, fused(tiny_tiles()));
+      check_select<Op::partition>(in, Positive{}, fused(tiny_tiles()));
+      check_select<Op::stable_partition>(in, Positive{}, fused(tiny_tiles()));
     }
 }
 
@@ -135,28 +164,52 @@ TEST(FusedCompaction, OddBlockSizes) {
     prim::ScanConfig tiles = default_tiles();
     tiles.block_threads = threads;
     tiles.items_per_thread = threads == 1024 ? 1 : 16;  // 1024 x 16 ints exceed 48 KiB staging
-    check_select<true>(in, Positive{}, fused(tiles));
+    check_select<Op::stable_partition>(in, Positive{}, fused(tiles));
   }
 }
 
 TEST(FusedCompaction, UnalignedInput) {
   const auto in = items_for(Keep::random_half, 100003, 4);
-  check_select<false>(in, Positive{}, fused(default_tiles()), 1);
-  check_select<true>(in, Positive{}, fused(default_tiles()), 3);
+  check_select<Op::compact>(in, Positive{}, fused(default_tiles()), 4);
+  check_select<Op::compact>(in, Positive{}, fused(default_tiles()), 0, 4);
+  check_select<Op::partition>(in, Positive{}, fused(default_tiles()), 8, 12);
+  check_select<Op::stable_partition>(in, Positive{}, fused(default_tiles()), 12, 0);
 }
 
+// Wide items move through shared memory as words: every byte of every item must arrive, at tile
+// edges, with tiny tiles, and off 16-byte alignment (member accesses).
 TEST(FusedCompaction, WideItems) {
-  const std::size_t n = 100003;
-  std::mt19937_64 rng(5);
-  std::vector<PathState> in(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    in[i] = PathState{};
-    in[i].pixel = static_cast<std::int32_t>(i);
-    in[i].depth = static_cast<std::int32_t>(rng() % 8);
+  for (std::size_t n : {std::size_t(1), std::size_t(511), std::size_t(513), std::size_t(100003)}) {
+    std::mt19937_64 rng(5 + n);
+    std::vector<PathState> in(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (int k = 0; k < 3; ++k) {
+        in[i].origin[k] = static_cast<float>(i) + 0.25f * k;
+        in[i].direction[k] = -static_cast<float>(i) - 0.5f * k;
+        in[i].throughput[k] = static_cast<float>(rng() % 1000) / 7.0f;
+      }
+      in[i].pixel = static_cast<std::int32_t>(i);
+      in[i].depth = static_cast<std::int32_t>(rng() % 8);
+      in[i].material = static_cast<std::int32_t>(rng());
+    }
+    for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
+      check_select<Op::compact>(in, Alive{}, fused(tiles));
+      check_select<Op::partition>(in, Alive{}, fused(tiles));
+      check_select<Op::stable_partition>(in, Alive{}, fused(tiles));
+    }
+    // 4 bytes off 16-byte alignment: the input, the output, or both.
+    check_select<Op::compact>(in, Alive{}, fused(default_tiles()), 4, 0);
+    check_select<Op::partition>(in, Alive{}, fused(default_tiles()), 0, 4);
+    check_select<Op::stable_partition>(in, Alive{}, fused(default_tiles()), 4, 4);
+    std::vector<Item20> in20(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto v = static_cast<std::int32_t>(i + 1);
+      in20[i] = {rng() % 3 == 0 ? -v : v, 2 * v, 3 * v, 4 * v, 5 * v};
+    }
+    check_select<Op::compact>(in20, IdPositive{}, fused(default_tiles()));
+    check_select<Op::partition>(in20, IdPositive{}, fused(default_tiles()), 20, 40);
+    check_select<Op::stable_partition>(in20, IdPositive{}, fused(tiny_tiles()));
   }
-  check_select<false>(in, Alive{}, fused(default_tiles()));
-  check_select<true>(in, Alive{}, fused(default_tiles()));
-  check_select<true>(in, Alive{}, fused(tiny_tiles()));
 }
 
 // compact_flags selects by index inside the kernel: the flag array is read at each item's index.
@@ -207,8 +260,7 @@ void check_device_count(const std::vector<int>& in, std::size_t count,
     prim::own::stable_partition(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0,
                                 config);
   } else {
-    prim::own::compact_if(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0,
-                          config);
+    prim::own::compact_if(d_in.get(), d_out.get(), items, Positive{}, d_count.get(), ws, 0, config);
   }
   std::vector<int> expected;
   std::copy_if(in.begin(), in.begin() + n, std::back_inserter(expected), Positive{});
@@ -231,10 +283,10 @@ TEST(FusedCompaction, DeviceSideItemCount) {
   const auto in = items_for(Keep::random_half, max_n, 8);
   for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
     // Tile edges of both tile sizes (tiny: 4096 items, default: 512 x 16 = 8192 ints).
-    for (std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096),
-                              std::size_t(4097), std::size_t(8191), std::size_t(8192),
-                              std::size_t(8193), std::size_t(16384), std::size_t(100003),
-                              max_n - 1, max_n, max_n + 1000}) {
+    for (std::size_t count :
+         {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096), std::size_t(4097),
+          std::size_t(8191), std::size_t(8192), std::size_t(8193), std::size_t(16384),
+          std::size_t(100003), max_n - 1, max_n, max_n + 1000}) {
       check_device_count<false>(in, count, fused(tiles));
       check_device_count<true>(in, count, fused(tiles));
     }

@@ -208,7 +208,8 @@ void scatter(const T* in, const I* map, T* out, std::size_t n) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compaction and partition. All are stable; out must not alias in. They return the number kept.
+// Compaction and partition. The kept items stay in input order; out must not alias in. They return
+// the number kept.
 
 // Keeps the items where pred(item) is true, in order; one thread, one pass.
 //
@@ -305,6 +306,18 @@ std::size_t stable_partition(const T* in, T* out, std::size_t n, Pred pred) {
   std::size_t rest = kept;
   for (std::size_t i = 0; i < n; ++i)
     if (!pred(in[i])) out[rest++] = in[i];
+  return kept;
+}
+
+// The items where pred is true first, in input order, then the others in reverse input order
+// (the order of prim::own::partition and CUB's DevicePartition::If); one thread. Returns the
+// number of items where pred is true.
+//
+//   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)  ->  out = [5, 8, 9, 4, 1, 2], returns 4
+template <class T, class Pred>
+std::size_t partition_reversed(const T* in, T* out, std::size_t n, Pred pred) {
+  const std::size_t kept = stable_partition(in, out, n, pred);
+  std::reverse(out + kept, out + n);
   return kept;
 }
 

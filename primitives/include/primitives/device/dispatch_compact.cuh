@@ -23,8 +23,12 @@ namespace prim::detail::compact_fused {
 
 // The lookback scan's shape (block/tile_lookback.cuh) and the kernel's staging in shared memory.
 struct TileShape : block::LookbackShape {
-  std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ 16 bytes, see below)
+  std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ kStagingSlack)
 };
+
+// Room for the shifts of 16-byte stores (kernels/compact_fused.cuh): the kept run's shift, the
+// gap to the next vector and the rejected run's shift, each under one vector.
+inline constexpr std::size_t kStagingSlack = 48;
 
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
 template <class T>
@@ -35,8 +39,8 @@ TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* fun
   require(shape.staging_bytes <= 48 * 1024, function,
           "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
               " bytes does not fit in 48 KiB of shared memory");
-  // One more vector for the shifted staging of 16-byte stores, where it fits.
-  if (shape.staging_bytes + 16 <= 48 * 1024) shape.staging_bytes += 16;
+  // The slack for the shifted staging of 16-byte stores, where it fits.
+  if (shape.staging_bytes + kStagingSlack <= 48 * 1024) shape.staging_bytes += kStagingSlack;
   return shape;
 }
 
@@ -59,26 +63,36 @@ std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
   return Layout(nullptr, tile_shape<T>(n, config, "prim::own compaction (fused)").tiles).bytes;
 }
 
-template <bool Partition, int ITEMS, class T, class Selector>
+// What a selection does with the rejected items: drops them (compact), puts them after the kept
+// ones in reverse input order (partition, one pass; CUB's DevicePartition::If order), or in input
+// order (stable_partition: the reversed run reversed again in place, a second light kernel).
+enum class Select { compact, partition, stable_partition };
+
+template <Select Mode, int ITEMS, class T, class Selector>
 void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
             std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape) {
   constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
+  constexpr std::size_t kAlign = access_alignment<T, kVec>();
   const Layout layout(workspace, shape.tiles);
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
-  // 16-byte stores need a 16-byte aligned output and the extra staging vector.
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kAlign == 0;
+  // Stores of words of wide items need an aligned output; 16-byte stores of vectors of items
+  // also need the staging slack.
   const bool out_aligned =
-      reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-      shape.staging_bytes > shape.threads * std::size_t(shape.items) * sizeof(T);
+      reinterpret_cast<std::uintptr_t>(out) % kAlign == 0 &&
+      (wide_items<T, kVec>() ||
+       shape.staging_bytes >= shape.threads * std::size_t(shape.items) * sizeof(T) + kStagingSlack);
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
   if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
-  select_kernel<Partition, ITEMS, kVec>
+  select_kernel<Mode != Select::compact, ITEMS, kVec>
       <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
           in, out, n, d_n, selector, d_count, layout.status, single ? nullptr : layout.counter,
           aligned, out_aligned, shape.delays);
   PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
-  if constexpr (Partition) {
+  if constexpr (Mode == Select::stable_partition) {
     const int threads = 256;
-    std::size_t blocks = (n / 2 + threads - 1) / threads;
+    constexpr std::size_t kWords = sizeof(T) / sizeof(ReverseWord<T>);
+    const std::size_t per_block = std::size_t(threads) * kReverseUnroll;
+    std::size_t blocks = (n / 2 * kWords + per_block - 1) / per_block;
     if (blocks > 65535) blocks = 65535;
     if (blocks == 0) blocks = 1;
     reverse_rejected_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(out, n, d_n,
@@ -87,19 +101,19 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
   }
 }
 
-// Partition == false: keep selected items in order. Partition == true: selected items first,
-// then the others, both in order. selector(item, index) -> bool. Writes the selected count to
-// *d_count. Over the first n items, or min(*d_n, n) when d_n is set.
-template <bool Partition, class T, class Selector>
+// Selected items first, in order, then (Mode != compact) the others. selector(item, index) ->
+// bool. Writes the selected count to *d_count. Over the first n items, or min(*d_n, n) when d_n
+// is set.
+template <Select Mode, class T, class Selector>
 void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Selector selector,
             std::size_t* d_count, void* workspace, cudaStream_t stream,
             const CompactConfig& config) {
   const TileShape shape = tile_shape<T>(n, config, "prim::own compaction (fused)");
   if (shape.items == 1) {
-    launch<Partition, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape);
+    launch<Mode, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape);
   } else {
-    launch<Partition, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector, d_count,
-                                                            workspace, stream, shape);
+    launch<Mode, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector, d_count,
+                                                       workspace, stream, shape);
   }
 }
 
@@ -127,7 +141,7 @@ struct FlagSelector {
 
 // The public compactions' entry. d_n: null, or the device-side count of items (at most n are
 // read). n == 0 writes *d_count = 0.
-template <bool Partition, class T, class Selector>
+template <compact_fused::Select Mode, class T, class Selector>
 void dispatch_select(const char* function, const T* d_in, T* d_out, std::size_t n,
                      const std::size_t* d_n, Selector selector, std::size_t* d_count, Workspace& ws,
                      cudaStream_t stream, const CompactConfig& config) {
@@ -136,8 +150,7 @@ void dispatch_select(const char* function, const T* d_in, T* d_out, std::size_t 
     return;
   }
   ws.require(compact_fused::workspace_bytes<T>(n, config), function);
-  compact_fused::select<Partition>(d_in, d_out, n, d_n, selector, d_count, ws.data(), stream,
-                                   config);
+  compact_fused::select<Mode>(d_in, d_out, n, d_n, selector, d_count, ws.data(), stream, config);
 }
 
 }  // namespace prim::detail

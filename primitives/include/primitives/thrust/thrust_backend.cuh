@@ -37,6 +37,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
 #include <limits>
 #include <string>
@@ -163,13 +164,27 @@ inline void check_device_items(const char* function, const DeviceItems& items,
   require(items.d_n != d_count, function, "DeviceItems::d_n must not alias d_count");
 }
 
-// cub::DeviceSelect::If or FlaggedIf, sized and run with temporaries from the cache.
+// cub::DeviceSelect::If or FlaggedIf (or DevicePartition::If), sized and run with temporaries from
+// the cache.
 template <class Select>
 void run_select(Select select, Workspace& ws) {
   std::size_t temp_bytes = 0;
   PRIM_CUDA_CHECK(select(nullptr, temp_bytes));
   TempBlock temp(ws.caching_allocator(), temp_bytes);
   PRIM_CUDA_CHECK(select(temp.data(), temp_bytes));
+}
+
+// One selection over n items (slots) that writes its count to d_count: *d_count = 0 for n == 0,
+// else select(temp, bytes, items) with the item count as CUB's signed 64-bit count.
+template <class Select>
+void run_counted_select(std::size_t n, std::size_t* d_count, Workspace& ws, cudaStream_t stream,
+                        Select select) {
+  if (n == 0) {
+    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
+    return;
+  }
+  const auto items = static_cast<std::int64_t>(n);
+  run_select([&](void* temp, std::size_t& bytes) { return select(temp, bytes, items); }, ws);
 }
 
 // Sorts by `bits` bits from begin_bit: the field in the narrowest type that holds it (Thrust's
@@ -257,6 +272,7 @@ void scatter(const T* d_in, const I* d_map, T* d_out, std::size_t n, cudaStream_
 //
 //   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)
 //   compact_if       -> out = [5, 8, 9, 4],           *d_count = 4
+//   partition        -> out = [5, 8, 9, 4, 1, 2],     *d_count = 4
 //   stable_partition -> out = [5, 8, 9, 4, 2, 1],     *d_count = 4
 //   compact_flags(in, flags = [1, 0, 1, 0, 1, 1]) -> out = [5, 8, 9, 4], *d_count = 4
 
@@ -265,16 +281,10 @@ template <class T, class Pred>
 void compact_if(const T* d_in, T* d_out, std::size_t n, Pred pred, std::size_t* d_count,
                 Workspace& ws, cudaStream_t stream = 0) {
   detail::check_compact_args("prim::thrust_backend::compact_if", d_in, d_out, n, d_count);
-  if (n == 0) {
-    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
-    return;
-  }
-  const auto items = static_cast<std::int64_t>(n);
-  detail::run_select(
-      [&](void* temp, std::size_t& bytes) {
+  detail::run_counted_select(
+      n, d_count, ws, stream, [&](void* temp, std::size_t& bytes, auto items) {
         return cub::DeviceSelect::If(temp, bytes, d_in, d_out, d_count, items, pred, stream);
-      },
-      ws);
+      });
 }
 
 // With the item count on the device (primitives/device_items.h): CUB takes its item count from
@@ -293,19 +303,13 @@ void compact_if(const T* d_in, T* d_out, DeviceItems items, Pred pred, std::size
   const char* function = "prim::thrust_backend::compact_if";
   detail::check_device_items(function, items, d_count);
   detail::check_compact_args(function, d_in, d_out, items.max_n, d_count);
-  if (items.max_n == 0) {
-    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
-    return;
-  }
-  const auto slots = static_cast<std::int64_t>(items.max_n);
   const detail::BelowCount<true, T, Pred> keep{d_in, items.d_n, pred};
-  detail::run_select(
-      [&](void* temp, std::size_t& bytes) {
+  detail::run_counted_select(
+      items.max_n, d_count, ws, stream, [&](void* temp, std::size_t& bytes, auto slots) {
         return cub::DeviceSelect::FlaggedIf(temp, bytes, d_in,
                                             thrust::counting_iterator<std::size_t>(0), d_out,
                                             d_count, slots, keep, stream);
-      },
-      ws);
+      });
 }
 
 // cub::DeviceSelect::FlaggedIf with "flag != 0", the algorithm behind thrust::copy_if with a
@@ -316,17 +320,23 @@ void compact_flags(const T* d_in, const F* d_flags, T* d_out, std::size_t n, std
   const char* function = "prim::thrust_backend::compact_flags";
   if (n > 0) require(d_flags != nullptr, function, "d_flags is null with n > 0");
   detail::check_compact_args(function, d_in, d_out, n, d_count);
-  if (n == 0) {
-    PRIM_CUDA_CHECK(cudaMemsetAsync(d_count, 0, sizeof(std::size_t), stream));
-    return;
-  }
-  const auto items = static_cast<std::int64_t>(n);
-  detail::run_select(
-      [&](void* temp, std::size_t& bytes) {
+  detail::run_counted_select(
+      n, d_count, ws, stream, [&](void* temp, std::size_t& bytes, auto items) {
         return cub::DeviceSelect::FlaggedIf(temp, bytes, d_in, d_flags, d_out, d_count, items,
                                             NonZero{}, stream);
-      },
-      ws);
+      });
+}
+
+// cub::DevicePartition::If, the algorithm behind thrust::partition_copy: the rejected items after
+// the kept ones in reverse order, as prim::own::partition.
+template <class T, class Pred>
+void partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::size_t* d_count,
+               Workspace& ws, cudaStream_t stream = 0) {
+  detail::check_compact_args("prim::thrust_backend::partition", d_in, d_out, n, d_count);
+  detail::run_counted_select(
+      n, d_count, ws, stream, [&](void* temp, std::size_t& bytes, auto items) {
+        return cub::DevicePartition::If(temp, bytes, d_in, d_out, d_count, items, pred, stream);
+      });
 }
 
 // A copy_if pair: the selected items to d_out (count to *d_count), then the others to
