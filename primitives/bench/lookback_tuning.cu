@@ -138,17 +138,20 @@ template <int ITEMS>
 void compact_new(Buffers& b, const char* label, int threads, unsigned first, unsigned poll,
                  double copy_us, double cub_us) {
   namespace cf = prim::detail::compact_fused;
-  if (std::size_t(threads) * ITEMS * 4 + 16 > 48 * 1024) return;
+  const std::size_t staging = std::size_t(threads) * ITEMS * 4 + cf::kStagingSlack;
+  if (staging > 48 * 1024) return;
   cf::TileShape shape;
   shape.threads = threads;
   shape.items = ITEMS;
   shape.tiles = (b.n + std::size_t(threads) * ITEMS - 1) / (std::size_t(threads) * ITEMS);
-  shape.staging_bytes = std::size_t(threads) * ITEMS * 4 + 16;  // fits: checked above
+  shape.staging_bytes = staging;
   shape.delays = {first, poll};
   const double us = time_us(b, [&](int s) {
-    cf::launch<false, ITEMS>(b.in[s], b.out[s], b.n, nullptr, Sel{{50}}, g_count, g_ws, 0, shape);
+    cf::launch<cf::Select::compact, ITEMS>(b.in[s], b.out[s], b.n, nullptr, Sel{{50}}, g_count,
+                                           g_ws, 0, shape);
   });
-  cf::launch<false, ITEMS>(b.in[0], b.out[0], b.n, nullptr, Sel{{50}}, g_count, g_ws, 0, shape);
+  cf::launch<cf::Select::compact, ITEMS>(b.in[0], b.out[0], b.n, nullptr, Sel{{50}}, g_count, g_ws,
+                                         0, shape);
   std::printf(
       "compact n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u  %8.2f us  copy %.3f cub %.3f %s\n", b.n,
       label, threads, ITEMS, first, poll, us, us / copy_us, us / cub_us,
@@ -164,8 +167,8 @@ bool check_unaligned(Buffers& b) {
   bool ok = true;
   for (int offset : {1, 0}) {
     prim::CompactConfig cc;
-    prim::detail::compact_fused::select<false>(b.in[0], b.out[0] + offset, n, nullptr, Sel{{50}},
-                                               g_count, g_ws, 0, cc);
+    prim::detail::compact_fused::select<prim::detail::compact_fused::Select::compact>(
+        b.in[0], b.out[0] + offset, n, nullptr, Sel{{50}}, g_count, g_ws, 0, cc);
     std::size_t count = 0;
     PRIM_CUDA_CHECK(cudaMemcpy(out.data(), b.out[0] + offset, n * 4, cudaMemcpyDeviceToHost));
     PRIM_CUDA_CHECK(cudaMemcpy(&count, g_count, sizeof count, cudaMemcpyDeviceToHost));
@@ -222,8 +225,8 @@ int main(int argc, char** argv) {
                   us / cub_scan);
       prim::CompactConfig cc;
       const double cus = time_us(b, [&](int s) {
-        prim::detail::compact_fused::select<false>(b.in[s], b.out[s], n, nullptr, Sel{{50}},
-                                                   g_count, g_ws, 0, cc);
+        prim::detail::compact_fused::select<prim::detail::compact_fused::Select::compact>(
+            b.in[s], b.out[s], n, nullptr, Sel{{50}}, g_count, g_ws, 0, cc);
       });
       std::printf("compact n=%-10zu defaults %8.2f us  copy %.3f cub %.3f\n", n, cus, cus / copy_us,
                   cus / cub_sel);
@@ -233,13 +236,15 @@ int main(int argc, char** argv) {
     struct D {
       unsigned first, poll;
     };
-    for (D d : {D{0, 0}, D{0, 650}, D{600, 300}, D{1200, 650}}) {
+    for (D d : {D{0, 0}, D{0, 650}, D{600, 300}, D{1200, 650}, D{2000, 1000}}) {
       scan_new<16>(b, "512x16", 512, d.first, d.poll, copy_us, cub_scan);
       compact_new<16>(b, "512x16", 512, d.first, d.poll, copy_us, cub_sel);
     }
     for (int threads : {128, 256}) {
-      scan_new<16>(b, "x16", threads, 1200, 650, copy_us, cub_scan);
-      compact_new<16>(b, "x16", threads, 1200, 650, copy_us, cub_sel);
+      for (D d : {D{600, 300}, D{1200, 650}}) {
+        scan_new<16>(b, "x16", threads, d.first, d.poll, copy_us, cub_scan);
+        compact_new<16>(b, "x16", threads, d.first, d.poll, copy_us, cub_sel);
+      }
     }
     scan_new<8>(b, "1024x8", 1024, 1200, 650, copy_us, cub_scan);
     compact_new<8>(b, "1024x8", 1024, 1200, 650, copy_us, cub_sel);

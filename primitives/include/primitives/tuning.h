@@ -23,8 +23,13 @@ inline constexpr int kLookbackMaxRegisters = 40;
 // Look-back pauses (block/tile_lookback.cuh), used from this many tiles on. Without the first
 // pause a tile reads its predecessors before their inclusive prefixes exist and walks back
 // window after window: at 2^28 int32 (256 x 16 tiles) the scan took 861 us with no pause and
-// 694 us with these; 512 x 16: 831 us and 713 us, the compaction 706 us and 579 us.
-inline constexpr int kLookbackDelayMinTiles = 0;
+// 694 us with these on an H200; 512 x 16: 831 us and 713 us, the compaction 706 us and 579 us;
+// H100, 512 x 16: 1020 and 907 us, the compaction 857 and 706 us. Short grids gain nothing from
+// them: measured on both GPUs (lookback_tuning, scan and compaction, 512 x 16 int32), the pauses
+// help from 2^23 items (1024 tiles; H200 scan 38.9 -> 36.6 us, compaction 35.5 -> 33.6 us), make
+// no difference at 2^22 on the H200, and cost 7% and 11% at 2^20 and 2^21 on the H100 (scan
+// 14.1 -> 15.1 us, 17.8 -> 19.8 us). Both GPUs are sm_90; no other architecture was measured.
+inline constexpr int kLookbackDelayMinTiles = 1024;
 inline constexpr unsigned kLookbackFirstDelayNs = 1200;
 inline constexpr unsigned kLookbackPollDelayNs = 650;
 
