@@ -20,10 +20,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 # Reference implementations first, then the own variants, so colours stay stable across ops.
-ORDER = ["own", "cub", "thrust", "thrust_copy_if", "memcpy", "blocked_brent_kung",
+ORDER = ["own", "own_partition", "cub", "thrust", "thrust_copy_if", "memcpy", "blocked_brent_kung",
          "blocked_blelloch", "work_efficient", "naive", "scan_scatter", "lsd", "split_1bit",
          "own_host_count", "thrust_host_count"]
-STYLE = {"own": dict(linewidth=2.5, color="C3"), "cub": dict(color="C0"),
+STYLE = {"own": dict(linewidth=2.5, color="C3"),
+         "own_partition": dict(linewidth=2, color="C3", linestyle=":"), "cub": dict(color="C0"),
          "thrust": dict(color="C2"), "memcpy": dict(color="black", linestyle="--")}
 
 
