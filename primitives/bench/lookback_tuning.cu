@@ -139,7 +139,7 @@ void compact_new(Buffers& b, const char* label, int threads, unsigned first, uns
                  double copy_us, double cub_us) {
   namespace cf = prim::detail::compact_fused;
   const std::size_t staging = std::size_t(threads) * ITEMS * 4 + cf::kStagingSlack;
-  if (staging > 48 * 1024) return;
+  if (staging > cf::kStagingLimit) return;
   cf::TileShape shape;
   shape.threads = threads;
   shape.items = ITEMS;

@@ -59,6 +59,14 @@ TEST(ProductionHost, RejectsUnsupportedShapes) {
   // A compaction tile is staged in shared memory: 1024 x 16 int32 is 64 KiB, over 48 KiB.
   EXPECT_THROW(prim::own::compact_workspace_bytes<int>(100, fused(1024, 16)), prim::Error);
   EXPECT_NO_THROW(prim::own::compact_workspace_bytes<int>(100, fused(1024, 1)));
+  // The kernel's own static shared memory counts too: 48 KiB of staging leaves no room for it
+  // (1024 x 1 items of 48 bytes, 768 x 16 int32).
+  struct Item48 {
+    float f[12];
+  };
+  EXPECT_THROW(prim::own::compact_workspace_bytes<Item48>(100, fused(1024, 1)), prim::Error);
+  EXPECT_THROW(prim::own::compact_workspace_bytes<int>(100, fused(768, 16)), prim::Error);
+  EXPECT_NO_THROW(prim::own::compact_workspace_bytes<Item48>(100, fused(992, 1)));
   // More than 2^31 - 1 tiles.
   EXPECT_THROW(prim::own::scan_workspace_bytes<int>(std::size_t(1) << 40, lookback(32, 1)),
                prim::Error);

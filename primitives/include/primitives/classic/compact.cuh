@@ -52,16 +52,15 @@ void dispatch_select(const char* function, const T* d_in, T* d_out, std::size_t 
     return;
   }
   ws.require(compact_workspace_bytes<T>(n, config), function);
+  constexpr auto kFusedMode = Partition ? ::prim::detail::compact_fused::Select::stable_partition
+                                        : ::prim::detail::compact_fused::Select::compact;
   switch (config.algorithm) {
     case CompactAlgorithm::scan_scatter:
       return compact_scan_scatter::select<Partition>(d_in, d_out, n, selector, d_count, ws.data(),
                                                      stream, config);
     case CompactAlgorithm::fused:
-      return ::prim::detail::compact_fused::select < Partition
-                 ? ::prim::detail::compact_fused::Select::stable_partition
-                 : ::prim::detail::compact_fused::Select::compact > (d_in, d_out, n, d_n, selector,
-                                                                     d_count, ws.data(), stream,
-                                                                     to_production(config));
+      return ::prim::detail::compact_fused::select<kFusedMode>(
+          d_in, d_out, n, d_n, selector, d_count, ws.data(), stream, to_production(config));
   }
   throw Error(std::string(function) + ": unknown compact algorithm");
 }

@@ -1,4 +1,4 @@
-// Dispatch of compaction and stable partition (prim::own::compact_if, compact_flags,
+// Dispatch of compaction and partition (prim::own::compact_if, compact_flags, partition,
 // stable_partition, compact.cuh): checks the arguments, sizes the tiles, the shared-memory staging
 // and the workspace, resets the tile status and launches the fused kernels
 // (kernels/compact_fused.cuh, which describes the algorithm).
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "primitives/block/block_scan.cuh"
 #include "primitives/block/tile_lookback.cuh"
 #include "primitives/block/tile_shape.cuh"
 #include "primitives/block/tile_status.cuh"
@@ -30,17 +31,23 @@ struct TileShape : block::LookbackShape {
 // gap to the next vector and the rejected run's shift, each under one vector.
 inline constexpr std::size_t kStagingSlack = 48;
 
+// The dynamic shared memory a block may have by default: 48 KiB less the kernel's static shared
+// memory (the block scan's storage, the ticket and the item count).
+inline constexpr std::size_t kStagingLimit =
+    48 * 1024 - sizeof(block::BlockScan<unsigned long long>::TempStorage) - 2 * sizeof(std::size_t);
+
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
 template <class T>
 TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* function) {
   TileShape shape{block::lookback_shape<T>(n, config.scan, function)};
   const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
   shape.staging_bytes = tile_items * sizeof(T);
-  require(shape.staging_bytes <= 48 * 1024, function,
+  require(shape.staging_bytes <= kStagingLimit, function,
           "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
-              " bytes does not fit in 48 KiB of shared memory");
+              " bytes does not fit in the " + std::to_string(kStagingLimit) +
+              " bytes of shared memory a block has for it");
   // The slack for the shifted staging of 16-byte stores, where it fits.
-  if (shape.staging_bytes + kStagingSlack <= 48 * 1024) shape.staging_bytes += kStagingSlack;
+  if (shape.staging_bytes + kStagingSlack <= kStagingLimit) shape.staging_bytes += kStagingSlack;
   return shape;
 }
 
@@ -101,7 +108,8 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
   }
 }
 
-// Selected items first, in order, then (Mode != compact) the others. selector(item, index) ->
+// Selected items first, in order, then (Mode != compact) the others, in reverse input order
+// (partition) or in input order (stable_partition). selector(item, index) ->
 // bool. Writes the selected count to *d_count. Over the first n items, or min(*d_n, n) when d_n
 // is set.
 template <Select Mode, class T, class Selector>

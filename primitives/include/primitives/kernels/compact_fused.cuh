@@ -1,12 +1,14 @@
-// The fused compaction's kernels (host side: device/dispatch_compact.cuh): compaction and stable
-// partition in one pass over the input, with the kept count published by decoupled look-back.
+// The fused compaction's kernels (host side: device/dispatch_compact.cuh): compaction and
+// partition in one pass over the input, with the kept count published by decoupled look-back
+// (and for a stable partition a second, light kernel).
 //
 // Each block takes a tile from an atomic ticket, loads it with 16-byte loads (warp-striped
-// arrangement, block/block_load.cuh), evaluates selector(item, index) in registers (no flag array
-// in memory), ranks the kept items with warp ballots and popc, combines the warp counts and finds
-// the tile's global offset by look-back over the tiles' kept counts (block/tile_lookback.cuh with
-// 64-bit counts), stages its items in shared memory in output order and writes them out with
-// contiguous, coalesced stores. The last tile writes the total to *d_count on the device.
+// arrangement, block/block_load.cuh; wide items: see below), evaluates selector(item, index) in
+// registers (no flag array in memory), ranks the kept items with warp ballots and popc, combines
+// the warp counts and finds the tile's global offset by look-back over the tiles' kept counts
+// (block/tile_lookback.cuh with 64-bit counts), stages its items in shared memory in output order
+// and writes them out with contiguous, coalesced stores. The last tile writes the total to *d_count
+// on the device.
 //
 // The stores are 16-byte vectors when T tiles 16 bytes and the output is 16-byte aligned: the
 // kept items are staged `kept_before_tile % VEC` places further into shared memory, so that the
@@ -17,7 +19,8 @@
 // kernel is held to 40 registers for items of up to 4 bytes (see kernels/scan_lookback.cuh for that
 // and for the look-back pauses).
 //
-// Wide items (sizeof(T) a multiple of 4 that is not a 16-byte vector of items: 12, 20, 48 bytes)
+// Wide items (sizeof(T) a multiple of 4 bytes, VEC of them not one 16-byte vector: 12, 20, 24,
+// 32, 48 bytes, and 4- or 8-byte items with one item per thread)
 // would load and store member by member, lane after lane sizeof(T) bytes apart: a warp's load of
 // one 48-byte path state member touches 1536 bytes to use 128. Instead the tile moves between
 // global and shared memory as a flat array of words (16 bytes when sizeof(T) % 16 == 0, else 8
@@ -27,7 +30,9 @@
 // (read the tile once, write it once); the shared-memory round trip costs no global traffic.
 // (partition_path48 at 2^24 on an H200: 3084 us with member accesses, CUB 1446 us, a copy 380 us.)
 //
-// Stable partition (Partition == true) needs every rejected item at kept_total + rejected_rank,
+// Partition (Partition == true): the one-pass partition leaves the rejected items after the kept
+// ones in reverse input order, as described next; the stable partition then restores their order.
+// It needs every rejected item at kept_total + rejected_rank,
 // and kept_total is only known when the last tile is done. Rather than read the input twice (a
 // counting pass first) or stage rejected items in a workspace as large as the input, the pass
 // writes rejected item number r (global, in input order) to out[n - 1 - r], which is known from
@@ -95,15 +100,23 @@ __device__ __forceinline__ void copy_words(const Word* __restrict__ from, Word* 
   }
 }
 
-// One wide item between shared memory and registers, word by word (both Word-aligned).
+// One wide item from the staging area (raw Word-aligned storage) into a register copy, and back:
+// word accesses on the shared side, memcpy on the item's.
 template <class Word, class T>
-__device__ __forceinline__ void copy_item(T& to, const T& from) {
+__device__ __forceinline__ void load_item(T& item, const T* staged) {
   constexpr int kWords = sizeof(T) / sizeof(Word);
   Word w[kWords];
 #pragma unroll
-  for (int k = 0; k < kWords; ++k) w[k] = reinterpret_cast<const Word*>(&from)[k];
+  for (int k = 0; k < kWords; ++k) w[k] = reinterpret_cast<const Word*>(staged)[k];
+  memcpy(&item, w, sizeof(T));
+}
+template <class Word, class T>
+__device__ __forceinline__ void store_item(T* staged, const T& item) {
+  constexpr int kWords = sizeof(T) / sizeof(Word);
+  Word w[kWords];
+  memcpy(w, &item, sizeof(T));
 #pragma unroll
-  for (int k = 0; k < kWords; ++k) reinterpret_cast<Word*>(&to)[k] = w[k];
+  for (int k = 0; k < kWords; ++k) reinterpret_cast<Word*>(staged)[k] = w[k];
 }
 
 template <bool Partition, int ITEMS, int VEC, class T, class Selector>
@@ -168,7 +181,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) {
         const int index = block::striped_index<VEC>(i, lane);
-        if (index < valid) copy_item<Word>(items[i], staged[segment_offset + index]);
+        if (index < valid) load_item<Word>(items[i], staged + segment_offset + index);
       }
       // The staging below overwrites the tile only after warp_base's __syncthreads.
     }
@@ -244,7 +257,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
       const int index = block::striped_index<VEC>(i, lane);
       if ((kept_bits >> i) & 1u) {
         if constexpr (kWide) {
-          copy_item<Word>(staged[shift + kept_rank], items[i]);
+          store_item<Word>(staged + shift + kept_rank, items[i]);
         } else {
           staged[shift + kept_rank] = items[i];
         }
@@ -253,7 +266,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
         const unsigned rejected_rank = static_cast<unsigned>(segment_offset + index) - kept_rank;
         const unsigned at = rejected_base + tile_rejected - 1 - rejected_rank;
         if constexpr (kWide) {
-          copy_item<Word>(staged[at], items[i]);
+          store_item<Word>(staged + at, items[i]);
         } else {
           staged[at] = items[i];
         }
@@ -291,19 +304,24 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
     T* kept_out = out + kept_before_tile;
     // rejected_out[j] for j in [tile_kept, tile_valid): staged item j's place.
     T* rejected_out = out + (item_count - rejected_before_tile - tile_valid);
-    if (kWide && out_aligned) {
-      // Staged words [0, kept words) to kept_out's, the rest to rejected_out's at the same index.
-      constexpr unsigned kItemWords = sizeof(T) / sizeof(Word);
-      const unsigned kept_words = tile_kept * kItemWords;
-      const Word* from = reinterpret_cast<const Word*>(staged);
-      Word* kept_to = reinterpret_cast<Word*>(kept_out);
-      Word* rejected_to = reinterpret_cast<Word*>(rejected_out);
+    bool word_stores = false;
+    if constexpr (kWide) {
+      word_stores = out_aligned;  // the same for the whole block
+      if (word_stores) {
+        // Staged words [0, kept words) to kept_out's, the rest to rejected_out's at the same index.
+        constexpr unsigned kItemWords = sizeof(T) / sizeof(Word);
+        const unsigned kept_words = tile_kept * kItemWords;
+        const Word* from = reinterpret_cast<const Word*>(staged);
+        Word* kept_to = reinterpret_cast<Word*>(kept_out);
+        Word* rejected_to = reinterpret_cast<Word*>(rejected_out);
 #pragma unroll
-      for (int k = 0; k < kTileWordsPerThread; ++k) {
-        const unsigned w = k * blockDim.x + threadIdx.x;
-        if (w < end * kItemWords) (w < kept_words ? kept_to : rejected_to)[w] = from[w];
+        for (int k = 0; k < kTileWordsPerThread; ++k) {
+          const unsigned w = k * blockDim.x + threadIdx.x;
+          if (w < end * kItemWords) (w < kept_words ? kept_to : rejected_to)[w] = from[w];
+        }
       }
-    } else {
+    }
+    if (!word_stores) {
       for (unsigned j = threadIdx.x; j < end; j += blockDim.x) {
         (j < tile_kept ? kept_out : rejected_out)[j] = staged[j];
       }

@@ -327,7 +327,7 @@ void compact_flags(const T* d_in, const F* d_flags, T* d_out, std::size_t n, std
       });
 }
 
-// cub::DevicePartition::If, the algorithm behind thrust::partition_copy: the rejected items after
+// CUB's one-pass partition, cub::DevicePartition::If: the rejected items after
 // the kept ones in reverse order, as prim::own::partition.
 template <class T, class Pred>
 void partition(const T* d_in, T* d_out, std::size_t n, Pred pred, std::size_t* d_count,
