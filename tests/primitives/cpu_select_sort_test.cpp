@@ -75,7 +75,7 @@ TEST(CpuSelect, ParallelCompactionWithManyThreadCounts) {
   omp_set_num_threads(saved);
 }
 
-TEST(CpuSelect, StablePartitionMatchesStdStablePartition) {
+TEST(CpuSelect, PartitionsMatchStdStablePartition) {
   for (Pattern pattern : all_patterns()) {
     for (std::size_t n : select_sizes()) {
       SCOPED_TRACE(trace(name(pattern), n));
@@ -85,6 +85,10 @@ TEST(CpuSelect, StablePartitionMatchesStdStablePartition) {
       std::vector<std::uint32_t> out(n);
       const std::size_t kept = prim::cpu::stable_partition(items.data(), out.data(), n, IsOdd{});
       ASSERT_EQ(kept, static_cast<std::size_t>(middle - expected.begin()));
+      ASSERT_TRUE(same_items(expected, out));
+      // partition_reversed: the same, the rejected run reversed.
+      std::reverse(expected.begin() + static_cast<std::ptrdiff_t>(kept), expected.end());
+      ASSERT_EQ(prim::cpu::partition_reversed(items.data(), out.data(), n, IsOdd{}), kept);
       ASSERT_TRUE(same_items(expected, out));
     }
   }
@@ -98,6 +102,8 @@ TEST(CpuSelect, WorkedExamplesFromTheHeader) {
   EXPECT_EQ(std::vector<int>(out.begin(), out.begin() + 4), (std::vector<int>{5, 8, 9, 4}));
   EXPECT_EQ(prim::cpu::stable_partition(in.data(), out.data(), 6, above3), 4u);
   EXPECT_EQ(out, (std::vector<int>{5, 8, 9, 4, 2, 1}));
+  EXPECT_EQ(prim::cpu::partition_reversed(in.data(), out.data(), 6, above3), 4u);
+  EXPECT_EQ(out, (std::vector<int>{5, 8, 9, 4, 1, 2}));
   const std::vector<int> flags = {1, 0, 1, 0, 1, 1};
   std::fill(out.begin(), out.end(), -1);
   EXPECT_EQ(prim::cpu::compact_flags(in.data(), flags.data(), out.data(), 6), 4u);
@@ -286,6 +292,8 @@ TEST(CpuErrors, BadArgumentsThrowNamingFunctionAndArgument) {
       {"prim::cpu::compact_flags", "flags is null"});
   expect_error([&] { prim::cpu::stable_partition<std::uint32_t>(a.data(), nullptr, 8, IsOdd{}); },
                {"prim::cpu::stable_partition", "out is null"});
+  expect_error([&] { prim::cpu::partition_reversed(a.data(), a.data(), 8, IsOdd{}); },
+               {"prim::cpu::partition_reversed", "alias"});
   expect_error([&] { prim::cpu::scatter<std::uint32_t, int>(a.data(), nullptr, b.data(), 8); },
                {"prim::cpu::scatter", "map is null"});
   expect_error([&] { prim::cpu::scatter(a.data(), b.data(), a.data(), 8); },

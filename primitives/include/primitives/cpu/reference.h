@@ -316,8 +316,17 @@ std::size_t stable_partition(const T* in, T* out, std::size_t n, Pred pred) {
 //   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)  ->  out = [5, 8, 9, 4, 1, 2], returns 4
 template <class T, class Pred>
 std::size_t partition_reversed(const T* in, T* out, std::size_t n, Pred pred) {
-  const std::size_t kept = stable_partition(in, out, n, pred);
-  std::reverse(out + kept, out + n);
+  const char* function = "prim::cpu::partition_reversed";
+  detail::require_in_out(in, out, n, function);
+  std::size_t kept = 0;
+  std::size_t rest = n;  // the rejected items fill out[kept, n) from the end
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pred(in[i])) {
+      out[kept++] = in[i];
+    } else {
+      out[--rest] = in[i];
+    }
+  }
   return kept;
 }
 
