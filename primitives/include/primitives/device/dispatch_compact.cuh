@@ -109,9 +109,8 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
 }
 
 // Selected items first, in order, then (Mode != compact) the others, in reverse input order
-// (partition) or in input order (stable_partition). selector(item, index) ->
-// bool. Writes the selected count to *d_count. Over the first n items, or min(*d_n, n) when d_n
-// is set.
+// (partition) or in input order (stable_partition). selector(item, index) -> bool. Writes the
+// selected count to *d_count. Over the first n items, or min(*d_n, n) when d_n is set.
 template <Select Mode, class T, class Selector>
 void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Selector selector,
             std::size_t* d_count, void* workspace, cudaStream_t stream,

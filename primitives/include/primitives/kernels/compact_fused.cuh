@@ -20,9 +20,9 @@
 // and for the look-back pauses).
 //
 // Wide items (sizeof(T) a multiple of 4 bytes, VEC of them not one 16-byte vector: 12, 20, 24,
-// 32, 48 bytes, and 4- or 8-byte items with one item per thread)
-// would load and store member by member, lane after lane sizeof(T) bytes apart: a warp's load of
-// one 48-byte path state member touches 1536 bytes to use 128. Instead the tile moves between
+// 32, 48 bytes, and 4- or 8-byte items with one item per thread) would load and store member by
+// member, lane after lane sizeof(T) bytes apart: a warp's load of one 48-byte path state member
+// touches 1536 bytes to use 128. Instead the tile moves between
 // global and shared memory as a flat array of words (16 bytes when sizeof(T) % 16 == 0, else 8
 // or 4), each warp access contiguous and coalesced, and the threads take their items from and
 // put them into shared memory. The kept items of a tile and its rejected items are each one
@@ -32,8 +32,8 @@
 //
 // Partition (Partition == true): the one-pass partition leaves the rejected items after the kept
 // ones in reverse input order, as described next; the stable partition then restores their order.
-// It needs every rejected item at kept_total + rejected_rank,
-// and kept_total is only known when the last tile is done. Rather than read the input twice (a
+// Input order would need every rejected item at kept_total + rejected_rank, and kept_total is
+// only known when the last tile is done. Rather than read the input twice (a
 // counting pass first) or stage rejected items in a workspace as large as the input, the pass
 // writes rejected item number r (global, in input order) to out[n - 1 - r], which is known from
 // the tile's own prefix (rejected before the tile = tile start - kept before the tile). The
