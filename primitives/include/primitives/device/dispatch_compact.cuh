@@ -16,6 +16,7 @@
 #include "primitives/block/tile_status.cuh"
 #include "primitives/config.h"
 #include "primitives/detail/arguments.h"
+#include "primitives/device/dependent_launch.cuh"
 #include "primitives/error.h"
 #include "primitives/kernels/compact_fused.cuh"
 #include "primitives/workspace.h"
@@ -89,12 +90,21 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
       (wide_items<T, kVec>() ||
        shape.staging_bytes >= shape.threads * std::size_t(shape.items) * sizeof(T) + kStagingSlack);
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
-  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.bytes, stream));
-  select_kernel<Mode != Select::compact, ITEMS, kVec>
-      <<<static_cast<unsigned>(shape.tiles), shape.threads, shape.staging_bytes, stream>>>(
-          in, out, n, d_n, selector, d_count, layout.status, single ? nullptr : layout.counter,
-          aligned, out_aligned, shape.delays);
-  PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
+  auto* kernel = select_kernel<Mode != Select::compact, ITEMS, kVec, T, Selector>;
+  if (single) {
+    kernel<<<1, shape.threads, shape.staging_bytes, stream>>>(in, out, n, d_n, selector, d_count,
+                                                              layout.status, nullptr, aligned,
+                                                              out_aligned, shape.delays);
+    PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
+  } else {
+    // The status is zeroed by a kernel that lets the selection's blocks launch meanwhile
+    // (device/dependent_launch.cuh); they wait for it before they take a ticket.
+    zero_for_dependent(workspace, layout.bytes, stream);
+    launch_dependent("compact_fused::select_kernel", kernel,
+                     dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
+                     shape.staging_bytes, stream, in, out, n, d_n, selector, d_count, layout.status,
+                     layout.counter, aligned, out_aligned, shape.delays);
+  }
   if constexpr (Mode == Select::stable_partition) {
     const int threads = 256;
     constexpr std::size_t kWords = sizeof(T) / sizeof(ReverseWord<T>);
@@ -102,9 +112,9 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
     std::size_t blocks = (n / 2 * kWords + per_block - 1) / per_block;
     if (blocks > 65535) blocks = 65535;
     if (blocks == 0) blocks = 1;
-    reverse_rejected_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(out, n, d_n,
-                                                                                   d_count);
-    PRIM_LAUNCH_CHECK("compact_fused::reverse_rejected_kernel");
+    launch_dependent("compact_fused::reverse_rejected_kernel", reverse_rejected_kernel<T>,
+                     dim3(static_cast<unsigned>(blocks)), dim3(threads), 0, stream, out, n, d_n,
+                     d_count);
   }
 }
 

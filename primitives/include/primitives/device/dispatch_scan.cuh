@@ -14,6 +14,7 @@
 #include "primitives/block/tile_status.cuh"
 #include "primitives/config.h"
 #include "primitives/detail/arguments.h"
+#include "primitives/device/dependent_launch.cuh"
 #include "primitives/error.h"
 #include "primitives/kernels/scan_lookback.cuh"
 #include "primitives/workspace.h"
@@ -57,12 +58,19 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
-  if (!single) PRIM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, layout.reset, stream));
-  scan_kernel<Inclusive, ITEMS, kVec>
-      <<<static_cast<unsigned>(shape.tiles), shape.threads, 0, stream>>>(
-          in, out, n, identity, op, layout.status, single ? nullptr : layout.counter, aligned,
-          shape.delays);
-  PRIM_LAUNCH_CHECK("lookback::scan_kernel");
+  if (single) {
+    scan_kernel<Inclusive, ITEMS, kVec><<<1, shape.threads, 0, stream>>>(
+        in, out, n, identity, op, layout.status, nullptr, aligned, shape.delays);
+    PRIM_LAUNCH_CHECK("lookback::scan_kernel");
+    return;
+  }
+  // The status is zeroed by a kernel that lets the scan's blocks launch meanwhile; they wait
+  // for it before they take a ticket.
+  zero_for_dependent(workspace, layout.reset, stream);
+  launch_dependent("lookback::scan_kernel",
+                   scan_kernel<Inclusive, ITEMS, kVec, T, Op, block::TileStatusFor<T>>,
+                   dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads), 0, stream, in,
+                   out, n, identity, op, layout.status, layout.counter, aligned, shape.delays);
 }
 
 // d_out may equal d_in: every tile reads its items before it writes them, and no tile reads

@@ -45,9 +45,9 @@
 // the device (the grid and the workspace are sized for n). Blocks whose tile starts past that
 // count exit after taking their ticket; no live tile looks back on them.
 //
-// Status reset: as for the lookback scan (kernels/scan_lookback.cuh), a cudaMemsetAsync zeroes the
-// ticket counter and the tile status words (256 + 8 * tiles bytes) before each pass; a single
-// tile needs neither.
+// Status reset: as for the lookback scan (kernels/scan_lookback.cuh), a kernel zeroes the ticket
+// counter and the tile status words (256 + 8 * tiles bytes) before each pass, and the selection
+// is its programmatic dependent; a single tile needs neither.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -61,6 +61,7 @@
 #include "primitives/block/tile_lookback.cuh"
 #include "primitives/block/tile_shape.cuh"
 #include "primitives/block/tile_status.cuh"
+#include "primitives/device/dependent_launch.cuh"
 #include "primitives/operators.h"
 
 namespace prim::detail::compact_fused {
@@ -137,6 +138,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   extern __shared__ uint4 staging_vectors[];
   T* staged = reinterpret_cast<T*>(staging_vectors);
 
+  griddep_wait();  // the status and the ticket counter are zeroed by the kernel ahead
   // A single-tile launch passes no counter: no ticket, no status, no reset.
   if (threadIdx.x == 0) {
     ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
@@ -347,6 +349,7 @@ __global__ void reverse_rejected_kernel(T* out, std::size_t max_n, const std::si
                                         const std::size_t* d_count) {
   using Word = ReverseWord<T>;
   constexpr std::size_t kWords = sizeof(T) / sizeof(Word);
+  griddep_wait();  // the selection ahead writes *d_count and the run
   const std::size_t n = d_n && *d_n < max_n ? *d_n : max_n;
   const std::size_t kept = *d_count;
   const std::size_t half_words = (n - kept) / 2 * kWords;

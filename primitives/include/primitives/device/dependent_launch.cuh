@@ -1,0 +1,61 @@
+// Programmatic dependent launch (sm_90 and later): a kernel launched with launch_dependent() may
+// start its blocks before the kernel ahead of it in the stream has ended, once every block of that
+// kernel has called griddep_launch_dependents() or exited. It must call griddep_wait() before it
+// touches anything the kernel ahead writes; griddep_wait() returns once that kernel has ended and
+// its writes are visible. What runs before the wait overlaps the end of the kernel ahead and the
+// launch itself.
+//
+//   zero_for_dependent(status)            zeroes the look-back status; lets the next kernel start
+//   launch_dependent(kernel, ...)         starts, takes nothing from the status before:
+//     griddep_wait();                     ... the status is zero from here on
+//
+// Launched without the attribute, or on an older GPU, both calls are no-ops and the launch waits
+// as usual. A dependent kernel waits only on the kernel right ahead of it: a chain of them stays
+// ordered as long as each waits before it lets its own dependents start.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "primitives/error.h"
+
+namespace prim::detail {
+
+__device__ __forceinline__ void griddep_launch_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void griddep_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// Zeroes `bytes` bytes at `p` (any alignment) with a kernel that lets the next kernel, launched
+// with launch_dependent(), start at once (a cudaMemsetAsync cannot).
+void zero_for_dependent(void* p, std::size_t bytes, cudaStream_t stream);
+
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) as a programmatic dependent of the kernel
+// ahead of it in the stream. `name` goes into the error on a failed launch.
+template <class... Params, class... Args>
+void launch_dependent(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
+                      std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__,
+             __LINE__);
+}
+
+}  // namespace prim::detail
