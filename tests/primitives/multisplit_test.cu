@@ -161,9 +161,11 @@ void check(Backend backend, const std::vector<K>& keys, int buckets, BucketOf bu
 }
 
 std::vector<std::size_t> sizes_for_every_bucket_count() {
-  // 0, 1, a tile edge (4096 items) and sizes of several tiles.
-  return prim_test::under_sanitizer() ? std::vector<std::size_t>{0, 1, 4097, 20000}
-                                      : std::vector<std::size_t>{0, 1, 4095, 4096, 4097, 300001};
+  // 0, 1, a tile edge and sizes of several tiles.
+  constexpr std::size_t tile = prim_test::kOnesweepTile;
+  return prim_test::under_sanitizer()
+             ? std::vector<std::size_t>{0, 1, tile + 1, 20000}
+             : std::vector<std::size_t>{0, 1, tile - 1, tile, tile + 1, 300001};
 }
 
 TEST(Multisplit, EveryBucketCountFrom1To32) {

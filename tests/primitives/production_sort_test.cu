@@ -11,6 +11,7 @@
 
 #include "primitives/radix_sort.cuh"
 #include "production_support.h"
+#include "test_support.h"
 
 namespace prim_production_test {
 namespace {
@@ -92,7 +93,16 @@ std::vector<K> random_keys(std::size_t n, std::uint64_t seed, unsigned long long
   return v;
 }
 
-const std::size_t kSizes[] = {1, 2, 31, 33, 4095, 4096, 4097, 100003, (std::size_t(1) << 20) + 5};
+// Onesweep tile edges (kOnesweepTile = 8192 items) among them.
+const std::size_t kSizes[] = {1,
+                              2,
+                              31,
+                              33,
+                              prim_test::kOnesweepTile - 1,
+                              prim_test::kOnesweepTile,
+                              prim_test::kOnesweepTile + 1,
+                              100003,
+                              (std::size_t(1) << 20) + 5};
 
 TEST(OnesweepSort, OnePassMaterials) {
   for (std::size_t n : kSizes) {

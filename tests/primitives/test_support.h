@@ -29,6 +29,8 @@ inline constexpr std::size_t kLookbackTile =
     std::size_t(prim::tuning::kLookbackThreads) * prim::tuning::kLookbackItemsPerThread;
 inline constexpr std::size_t kSortTile =
     std::size_t(prim::tuning::kSortThreads) * prim::tuning::kSortItemsPerThread;
+inline constexpr std::size_t kOnesweepTile =
+    std::size_t(prim::tuning::kOnesweepThreads) * prim::tuning::kSortItemsPerThread;
 
 inline void add_edges(std::vector<std::size_t>& sizes, std::size_t tile) {
   for (std::size_t n : {tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1}) sizes.push_back(n);
@@ -80,6 +82,7 @@ std::vector<std::size_t> standard_sizes() {
   add_edges(sizes, kLookbackTile);
   add_edges(sizes, lookback_tile<T>());
   add_edges(sizes, kSortTile);
+  add_edges(sizes, kOnesweepTile);
   add_edges(sizes, kBlockedTile * kBlockedTile);  // where blocked needs a third level
   std::mt19937_64 rng(20261121);
   std::uniform_int_distribution<std::size_t> size(2, 300000);

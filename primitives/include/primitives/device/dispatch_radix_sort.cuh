@@ -12,6 +12,8 @@
 
 #include "primitives/config.h"
 #include "primitives/detail/sort_arguments.h"
+#include "primitives/device/dependent_launch.cuh"
+#include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "primitives/kernels/radix_sort_onesweep.cuh"
 #include "primitives/workspace.h"
@@ -93,24 +95,26 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
          Digit digit, const Plan& p, const Layout<K, V>& layout, unsigned long long* bucket_offsets,
          int buckets, cudaStream_t stream) {
   constexpr int kRadix = 1 << RADIX_BITS;
-  PRIM_CUDA_CHECK(cudaMemsetAsync(layout.tickets, 0, layout.reset, stream));
+  zero_for_dependent(layout.tickets, layout.reset, stream);
 
+  // The histogram grid is at most one wave of resident blocks, each looping over its share.
   const std::size_t per_block = std::size_t(kThreads) * kHistogramUnroll;
   const std::size_t portion_blocks = (p.portion_tiles * kTile + per_block - 1) / per_block;
-  const unsigned hist_blocks = static_cast<unsigned>(
-      portion_blocks < kHistogramMaxBlocks ? portion_blocks : kHistogramMaxBlocks);
-  histogram_kernel<RADIX_BITS>
-      <<<dim3(hist_blocks, static_cast<unsigned>(p.portions)), kThreads, 0, stream>>>(
-          d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
-          layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets, bucket_offsets,
-          buckets);
-  PRIM_LAUNCH_CHECK("onesweep histogram_kernel");
+  const DeviceInfo& device = device_info();
+  const std::size_t wave =
+      std::size_t(device.sm_count) * std::size_t(device.max_threads_per_sm / kThreads);
+  const unsigned hist_blocks = static_cast<unsigned>(portion_blocks < wave ? portion_blocks : wave);
+  launch_dependent("onesweep histogram_kernel", histogram_kernel<RADIX_BITS, K, Digit>,
+                   dim3(hist_blocks, static_cast<unsigned>(p.portions)), dim3(kThreads), 0, stream,
+                   d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
+                   layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets,
+                   bucket_offsets, buckets);
 
   const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
   const std::size_t shared_bytes =
       values_offset +
       (std::is_same_v<V, NoValues> ? 0 : std::size_t(kTile) * sizeof(StagedValue<V>));
-  // The kernel's static shared memory (about 9 KiB for 8-bit digits) counts against the same
+  // The kernel's static shared memory (about 19 KiB for 8-bit digits) counts against the same
   // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
   if (shared_bytes > 32 * 1024) {
     PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V, Digit>,
@@ -130,12 +134,23 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
       const std::size_t portion_start = portion * kTilesPerPortion * kTile;
       const std::size_t tiles_left = p.tiles - portion * kTilesPerPortion;
       const std::size_t tiles = tiles_left < kTilesPerPortion ? tiles_left : kTilesPerPortion;
-      pass_kernel<RADIX_BITS, K, V, Digit>
-          <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
-              keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass,
-              layout.offsets + slot * kRadix, layout.status + slot * p.portion_tiles * kRadix,
-              layout.tickets + slot, values_offset);
-      PRIM_LAUNCH_CHECK("onesweep pass_kernel");
+      const unsigned long long* offsets = layout.offsets + slot * kRadix;
+      unsigned* status = layout.status + slot * p.portion_tiles * kRadix;
+      unsigned* ticket = layout.tickets + slot;
+      if (slot == 0) {
+        // Right after the histogram kernel: the first pass loads, ranks and looks back while
+        // the histogram kernel ends (pass_kernel's griddep_wait).
+        launch_dependent("onesweep pass_kernel", pass_kernel<RADIX_BITS, K, V, Digit>,
+                         dim3(static_cast<unsigned>(tiles)), dim3(kThreads), shared_bytes, stream,
+                         keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass,
+                         offsets, status, ticket, values_offset);
+      } else {
+        pass_kernel<RADIX_BITS, K, V, Digit>
+            <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
+                keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass, offsets,
+                status, ticket, values_offset);
+        PRIM_LAUNCH_CHECK("onesweep pass_kernel");
+      }
     }
     keys_src = keys_dst;
     values_src = values_dst;
