@@ -62,6 +62,9 @@ void dispatch_multisplit(const char* function, const K* d_keys_in, K* d_keys_out
   if (radix_bits == 3) {
     run<3>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, digit, p, layout, d_bucket_offsets,
            buckets, stream);
+  } else if (radix_bits == 4) {
+    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, digit, p, layout, d_bucket_offsets,
+           buckets, stream);
   } else {
     run<5>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, digit, p, layout, d_bucket_offsets,
            buckets, stream);
