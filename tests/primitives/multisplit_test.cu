@@ -1,7 +1,7 @@
 // Multisplit (primitives/multisplit.cuh) of both backends against prim::cpu::multisplit_pairs:
 // every bucket count from 1 to 32, empty buckets, every item in one bucket, bucket functions
-// returning values past the last bucket, keys alone and pairs (4- and 16-byte values), a struct
-// key, sizes from 0 to 2^26 + 3, and a workspace reused with stale contents.
+// returning values past the last bucket, keys alone and pairs (4- and 16-byte values), struct
+// keys of 8 and 32 bytes, sizes from 0 to 2^26 + 3, and a workspace reused with stale contents.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -34,6 +34,23 @@ std::ostream& operator<<(std::ostream& os, const Ray& r) {
 }
 struct MaterialOf {
   __host__ __device__ unsigned operator()(const Ray& r) const { return r.material; }
+};
+
+// A 32-byte key: wider than the pass kernel stages, so it goes by index (the tile's shared
+// memory would not hold 8192 of them).
+struct WideRay {
+  std::uint32_t material;
+  std::uint32_t id;
+  std::uint32_t payload[6];
+  bool operator==(const WideRay& o) const {
+    return material == o.material && id == o.id && payload[5] == o.payload[5];
+  }
+};
+std::ostream& operator<<(std::ostream& os, const WideRay& r) {
+  return os << "{" << r.material << ", " << r.id << "}";
+}
+struct WideMaterialOf {
+  __host__ __device__ unsigned operator()(const WideRay& r) const { return r.material; }
 };
 
 struct Value16 {
@@ -203,6 +220,13 @@ TEST(Multisplit, KeysAloneWideValuesAndStructKeys) {
       std::vector<Ray> rays(n);
       for (std::size_t i = 0; i < n; ++i) rays[i] = Ray{keys[i], static_cast<std::uint32_t>(i)};
       check(backend, rays, buckets, MaterialOf{}, false);
+      std::vector<WideRay> wide(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto id = static_cast<std::uint32_t>(i);
+        wide[i] = WideRay{keys[i], id, {1, 2, 3, 4, 5, ~id}};
+      }
+      check(backend, wide, buckets, WideMaterialOf{}, false);
+      check<Value16>(backend, wide, buckets, WideMaterialOf{}, true);
     }
   }
 }

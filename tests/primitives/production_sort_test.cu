@@ -113,7 +113,7 @@ TEST(OnesweepSort, OnePassMaterials) {
 }
 
 TEST(OnesweepSort, ExplicitDigitWidths) {
-  for (std::size_t n : {std::size_t(4097), std::size_t(300007)}) {
+  for (std::size_t n : {prim_test::kOnesweepTile + 1, std::size_t(300007)}) {
     const auto keys = random_keys<std::uint32_t>(n, n + 2, 0);
     check_sort<std::uint32_t, std::uint32_t>(keys, 0, 3, onesweep(8));
     check_sort<std::uint32_t, std::uint32_t>(keys, 0, 8, onesweep(4));

@@ -9,9 +9,15 @@
 //   launch_dependent(kernel, ...)         starts, takes nothing from the status before:
 //     griddep_wait();                     ... the status is zero from here on
 //
-// Launched without the attribute, or on an older GPU, both calls are no-ops and the launch waits
-// as usual. A dependent kernel waits only on the kernel right ahead of it: a chain of them stays
-// ordered as long as each waits before it lets its own dependents start.
+// Launched without the attribute, both calls are no-ops and the launch waits as usual;
+// launch_dependent() launches code built for an architecture older than sm_90 that way. A
+// dependent kernel waits only on the kernel right ahead of it. In a chain (the onesweep sort:
+// zeroing -> histogram -> first pass) the middle kernel lets its dependents start only after its
+// own wait, so the zeroing kernel has completed before the last kernel starts; the last one reads
+// the zeroed words through L2-coherent operations (atomics, ld/st.relaxed.gpu) before its own
+// wait. That relies on a completed kernel's writes having reached L2; the documented guarantee
+// covers only the kernel right ahead.
+// zero_for_dependent() launches nothing for 0 bytes: call it with the bytes to zero.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,6 +50,11 @@ void zero_for_dependent(void* p, std::size_t bytes, cudaStream_t stream);
 template <class... Params, class... Args>
 void launch_dependent(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  // Code built for an architecture older than sm_90 (a PTX of compute_80 run by the JIT, say) has
+  // its griddepcontrol instructions compiled out: such a kernel must not start early, so it gets
+  // the plain launch.
+  cudaFuncAttributes function{};
+  check_cuda(cudaFuncGetAttributes(&function, kernel), name, __FILE__, __LINE__);
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -53,7 +64,7 @@ void launch_dependent(const char* name, void (*kernel)(Params...), dim3 grid, di
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = &attribute;
-  config.numAttrs = 1;
+  config.numAttrs = function.binaryVersion >= 90 ? 1 : 0;
   check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__,
              __LINE__);
 }

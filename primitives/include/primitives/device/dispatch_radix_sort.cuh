@@ -117,10 +117,7 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
                    layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets,
                    bucket_offsets, buckets);
 
-  const std::size_t values_offset = (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
-  const std::size_t shared_bytes =
-      values_offset +
-      (std::is_same_v<V, NoValues> ? 0 : std::size_t(kTile) * sizeof(StagedValue<V>));
+  constexpr std::size_t shared_bytes = staging_bytes<K, V>();
   // The kernel's static shared memory (about 19 KiB for 8-bit digits) counts against the same
   // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
   if (shared_bytes > 32 * 1024) {
@@ -150,12 +147,12 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
         launch_dependent("onesweep pass_kernel", pass_kernel<RADIX_BITS, K, V, Digit>,
                          dim3(static_cast<unsigned>(tiles)), dim3(kThreads), shared_bytes, stream,
                          keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass,
-                         offsets, status, ticket, values_offset);
+                         offsets, status, ticket);
       } else {
         pass_kernel<RADIX_BITS, K, V, Digit>
             <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
                 keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass, offsets,
-                status, ticket, values_offset);
+                status, ticket);
         PRIM_LAUNCH_CHECK("onesweep pass_kernel");
       }
     }

@@ -77,10 +77,34 @@ constexpr int kHistogramUnroll = 8;  // keys per thread per round of the histogr
 // and was slower at 2^24.
 constexpr int kLookbackWindow = 2;
 
-// What the pass kernel stages per item besides the key: the value itself up to 8 bytes, else the
-// item's index in its tile.
+using ::prim::detail::NoValues;
+
+// What the pass kernel stages in shared memory per item. Keys of up to 8 bytes are staged, with
+// the value itself up to 8 bytes, else the item's index in its tile (the write-out gathers the
+// value from global memory). Wider keys (a multisplit's struct keys) are not staged at all: the
+// staging area holds each item's index and the write-out gathers key and value, so a tile's
+// shared memory stays within 16 bytes an item whatever the sizes (at most 128 KiB, plus about
+// 19 KiB of static memory, of the 227 KiB a block may have).
+template <class K>
+inline constexpr bool kStageKeyIndex = sizeof(K) > 8;
 template <class V>
 using StagedValue = std::conditional_t<(sizeof(V) <= 8), V, unsigned>;
+
+// Offset of the staged values in the pass kernel's dynamic shared memory, and its size.
+template <class K, class V>
+__host__ __device__ constexpr std::size_t staged_values_offset() {
+  return kStageKeyIndex<K> ? 0 : (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
+}
+template <class K, class V>
+__host__ __device__ constexpr std::size_t staging_bytes() {
+  if constexpr (kStageKeyIndex<K>) {
+    return std::size_t(kTile) * sizeof(unsigned);
+  } else if constexpr (std::is_same_v<V, NoValues>) {
+    return staged_values_offset<K, V>();
+  } else {
+    return staged_values_offset<K, V>() + std::size_t(kTile) * sizeof(StagedValue<V>);
+  }
+}
 
 __device__ __forceinline__ unsigned load_status(const unsigned* p) {
   unsigned v;
@@ -121,8 +145,6 @@ struct BucketDigit {
     return b < last ? b : last;
   }
 };
-
-using ::prim::detail::NoValues;
 
 // Per pass: offsets[pass][portion][d] = items of digits < d in the whole input + items of digit d
 // in earlier portions. Run by one whole block; histograms are read past L1 (other blocks wrote
@@ -221,17 +243,21 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, Digi
   digit_offsets<RADIX_BITS>(histograms, passes, portions, offsets, bucket_offsets, buckets, n);
 }
 
-// One digit pass over one portion. Dynamic shared memory: kTile keys, then kTile values.
+// One digit pass over one portion. Dynamic shared memory: staging_bytes<K, V>() (kTile keys, then
+// kTile values or value indices; or kTile item indices for wide keys).
 //
 // At most 64 registers (uint32 pairs need 64 without spills, 48 spill), so that 1024 threads fit
 // on an SM: the pass is memory-bound, and at 80 registers a 2^21-pair sort ran as 1.3 waves.
+// Where shared memory holds fewer blocks (8-byte values: one block of 512 threads per SM) the
+// pass runs at that occupancy. The keys and values are read before griddep_wait: only the first
+// pass, whose inputs are the caller's, may be launched as a programmatic dependent.
 template <int RADIX_BITS, class K, class V, class Digit>
 __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
     pass_kernel(const K* __restrict__ keys_in, K* __restrict__ keys_out,
                 const V* __restrict__ values_in, V* __restrict__ values_out, std::size_t n,
                 std::size_t portion_start, Digit digit_of, int pass,
-                const unsigned long long* digit_offsets, unsigned* status, unsigned* ticket_counter,
-                std::size_t values_offset) {
+                const unsigned long long* digit_offsets, unsigned* status,
+                unsigned* ticket_counter) {
   constexpr int kRadix = 1 << RADIX_BITS;
   constexpr int kSegment = 32 * kItems;
   using Scan = block::BlockScan<unsigned>;
@@ -244,12 +270,14 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
   // staged: the staging area holds each item's index in the tile and the write-out gathers the
   // value from global memory, so a tile's shared memory stays small whatever the value size.
   constexpr bool kHasValues = !std::is_same_v<V, NoValues>;
-  constexpr bool kValuesInRegisters = kHasValues && sizeof(V) <= 8;
+  constexpr bool kByIndex = kStageKeyIndex<K>;
+  constexpr bool kValuesInRegisters = kHasValues && sizeof(V) <= 8 && !kByIndex;
   using Staged = StagedValue<V>;
   extern __shared__ uint4 staging_raw[];
   K* staged_keys = reinterpret_cast<K*>(staging_raw);
-  Staged* staged_values =
-      reinterpret_cast<Staged*>(reinterpret_cast<unsigned char*>(staging_raw) + values_offset);
+  unsigned* staged_index = reinterpret_cast<unsigned*>(staging_raw);  // kByIndex
+  Staged* staged_values = reinterpret_cast<Staged*>(reinterpret_cast<unsigned char*>(staging_raw) +
+                                                    staged_values_offset<K, V>());
 
   for (int i = threadIdx.x; i < kWarps * kRadix; i += kThreads) (&warp_counts[0][0])[i] = 0;
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
@@ -361,11 +389,15 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
     const unsigned d = digit_at(i);
     if (d < kRadix) {
       const unsigned slot = tile_digit_start[d] + warp_counts[warp_index][d] + rank[i];
-      staged_keys[slot] = keys[i];
-      if constexpr (kValuesInRegisters) {
-        staged_values[slot] = values[i];
-      } else if constexpr (kHasValues) {
-        staged_values[slot] = segment_offset + i * 32 + lane;
+      if constexpr (kByIndex) {
+        staged_index[slot] = segment_offset + i * 32 + lane;
+      } else {
+        staged_keys[slot] = keys[i];
+        if constexpr (kValuesInRegisters) {
+          staged_values[slot] = values[i];
+        } else if constexpr (kHasValues) {
+          staged_values[slot] = segment_offset + i * 32 + lane;
+        }
       }
     }
   }
@@ -373,13 +405,21 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
 
   // Write out: staged slot j of digit d goes to global_base[d] + j; equal digits are adjacent.
   for (unsigned j = threadIdx.x; j < tile_valid; j += kThreads) {
-    const K key = staged_keys[j];
-    const std::size_t destination = global_base[digit_of(key, pass)] + j;
-    keys_out[destination] = key;
-    if constexpr (kValuesInRegisters) {
-      values_out[destination] = staged_values[j];
-    } else if constexpr (kHasValues) {
-      values_out[destination] = values_in[tile_start + staged_values[j]];
+    if constexpr (kByIndex) {
+      const std::size_t source = tile_start + staged_index[j];
+      const K key = keys_in[source];
+      const std::size_t destination = global_base[digit_of(key, pass)] + j;
+      keys_out[destination] = key;
+      if constexpr (kHasValues) values_out[destination] = values_in[source];
+    } else {
+      const K key = staged_keys[j];
+      const std::size_t destination = global_base[digit_of(key, pass)] + j;
+      keys_out[destination] = key;
+      if constexpr (kValuesInRegisters) {
+        values_out[destination] = staged_values[j];
+      } else if constexpr (kHasValues) {
+        values_out[destination] = values_in[tile_start + staged_values[j]];
+      }
     }
   }
 }
