@@ -1,6 +1,6 @@
 // Tile shape of the single-pass kernels: how many items a thread holds and how wide its loads are.
 //
-//   int32:   16 items per thread, 4 per 16-byte load     (tile = 256 threads x 16 = 4096 items)
+//   int32:   16 items per thread, 4 per 16-byte load     (tile = 512 threads x 16 = 8192 items)
 //   uint8:   16 items per thread, 16 per 16-byte load
 //   int64:    8 items per thread, 2 per 16-byte load
 //   48-byte:  1 item per thread, scalar loads
