@@ -95,4 +95,28 @@ TEST(ProductionHost, OnesweepPassesAndCopies) {
   EXPECT_GE(four, n * 8);
 }
 
+// The pass kernel's staging: keys up to 8 bytes staged with their values (or value indices),
+// wider keys by index alone; never more than 16 bytes an item, so a 512 x 16 tile fits a block's
+// shared memory (227 KiB) next to the kernel's static ~19 KiB.
+struct Key32 {
+  std::uint32_t words[8];
+};
+struct Value24 {
+  std::uint32_t words[6];
+};
+TEST(ProductionHost, OnesweepStagingFitsSharedMemory) {
+  namespace os = prim::detail::radix_sort_onesweep;
+  using prim::detail::NoValues;
+  constexpr std::size_t tile = os::kTile;
+  EXPECT_EQ((os::staging_bytes<std::uint32_t, std::uint32_t>()), tile * 8);
+  EXPECT_EQ((os::staging_bytes<std::uint32_t, NoValues>()), tile * 4);
+  EXPECT_EQ((os::staging_bytes<std::uint16_t, std::uint64_t>()), tile * 2 + tile * 8);
+  EXPECT_EQ((os::staging_bytes<std::uint32_t, Value24>()), tile * 4 + tile * 4);  // value index
+  EXPECT_FALSE(os::kStageKeyIndex<std::uint64_t>);
+  EXPECT_TRUE(os::kStageKeyIndex<Key32>);
+  EXPECT_EQ((os::staging_bytes<Key32, NoValues>()), tile * 4);  // item index only
+  EXPECT_EQ((os::staging_bytes<Key32, Value24>()), tile * 4);
+  EXPECT_LE((os::staging_bytes<std::uint64_t, std::uint64_t>()), std::size_t(128) * 1024);
+}
+
 }  // namespace
