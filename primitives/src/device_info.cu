@@ -1,5 +1,7 @@
 #include <map>
 #include <mutex>
+#include <tuple>
+#include <utility>
 
 #include "primitives/device_info.h"
 #include "primitives/error.h"
@@ -29,7 +31,39 @@ const DeviceInfo& device_info() {
 
 namespace {
 __global__ void probe_kernel() {}
+
+std::mutex kernel_mutex;
+int current_device() {
+  int device = 0;
+  PRIM_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
 }  // namespace
+
+int kernel_binary_version(const void* kernel) {
+  static std::map<std::pair<const void*, int>, int> cache;
+  const auto key = std::make_pair(kernel, current_device());
+  std::lock_guard<std::mutex> lock(kernel_mutex);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  cudaFuncAttributes attributes{};
+  PRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  cache.emplace(key, attributes.binaryVersion);
+  return attributes.binaryVersion;
+}
+
+int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shared_bytes) {
+  static std::map<std::tuple<const void*, int, int, std::size_t>, int> cache;
+  const auto key = std::make_tuple(kernel, current_device(), block_threads, shared_bytes);
+  std::lock_guard<std::mutex> lock(kernel_mutex);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  int blocks = 0;
+  PRIM_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, shared_bytes));
+  cache.emplace(key, blocks);
+  return blocks;
+}
 
 bool cuda_device_available() {
   int count = 0;

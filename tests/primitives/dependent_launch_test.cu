@@ -8,6 +8,7 @@
 
 #include "device_buffer.h"
 #include "primitives/device/dependent_launch.cuh"
+#include "primitives/device_info.h"
 
 namespace prim_test {
 namespace {
@@ -66,6 +67,31 @@ TEST(LaunchDependent, SeesTheZeroingAndTheWorkBeforeIt) {
     std::size_t wrong = 0;
     for (unsigned v : got) wrong += v != 7u + round;
     EXPECT_EQ(wrong, 0u);
+  }
+}
+
+// The cached kernel facts equal the driver's answers, per kernel and per block shape, on every
+// call (a cache keyed by the kernel alone would return the first shape's count for the second).
+TEST(KernelInfo, CachedAnswersMatchTheDriverPerKernelAndShape) {
+  const void* kernels[] = {reinterpret_cast<const void*>(fill_kernel),
+                           reinterpret_cast<const void*>(dependent_copy_kernel)};
+  const int shapes[] = {1024, 64, 256};
+  for (int call = 0; call < 2; ++call) {
+    for (const void* kernel : kernels) {
+      cudaFuncAttributes attributes{};
+      PRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+      EXPECT_EQ(prim::kernel_binary_version(kernel), attributes.binaryVersion);
+      for (int threads : shapes) {
+        for (std::size_t shared : {std::size_t(0), std::size_t(40) << 10}) {
+          SCOPED_TRACE(testing::Message() << threads << " threads, " << shared << " bytes");
+          int blocks = 0;
+          PRIM_CUDA_CHECK(
+              cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared));
+          EXPECT_GT(blocks, 0);
+          EXPECT_EQ(prim::kernel_blocks_per_sm(kernel, threads, shared), blocks);
+        }
+      }
+    }
   }
 }
 

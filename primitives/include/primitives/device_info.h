@@ -20,4 +20,14 @@ const DeviceInfo& device_info();
 // True when a CUDA device is present and the build has code for it (never throws).
 bool cuda_device_available();
 
+// Facts about a kernel on the current device, queried once per kernel and device (and block
+// shape) and cached: the primitives launch every bounce of a render, and the driver queries
+// behind these would otherwise run on every call.
+//   kernel_binary_version: the architecture of the code that runs (90 for sm_90 machine code;
+//     the PTX version when the driver compiles PTX).
+//   kernel_blocks_per_sm: resident blocks of `block_threads` threads and `shared_bytes` of
+//     dynamic shared memory per SM.
+int kernel_binary_version(const void* kernel);
+int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shared_bytes);
+
 }  // namespace prim

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "primitives/device_info.h"
 #include "primitives/error.h"
 
 namespace prim::detail {
@@ -53,8 +54,6 @@ void launch_dependent(const char* name, void (*kernel)(Params...), dim3 grid, di
   // Code built for an architecture older than sm_90 (a PTX of compute_80 run by the JIT, say) has
   // its griddepcontrol instructions compiled out: such a kernel must not start early, so it gets
   // the plain launch.
-  cudaFuncAttributes function{};
-  check_cuda(cudaFuncGetAttributes(&function, kernel), name, __FILE__, __LINE__);
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -64,7 +63,7 @@ void launch_dependent(const char* name, void (*kernel)(Params...), dim3 grid, di
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   config.attrs = &attribute;
-  config.numAttrs = function.binaryVersion >= 90 ? 1 : 0;
+  config.numAttrs = kernel_binary_version(reinterpret_cast<const void*>(kernel)) >= 90 ? 1 : 0;
   check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__,
              __LINE__);
 }

@@ -105,9 +105,8 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   // as 1.3 waves (SMs active 53% of the kernel's time under ncu).
   const std::size_t per_block = std::size_t(kThreads) * kHistogramUnroll;
   const std::size_t portion_blocks = (p.portion_tiles * kTile + per_block - 1) / per_block;
-  int blocks_per_sm = 0;
-  PRIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &blocks_per_sm, histogram_kernel<RADIX_BITS, K, Digit>, kThreads, 0));
+  const int blocks_per_sm = kernel_blocks_per_sm(
+      reinterpret_cast<const void*>(histogram_kernel<RADIX_BITS, K, Digit>), kThreads, 0);
   const std::size_t wave =
       std::size_t(device_info().sm_count) * std::size_t(blocks_per_sm > 0 ? blocks_per_sm : 1);
   const unsigned hist_blocks = static_cast<unsigned>(portion_blocks < wave ? portion_blocks : wave);
