@@ -74,7 +74,9 @@ constexpr int kPassBlocksPerSm = 1024 / kThreads;
 constexpr int kHistogramUnroll = 8;  // keys per thread per round of the histogram kernel
 // Predecessor tiles a digit's look-back reads at once (independent loads, folded nearest first):
 // 2 took the 3-bit sort at 2^21 from 36.3 to 34.0 us on an H100; 4 spills registers (64 at most)
-// and was slower at 2^24.
+// and was slower at 2^24. Spreading a digit's look-back over a group of 8 or 32 threads (one
+// predecessor each, 32 tiles a step) gained nothing measurable and slowed the 8-bit sorts (the
+// table in primitives/bench/results/RESULTS.md).
 constexpr int kLookbackWindow = 2;
 
 using ::prim::detail::NoValues;
