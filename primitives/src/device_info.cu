@@ -65,6 +65,17 @@ int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shar
   return blocks;
 }
 
+void allow_dynamic_shared(const void* kernel, std::size_t shared_bytes) {
+  static std::map<std::pair<const void*, int>, std::size_t> allowed;
+  const auto key = std::make_pair(kernel, current_device());
+  std::lock_guard<std::mutex> lock(kernel_mutex);
+  auto it = allowed.find(key);
+  if (it != allowed.end() && it->second >= shared_bytes) return;
+  PRIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared_bytes)));
+  allowed[key] = shared_bytes;
+}
+
 bool cuda_device_available() {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);

@@ -95,5 +95,39 @@ TEST(KernelInfo, CachedAnswersMatchTheDriverPerKernelAndShape) {
   }
 }
 
+// Fills `words` words of dynamic shared memory, then each thread reads one from the far end.
+__global__ void shared_kernel(unsigned* out, unsigned words) {
+  extern __shared__ unsigned shared_words[];
+  for (unsigned i = threadIdx.x; i < words; i += blockDim.x) shared_words[i] = i * 3u + 1u;
+  __syncthreads();
+  out[threadIdx.x] = shared_words[words - 1 - threadIdx.x];
+}
+
+// allow_dynamic_shared raises the kernel's limit so a launch with that much dynamic shared memory
+// runs, and a later, smaller request does not lower it again.
+TEST(KernelInfo, AllowDynamicSharedRaisesTheLimitAndNeverLowersIt) {
+  const std::size_t large = std::size_t(96) << 10, small = std::size_t(50) << 10;
+  if (prim::device_info().shared_bytes_per_block_optin < large)
+    GTEST_SKIP() << "the device allows less than 96 KiB of shared memory per block";
+  const void* kernel = reinterpret_cast<const void*>(shared_kernel);
+  const unsigned words = static_cast<unsigned>(large / sizeof(unsigned));
+  DeviceBuffer<unsigned> out(256);
+  for (std::size_t request : {large, small, large}) {
+    SCOPED_TRACE(testing::Message() << "after a request of " << request << " bytes");
+    prim::allow_dynamic_shared(kernel, request);
+    cudaFuncAttributes attributes{};
+    PRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    EXPECT_GE(static_cast<std::size_t>(attributes.maxDynamicSharedSizeBytes), large);
+    out.poison();
+    shared_kernel<<<1, 256, large>>>(out.get(), words);
+    PRIM_CUDA_CHECK(cudaGetLastError());
+    PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<unsigned> got = out.download(256);
+    std::size_t wrong = 0;
+    for (unsigned t = 0; t < 256; ++t) wrong += got[t] != (words - 1 - t) * 3u + 1u;
+    EXPECT_EQ(wrong, 0u);
+  }
+}
+
 }  // namespace
 }  // namespace prim_test

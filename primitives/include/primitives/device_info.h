@@ -30,4 +30,10 @@ bool cuda_device_available();
 int kernel_binary_version(const void* kernel);
 int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shared_bytes);
 
+// Lets `kernel` launch with `shared_bytes` of dynamic shared memory on the current device
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), calling the driver only when the limit it set
+// before for this kernel and device is lower. After a cudaDeviceReset the driver's limit is back
+// to its default while this cache still holds the old one.
+void allow_dynamic_shared(const void* kernel, std::size_t shared_bytes);
+
 }  // namespace prim

@@ -119,11 +119,9 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   constexpr std::size_t shared_bytes = staging_bytes<K, V>();
   // The kernel's static shared memory (about 19 KiB for 8-bit digits) counts against the same
   // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
-  if (shared_bytes > 32 * 1024) {
-    PRIM_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<RADIX_BITS, K, V, Digit>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared_bytes)));
-  }
+  if (shared_bytes > 32 * 1024)
+    allow_dynamic_shared(reinterpret_cast<const void*>(pass_kernel<RADIX_BITS, K, V, Digit>),
+                         shared_bytes);
 
   // Ping-pong so that the last pass writes the outputs.
   const K* keys_src = d_keys_in;

@@ -259,9 +259,7 @@ void scan_with_tree(const T* d_in, T* d_out, std::size_t n, bool inclusive, T id
                 std::to_string(shape.items_per_thread) + " items of " + std::to_string(sizeof(T)) +
                 " bytes needs " + std::to_string(shared) +
                 " bytes of shared memory; the device allows " + std::to_string(optin));
-    PRIM_CUDA_CHECK(cudaFuncSetAttribute(scan_tiles_kernel<kTree, T, Op>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared)));
+    allow_dynamic_shared(reinterpret_cast<const void*>(scan_tiles_kernel<kTree, T, Op>), shared);
   }
   const Levels levels = levels_of(n, shape.tile());
   WorkspaceCarver carver(workspace);
