@@ -7,14 +7,35 @@
 #include "primitives/error.h"
 
 namespace prim {
+namespace {
+
+__global__ void probe_kernel() {}
+
+int current_device() {
+  int device = 0;
+  PRIM_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+// The kernel facts below: one map per question, keyed by kernel and device (and block shape),
+// filled by `query` the first time a key is asked.
+std::mutex kernel_mutex;
+template <class Key, class Query>
+int cached(std::map<Key, int>& cache, const Key& key, Query query) {
+  std::lock_guard<std::mutex> lock(kernel_mutex);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, query()).first;
+  return it->second;
+}
+
+}  // namespace
 
 const DeviceInfo& device_info() {
   // A map: the references handed out stay valid when another thread adds its device.
   static std::mutex mutex;
   static std::map<int, DeviceInfo> cache;
+  const int device = current_device();
   std::lock_guard<std::mutex> lock(mutex);
-  int device = 0;
-  PRIM_CUDA_CHECK(cudaGetDevice(&device));
   DeviceInfo& info = cache[device];
   if (info.device < 0) {
     cudaDeviceProp prop{};
@@ -29,51 +50,36 @@ const DeviceInfo& device_info() {
   return info;
 }
 
-namespace {
-__global__ void probe_kernel() {}
-
-std::mutex kernel_mutex;
-int current_device() {
-  int device = 0;
-  PRIM_CUDA_CHECK(cudaGetDevice(&device));
-  return device;
-}
-}  // namespace
-
 int kernel_binary_version(const void* kernel) {
   static std::map<std::pair<const void*, int>, int> cache;
-  const auto key = std::make_pair(kernel, current_device());
-  std::lock_guard<std::mutex> lock(kernel_mutex);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  cudaFuncAttributes attributes{};
-  PRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  cache.emplace(key, attributes.binaryVersion);
-  return attributes.binaryVersion;
+  return cached(cache, std::make_pair(kernel, current_device()), [&] {
+    cudaFuncAttributes attributes{};
+    PRIM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    return attributes.binaryVersion;
+  });
 }
 
 int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shared_bytes) {
   static std::map<std::tuple<const void*, int, int, std::size_t>, int> cache;
   const auto key = std::make_tuple(kernel, current_device(), block_threads, shared_bytes);
-  std::lock_guard<std::mutex> lock(kernel_mutex);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  int blocks = 0;
-  PRIM_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, shared_bytes));
-  cache.emplace(key, blocks);
-  return blocks;
+  return cached(cache, key, [&] {
+    int blocks = 0;
+    PRIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
+                                                                  shared_bytes));
+    return blocks;
+  });
 }
 
 void allow_dynamic_shared(const void* kernel, std::size_t shared_bytes) {
+  // The largest limit set so far per kernel and device; only a larger request calls the driver.
   static std::map<std::pair<const void*, int>, std::size_t> allowed;
   const auto key = std::make_pair(kernel, current_device());
   std::lock_guard<std::mutex> lock(kernel_mutex);
-  auto it = allowed.find(key);
-  if (it != allowed.end() && it->second >= shared_bytes) return;
+  std::size_t& limit = allowed[key];
+  if (limit >= shared_bytes) return;
   PRIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(shared_bytes)));
-  allowed[key] = shared_bytes;
+  limit = shared_bytes;
 }
 
 bool cuda_device_available() {

@@ -93,7 +93,7 @@ template <class V>
 using StagedValue = std::conditional_t<(sizeof(V) <= 8), V, unsigned>;
 
 // Offset of the staged values in the pass kernel's dynamic shared memory, and its size.
-template <class K, class V>
+template <class K>
 __host__ __device__ constexpr std::size_t staged_values_offset() {
   return kStageKeyIndex<K> ? 0 : (std::size_t(kTile) * sizeof(K) + 15) / 16 * 16;
 }
@@ -102,9 +102,9 @@ __host__ __device__ constexpr std::size_t staging_bytes() {
   if constexpr (kStageKeyIndex<K>) {
     return std::size_t(kTile) * sizeof(unsigned);
   } else if constexpr (std::is_same_v<V, NoValues>) {
-    return staged_values_offset<K, V>();
+    return staged_values_offset<K>();
   } else {
-    return staged_values_offset<K, V>() + std::size_t(kTile) * sizeof(StagedValue<V>);
+    return staged_values_offset<K>() + std::size_t(kTile) * sizeof(StagedValue<V>);
   }
 }
 
@@ -279,7 +279,7 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
   K* staged_keys = reinterpret_cast<K*>(staging_raw);
   unsigned* staged_index = reinterpret_cast<unsigned*>(staging_raw);  // kByIndex
   Staged* staged_values = reinterpret_cast<Staged*>(reinterpret_cast<unsigned char*>(staging_raw) +
-                                                    staged_values_offset<K, V>());
+                                                    staged_values_offset<K>());
 
   for (int i = threadIdx.x; i < kWarps * kRadix; i += kThreads) (&warp_counts[0][0])[i] = 0;
   if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
