@@ -46,6 +46,7 @@ const DeviceInfo& device_info() {
     info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
     info.shared_bytes_per_block = prop.sharedMemPerBlock;
     info.shared_bytes_per_block_optin = prop.sharedMemPerBlockOptin;
+    info.cooperative_launch = prop.cooperativeLaunch != 0;
   }
   return info;
 }

@@ -1,12 +1,14 @@
 // Multisplit (primitives/multisplit.cuh) of both backends against prim::cpu::multisplit_pairs:
 // every bucket count from 1 to 32, empty buckets, every item in one bucket, bucket functions
 // returning values past the last bucket, keys alone and pairs (4- and 16-byte values), struct
-// keys of 8 and 32 bytes, sizes from 0 to 2^26 + 3, and a workspace reused with stale contents.
+// keys of 8 and 32 bytes, sizes from 0 to 2^26 + 3 (on both sides of the one-wave limit), and a
+// workspace reused with stale contents.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "primitives/cpu/reference.h"
@@ -241,6 +243,35 @@ TEST(Multisplit, WorkspaceReusedAcrossSizesAndBucketCounts) {
         check(Backend::own, make_keys(Keys::uniform, n, buckets, n + round), buckets, KeyIsBucket{},
               true, &ws);
       }
+    }
+  }
+}
+
+// Where every tile fits on the GPU at once the multisplit is one cooperative pass that reads the
+// keys once (pass_kernel's ONE_WAVE); past that, the zeroing and histogram kernels and a chained
+// pass. Sizes at the limit and one item past it, for 3- and 5-bit digits (8 and 32 buckets). The
+// one-wave pass leaves the workspace's histograms as they were (0xAB bytes), the other path
+// zeroes and fills them.
+TEST(Multisplit, BothSidesOfTheOneWaveLimit) {
+  namespace os = prim::detail::radix_sort_onesweep;
+  using Digit = os::BucketDigit<KeyIsBucket>;
+  const std::size_t tiles3 = os::one_wave_tiles<3, std::uint32_t, std::uint32_t, Digit>();
+  const std::size_t tiles5 = os::one_wave_tiles<5, std::uint32_t, std::uint32_t, Digit>();
+  ASSERT_GT(tiles3, 0u) << "no cooperative launch on this device";
+  for (auto [buckets, tiles] : {std::pair{8, tiles3}, std::pair{32, tiles5}}) {
+    const std::size_t limit = tiles * prim_test::kOnesweepTile;
+    for (std::size_t n : {limit, limit + 1}) {
+      prim::Workspace ws(
+          prim::own::multisplit_workspace_bytes<std::uint32_t, std::uint32_t>(n, buckets));
+      ASSERT_EQ(cudaMemset(ws.data(), 0xAB, ws.size()), cudaSuccess);
+      check(Backend::own, make_keys(Keys::uniform, n, buckets, n + buckets), buckets, KeyIsBucket{},
+            true, &ws);
+      const os::Layout<std::uint32_t, std::uint32_t> layout(
+          ws.data(), n, os::make_plan(n, os::multisplit_radix_bits(buckets), 1));
+      unsigned histogram = 0;
+      ASSERT_EQ(cudaMemcpy(&histogram, layout.histograms, sizeof histogram, cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      EXPECT_EQ(histogram == 0xABABABABu, n == limit) << "n = " << n << ", limit " << limit;
     }
   }
 }

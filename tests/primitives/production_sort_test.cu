@@ -1,7 +1,8 @@
-// Special cases of the onesweep radix sort: one-pass sorts (3 and 8 bits), multi-pass sorts with
-// a narrower last digit and a non-zero begin_bit, 4- and 8-bit digits, uint8/16/32 keys, values
-// of 4, 8 and 48 bytes, stability (values record the input order), tile edges, and repeated calls
-// on one workspace holding stale status or garbage.
+// Special cases of the onesweep radix sort: one-pass sorts (3 and 8 bits; 4-bit digits on both
+// sides of the one-wave limit), multi-pass sorts with a narrower last digit and a non-zero
+// begin_bit, 4- and 8-bit digits, uint8/16/32 keys, values of 4, 8 and 48 bytes, stability (values
+// record the input order), tile edges, and repeated calls on one workspace holding stale status or
+// garbage.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -109,6 +110,31 @@ TEST(OnesweepSort, OnePassMaterials) {
     check_sort<std::uint32_t, std::uint32_t>(random_keys<std::uint32_t>(n, n, 8), 0, 3, onesweep());
     check_sort<std::uint32_t, std::uint32_t>(random_keys<std::uint32_t>(n, n + 1, 256), 0, 8,
                                              onesweep());
+  }
+}
+
+// A one-pass sort of 4-bit digits runs as one cooperative pass while its tiles fit on the GPU at
+// once (pass_kernel's ONE_WAVE), else as the zeroing and histogram kernels and a chained pass:
+// sizes at the limit and past it take each path. Which one ran shows in the workspace: the
+// one-wave pass leaves the histograms as they were (here 0xAB bytes), the other path zeroes and
+// fills them.
+TEST(OnesweepSort, BothSidesOfTheOneWaveLimit) {
+  namespace os = prim::detail::radix_sort_onesweep;
+  const std::size_t tiles =
+      os::one_wave_tiles<4, std::uint32_t, std::uint32_t, os::RadixDigit<4>>();
+  ASSERT_GT(tiles, 0u) << "no cooperative launch on this device";
+  const std::size_t limit = tiles * prim_test::kOnesweepTile;
+  for (std::size_t n : {limit - 1, limit, limit + 1}) {
+    prim::Workspace ws(
+        prim::own::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, 0, 4, onesweep()));
+    ASSERT_EQ(cudaMemset(ws.data(), 0xAB, ws.size()), cudaSuccess);
+    check_sort<std::uint32_t, std::uint32_t>(random_keys<std::uint32_t>(n, n, 16), 0, 4, onesweep(),
+                                             &ws);
+    const os::Layout<std::uint32_t, std::uint32_t> layout(ws.data(), n, os::make_plan(n, 4, 1));
+    unsigned histogram = 0;
+    ASSERT_EQ(cudaMemcpy(&histogram, layout.histograms, sizeof histogram, cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    EXPECT_EQ(histogram == 0xABABABABu, n <= limit) << "n = " << n << ", limit " << limit;
   }
 }
 

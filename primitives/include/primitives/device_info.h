@@ -12,6 +12,7 @@ struct DeviceInfo {
   std::size_t l2_bytes = 0;
   std::size_t shared_bytes_per_block = 0;        // default limit (48 KiB)
   std::size_t shared_bytes_per_block_optin = 0;  // after cudaFuncSetAttribute
+  bool cooperative_launch = false;               // grids whose blocks are all resident at once
 };
 
 // Throws prim::Error when no device is usable.

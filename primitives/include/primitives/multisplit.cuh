@@ -5,12 +5,16 @@
 //   -> keys_out = [0, 3, 7, 4, 5, 2], bucket_offsets = [0, 2, 4, 6]
 //   (bucket b is keys_out[bucket_offsets[b], bucket_offsets[b + 1]); each keeps the input order)
 //
-// Two launches, one read of the data: a histogram kernel reads the keys once and its last block
-// writes the bucket offsets; one pass then ranks every tile's keys by bucket, finds each bucket's
-// count in earlier tiles by decoupled look-back (one thread per bucket) and writes the keys (and
-// values) of each bucket to consecutive addresses. Bytes: read the keys twice and the values once,
-// write both once (a sort over ceil(log2 k) bits moves the same; the multisplit needs no key
-// bits, only the bucket function).
+// Up to about 2M items (all tiles resident on the GPU at once: 264 tiles of 8192 on an H100 or
+// H200), one cooperative launch: every tile ranks its keys by bucket and publishes its bucket
+// counts, and after a grid barrier sums all tiles' counts, which gives both each bucket's count in
+// earlier tiles and the bucket offsets (block 0 writes them); then it writes the keys (and values)
+// of each bucket to consecutive addresses. Bytes: read keys and values once, write them once, as
+// a copy does. Larger inputs take three launches: a zeroing kernel, a histogram kernel that reads
+// the keys once and whose last block writes the bucket offsets, and the pass, which finds each
+// bucket's count in earlier tiles by decoupled look-back (one thread per bucket); the keys are
+// read twice. A sort over ceil(log2 k) bits moves the same; the multisplit needs no key bits, only
+// the bucket function.
 //
 // bucket_of(key) is a device functor returning an integer in [0, buckets); results >= buckets
 // count as bucket buckets - 1. d_bucket_offsets (buckets + 1 entries, on the device) receives the

@@ -46,26 +46,51 @@ __device__ __forceinline__ void griddep_wait() {
 // with launch_dependent(), start at once (a cudaMemsetAsync cannot).
 void zero_for_dependent(void* p, std::size_t bytes, cudaStream_t stream);
 
-// kernel<<<grid, block, shared_bytes, stream>>>(args...) as a programmatic dependent of the kernel
-// ahead of it in the stream. `name` goes into the error on a failed launch.
 template <class... Params, class... Args>
-void launch_dependent(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
-                      std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+void launch_with_attributes(const char* name, bool dependent, bool cooperative,
+                            void (*kernel)(Params...), dim3 grid, dim3 block,
+                            std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attributes[2]{};
+  unsigned count = 0;
   // Code built for an architecture older than sm_90 (a PTX of compute_80 run by the JIT, say) has
   // its griddepcontrol instructions compiled out: such a kernel must not start early, so it gets
   // the plain launch.
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
+  if (dependent && kernel_binary_version(reinterpret_cast<const void*>(kernel)) >= 90) {
+    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[count++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (cooperative) {
+    attributes[count].id = cudaLaunchAttributeCooperative;
+    attributes[count++].val.cooperative = 1;
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = kernel_binary_version(reinterpret_cast<const void*>(kernel)) >= 90 ? 1 : 0;
+  config.attrs = attributes;
+  config.numAttrs = count;
   check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__,
              __LINE__);
+}
+
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) as a programmatic dependent of the kernel
+// ahead of it in the stream. `name` goes into the error on a failed launch.
+template <class Kernel, class... Args>
+void launch_dependent(const char* name, Kernel kernel, dim3 grid, dim3 block,
+                      std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  launch_with_attributes(name, true, false, kernel, grid, block, shared_bytes, stream,
+                         std::forward<Args>(args)...);
+}
+
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) launched cooperatively: every block of the
+// grid is resident at once (cudaLaunchAttributeCooperative; the launch fails when the GPU cannot
+// hold the grid), so blocks may wait for one another (cooperative_groups' grid barrier).
+template <class Kernel, class... Args>
+void launch_cooperative(const char* name, Kernel kernel, dim3 grid, dim3 block,
+                        std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  launch_with_attributes(name, false, true, kernel, grid, block, shared_bytes, stream,
+                         std::forward<Args>(args)...);
 }
 
 }  // namespace prim::detail

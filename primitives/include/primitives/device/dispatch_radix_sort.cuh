@@ -90,14 +90,45 @@ std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const Sor
   return Layout<K, V>(nullptr, n, make_plan(n, begin_bit, end_bit, config)).bytes;
 }
 
+// One-wave passes (pass_kernel's ONE_WAVE): a sort of one pass, or a multisplit, of digits of at
+// most kOneWaveMaxBits bits runs as one cooperative pass when its tiles fit on the GPU at once, at
+// most this many (0 where the device has no cooperative launch).
+template <int RADIX_BITS, class K, class V, class Digit>
+std::size_t one_wave_tiles() {
+  static_assert(RADIX_BITS <= kOneWaveMaxBits);
+  const DeviceInfo& info = device_info();
+  if (!info.cooperative_launch) return 0;
+  const void* kernel = reinterpret_cast<const void*>(pass_kernel<RADIX_BITS, true, K, V, Digit>);
+  constexpr std::size_t shared_bytes = staging_bytes<K, V>();
+  if (shared_bytes > 32 * 1024) allow_dynamic_shared(kernel, shared_bytes);  // as in run()
+  return std::size_t(info.sm_count) *
+         std::size_t(kernel_blocks_per_sm(kernel, kThreads, shared_bytes));
+}
+
 // The histogram kernel (and the digit offsets, and the multisplit's bucket offsets when `buckets`
-// > 0), then the passes.
+// > 0), then the passes; or, where the tiles fit on the GPU at once, one cooperative pass alone.
 template <int RADIX_BITS, class K, class V, class Digit>
 void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out, std::size_t n,
          Digit digit, const Plan& p, const Layout<K, V>& layout, unsigned long long* bucket_offsets,
          int buckets, cudaStream_t stream) {
   constexpr int kRadix = 1 << RADIX_BITS;
+  constexpr std::size_t shared_bytes = staging_bytes<K, V>();
+  if constexpr (RADIX_BITS <= kOneWaveMaxBits) {
+    if (p.passes == 1 && p.portions == 1 && p.tiles <= one_wave_tiles<RADIX_BITS, K, V, Digit>()) {
+      launch_cooperative("onesweep pass_kernel (one wave)",
+                         pass_kernel<RADIX_BITS, true, K, V, Digit>,
+                         dim3(static_cast<unsigned>(p.tiles)), dim3(kThreads), shared_bytes, stream,
+                         d_keys_in, d_keys_out, d_values_in, d_values_out, n, std::size_t(0), digit,
+                         0, layout.offsets, layout.status, layout.tickets, bucket_offsets, buckets);
+      return;
+    }
+  }
   zero_for_dependent(layout.tickets, layout.reset, stream);
+  const auto chained_pass = pass_kernel<RADIX_BITS, false, K, V, Digit>;
+  // The kernel's static shared memory (about 19 KiB for 8-bit digits) counts against the same
+  // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
+  if (shared_bytes > 32 * 1024)
+    allow_dynamic_shared(reinterpret_cast<const void*>(chained_pass), shared_bytes);
 
   // The histogram grid is at most one wave of resident blocks, each looping over its share. The
   // blocks an SM holds come from the occupancy calculator: at 35 registers three blocks of 512
@@ -115,13 +146,6 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
                    d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
                    layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets,
                    bucket_offsets, buckets);
-
-  constexpr std::size_t shared_bytes = staging_bytes<K, V>();
-  // The kernel's static shared memory (about 19 KiB for 8-bit digits) counts against the same
-  // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
-  if (shared_bytes > 32 * 1024)
-    allow_dynamic_shared(reinterpret_cast<const void*>(pass_kernel<RADIX_BITS, K, V, Digit>),
-                         shared_bytes);
 
   // Ping-pong so that the last pass writes the outputs.
   const K* keys_src = d_keys_in;
@@ -141,15 +165,14 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
       if (slot == 0) {
         // Right after the histogram kernel: the first pass loads, ranks and looks back while
         // the histogram kernel ends (pass_kernel's griddep_wait).
-        launch_dependent("onesweep pass_kernel", pass_kernel<RADIX_BITS, K, V, Digit>,
-                         dim3(static_cast<unsigned>(tiles)), dim3(kThreads), shared_bytes, stream,
-                         keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass,
-                         offsets, status, ticket);
+        launch_dependent("onesweep pass_kernel", chained_pass, dim3(static_cast<unsigned>(tiles)),
+                         dim3(kThreads), shared_bytes, stream, keys_src, keys_dst, values_src,
+                         values_dst, n, portion_start, digit, pass, offsets, status, ticket,
+                         nullptr, 0);
       } else {
-        pass_kernel<RADIX_BITS, K, V, Digit>
-            <<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
-                keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass, offsets,
-                status, ticket);
+        chained_pass<<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
+            keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass, offsets,
+            status, ticket, nullptr, 0);
         PRIM_LAUNCH_CHECK("onesweep pass_kernel");
       }
     }

@@ -28,6 +28,15 @@
 // of <= 4 bits uses 16 digit values instead of 256. Each pass reads the keys and values once and
 // writes them once; the whole sort adds one read of the keys for the histograms.
 //
+// One wave: a single pass of digits of <= 5 bits (a sort over <= 4 bits, a multisplit) whose
+// tiles all fit on the GPU at once (264 tiles of 8192 uint32 pairs on 132 SMs: the renderer's
+// sizes) is one cooperative launch of the pass kernel alone, with no zeroing or histogram kernel:
+// each tile publishes its digit counts, a grid barrier, and every tile sums all tiles' counts,
+// which gives both its look-back and the digit totals. The keys are read once. On an H100, uint32
+// pairs in 8 buckets: 2^20 24.5 -> 15.6 us, 2^21 29.1 -> 24.1 us (a copy: 9.4, 14.9 us). Staging
+// before the barrier, or loading the values after it, spilled 72 to 120 bytes at 64 registers and
+// was slower (2^21: 25.6 us).
+//
 // Portions: look-back counts are 30-bit, so tiles are grouped in portions of fewer than 2^30
 // items, each its own launch with its own status, ticket and digit offsets (computed by the
 // histogram kernel's last block from the per-portion histograms). Every status word, ticket and
@@ -42,6 +51,7 @@
 // function. Keys without values pass NoValues (nothing loaded, staged or stored for them).
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -78,6 +88,9 @@ constexpr int kHistogramUnroll = 8;  // keys per thread per round of the histogr
 // predecessor each, 32 tiles a step) gained nothing measurable and slowed the 8-bit sorts (the
 // table in primitives/bench/results/RESULTS.md).
 constexpr int kLookbackWindow = 2;
+// One-wave passes (pass_kernel's ONE_WAVE): digits of at most this many bits, so that a tile reads
+// every tile's counts in a few loads per thread (32 digits x 264 tiles: 17 loads per thread).
+constexpr int kOneWaveMaxBits = 5;
 
 using ::prim::detail::NoValues;
 
@@ -120,6 +133,20 @@ __device__ __forceinline__ unsigned long long load_offset(const unsigned long lo
 }
 __device__ __forceinline__ void store_status(unsigned* p, unsigned v) {
   asm volatile("st.relaxed.gpu.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
+// The split grid barrier of a cooperative launch (the one-wave pass; nothing for the others):
+// every thread of every block calls both.
+template <bool GRID>
+__device__ __forceinline__ unsigned grid_arrive() {
+  if constexpr (GRID) {
+    return cooperative_groups::this_grid().barrier_arrive();
+  } else {
+    return 0;
+  }
+}
+__device__ __forceinline__ void grid_wait(unsigned arrival) {
+  cooperative_groups::this_grid().barrier_wait(static_cast<unsigned&&>(arrival));
 }
 
 // The sort's digit of pass p: key bits [begin_bit + p * RADIX_BITS, end_bit), at most RADIX_BITS.
@@ -245,6 +272,46 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, Digi
   digit_offsets<RADIX_BITS>(histograms, passes, portions, offsets, bucket_offsets, buckets, n);
 }
 
+// One-wave passes: every tile has published its digit counts (status[tile][digit], no flags)
+// before a grid barrier, so a tile sums them all at once instead of walking a look-back chain.
+// Thread t reads digit t % kRadix of tiles t / kRadix, + kThreads / kRadix, ... (four
+// independent loads in flight), then the lanes of each digit are added in the warp and the warps
+// in shared memory: earlier[d] gets the count of digit d in the tiles before `tile`, total[d] in
+// all tiles. Both must be zero before, and read after a __syncthreads.
+template <int RADIX_BITS>
+__device__ __forceinline__ void sum_published_counts(const unsigned* status, unsigned tiles,
+                                                     unsigned tile, unsigned* earlier,
+                                                     unsigned* total) {
+  constexpr int kRadix = 1 << RADIX_BITS;
+  static_assert(kRadix <= 32, "the lanes of a digit are lane % kRadix");
+  constexpr unsigned kStep = kThreads / kRadix;
+  constexpr int kInFlight = 4;
+  const unsigned digit = threadIdx.x % kRadix;
+  unsigned before = 0, all = 0;
+  for (unsigned first = threadIdx.x / kRadix; first < tiles; first += kStep * kInFlight) {
+    unsigned counts[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const unsigned t = first + u * kStep;
+      counts[u] = t < tiles ? load_status(status + std::size_t(t) * kRadix + digit) : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      all += counts[u];
+      if (first + u * kStep < tile) before += counts[u];
+    }
+  }
+#pragma unroll
+  for (int lanes = kRadix; lanes < 32; lanes *= 2) {
+    before += __shfl_xor_sync(0xffffffffu, before, lanes);
+    all += __shfl_xor_sync(0xffffffffu, all, lanes);
+  }
+  if (warp::lane_id() < kRadix) {
+    atomicAdd(earlier + digit, before);
+    atomicAdd(total + digit, all);
+  }
+}
+
 // One digit pass over one portion. Dynamic shared memory: staging_bytes<K, V>() (kTile keys, then
 // kTile values or value indices; or kTile item indices for wide keys).
 //
@@ -253,13 +320,21 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, Digi
 // Where shared memory holds fewer blocks (8-byte values: one block of 512 threads per SM) the
 // pass runs at that occupancy. The keys and values are read before griddep_wait: only the first
 // pass, whose inputs are the caller's, may be launched as a programmatic dependent.
-template <int RADIX_BITS, class K, class V, class Digit>
+//
+// ONE_WAVE (a sort of one pass, or a multisplit, whose tiles all fit on the GPU at once; launched
+// cooperatively, alone: no zeroing or histogram kernel): tile = blockIdx.x; each tile publishes its
+// digit counts, and after a grid barrier sums every tile's (sum_published_counts) for both its
+// look-back and the digit totals, whose exclusive scan gives the digit offsets; block 0 writes the
+// multisplit's bucket_offsets. The keys are read once, not twice, and no status word needs
+// zeroing. (A template parameter: as a run-time flag it made the pass spill 16 to 32 bytes more at
+// 64 registers.)
+template <int RADIX_BITS, bool ONE_WAVE, class K, class V, class Digit>
 __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
     pass_kernel(const K* __restrict__ keys_in, K* __restrict__ keys_out,
                 const V* __restrict__ values_in, V* __restrict__ values_out, std::size_t n,
                 std::size_t portion_start, Digit digit_of, int pass,
-                const unsigned long long* digit_offsets, unsigned* status,
-                unsigned* ticket_counter) {
+                const unsigned long long* digit_offsets, unsigned* status, unsigned* ticket_counter,
+                unsigned long long* bucket_offsets, int buckets) {
   constexpr int kRadix = 1 << RADIX_BITS;
   constexpr int kSegment = 32 * kItems;
   using Scan = block::BlockScan<unsigned>;
@@ -268,6 +343,9 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
   __shared__ unsigned long long global_base[kRadix];  // output index - staged slot, per digit
   __shared__ typename Scan::TempStorage storage;
   __shared__ unsigned ticket;
+  static_assert(!ONE_WAVE || RADIX_BITS <= kOneWaveMaxBits, "one-wave digits of <= 5 bits");
+  constexpr int kSummedDigits = ONE_WAVE ? kRadix : 1;
+  __shared__ unsigned summed_earlier[kSummedDigits], summed_total[kSummedDigits];  // ONE_WAVE
   // Values of up to 8 bytes travel in registers and are staged with the keys; larger ones are not
   // staged: the staging area holds each item's index in the tile and the write-out gathers the
   // value from global memory, so a tile's shared memory stays small whatever the value size.
@@ -282,9 +360,13 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
                                                     staged_values_offset<K>());
 
   for (int i = threadIdx.x; i < kWarps * kRadix; i += kThreads) (&warp_counts[0][0])[i] = 0;
-  if (threadIdx.x == 0) ticket = atomicAdd(ticket_counter, 1u);
+  if constexpr (ONE_WAVE) {
+    if (threadIdx.x < kSummedDigits) summed_earlier[threadIdx.x] = summed_total[threadIdx.x] = 0;
+  } else if (threadIdx.x == 0) {
+    ticket = atomicAdd(ticket_counter, 1u);
+  }
   __syncthreads();
-  const unsigned tile = ticket;
+  const unsigned tile = ONE_WAVE ? blockIdx.x : ticket;
   const std::size_t tile_start = portion_start + std::size_t(tile) * kTile;
   const unsigned tile_valid =
       n - tile_start < std::size_t(kTile) ? static_cast<unsigned>(n - tile_start) : kTile;
@@ -335,9 +417,15 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
       warp_counts[w][digit] = tile_count;
       tile_count += c;
     }
-    store_status(status + std::size_t(tile) * kRadix + digit,
-                 (tile == 0 ? kFlagInclusive : kFlagAggregate) | tile_count);
+    if constexpr (ONE_WAVE) {
+      store_status(status + std::size_t(tile) * kRadix + digit, tile_count);
+    } else {
+      store_status(status + std::size_t(tile) * kRadix + digit,
+                   (tile == 0 ? kFlagInclusive : kFlagAggregate) | tile_count);
+    }
   }
+  // One wave: every tile's counts are published once all blocks have arrived.
+  [[maybe_unused]] const auto arrival = grid_arrive<ONE_WAVE>();
   // Staged slot where each digit's run starts: exclusive scan of the tile counts over digits.
   unsigned warp_total;
   const unsigned before_in_warp = warp::exclusive_scan(tile_count, 0u, Plus{}, warp_total);
@@ -345,10 +433,26 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
       Scan::warp_base(storage, warp_total, 0u, Plus{}, [](unsigned) { return 0u; }) +
       before_in_warp;
 
+  if (digit < kRadix) tile_digit_start[digit] = run_start;
+
   // Look-back: items of this digit in earlier tiles of the portion.
   unsigned long long earlier = 0;
-  if (digit < kRadix) {
-    if (tile > 0) {
+  if constexpr (ONE_WAVE) {
+    grid_wait(arrival);
+    sum_published_counts<RADIX_BITS>(status, gridDim.x, tile, summed_earlier, summed_total);
+    __syncthreads();
+    // Where each digit starts in the output: exclusive scan of the totals (one warp's lanes).
+    const unsigned total = digit < kRadix ? summed_total[digit] : 0;
+    unsigned all_digits;
+    const unsigned start = warp::exclusive_scan(total, 0u, Plus{}, all_digits);
+    if (digit < kRadix) {
+      earlier = summed_earlier[digit];
+      global_base[digit] = std::size_t(start) + earlier - run_start;
+      if (tile == 0 && digit < buckets) bucket_offsets[digit] = start;
+    }
+    if (tile == 0 && buckets > 0 && threadIdx.x == 0) bucket_offsets[buckets] = n;
+  } else {
+    if (digit < kRadix && tile > 0) {
       long long k = static_cast<long long>(tile) - 1;  // nearest tile not yet folded
       while (true) {
         unsigned words[kLookbackWindow];
@@ -377,12 +481,12 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
       store_status(status + std::size_t(tile) * kRadix + digit,
                    kFlagInclusive | static_cast<unsigned>(earlier + tile_count));
     }
-    tile_digit_start[digit] = run_start;
+    // The digit offsets come from the histogram kernel ahead. Every thread waits (the wait is
+    // block-uniform), and the offsets are read with a load the compiler cannot move above it.
+    griddep_wait();
+    if (digit < kRadix)
+      global_base[digit] = load_offset(digit_offsets + digit) + earlier - run_start;
   }
-  // The digit offsets come from the histogram kernel ahead. Every thread waits (the wait is
-  // block-uniform), and the offsets are read with a load the compiler cannot move above it.
-  griddep_wait();
-  if (digit < kRadix) global_base[digit] = load_offset(digit_offsets + digit) + earlier - run_start;
   __syncthreads();
 
   // Stage in sorted order: slot = run start of the digit + earlier warps + rank in the warp.
