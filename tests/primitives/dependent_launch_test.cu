@@ -1,5 +1,7 @@
 // The programmatic-dependent-launch helpers (primitives/device/dependent_launch.cuh): the zeroing
-// kernel at every alignment and size, and a dependent that reads what the kernels ahead wrote.
+// kernel at every alignment and size, a dependent that reads what the kernels ahead wrote, and
+// cooperative launches that fit the GPU or are refused without harm.
+#include <cooperative_groups.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -9,6 +11,7 @@
 #include "device_buffer.h"
 #include "primitives/device/dependent_launch.cuh"
 #include "primitives/device_info.h"
+#include "test_support.h"
 
 namespace prim_test {
 namespace {
@@ -72,6 +75,50 @@ TEST(LaunchDependent, SeesTheZeroingAndTheWorkBeforeIt) {
 
 // The cached kernel facts equal the driver's answers, per kernel and per block shape, on every
 // call (a cache keyed by the kernel alone would return the first shape's count for the second).
+// Each block adds one to the counter, waits at the grid barrier, then reads the total.
+__global__ void grid_count_kernel(unsigned* counter, unsigned* seen) {
+  if (threadIdx.x == 0) atomicAdd(counter, 1u);
+  cooperative_groups::this_grid().sync();
+  if (threadIdx.x == 0) seen[blockIdx.x] = atomicAdd(counter, 0u);
+}
+
+// The most blocks of grid_count_kernel the GPU holds at once.
+unsigned resident_grid_count_blocks() {
+  const int per_sm =
+      prim::kernel_blocks_per_sm(reinterpret_cast<const void*>(grid_count_kernel), 256, 0);
+  return static_cast<unsigned>(prim::device_info().sm_count * per_sm);
+}
+
+// A grid the GPU holds at once passes its barrier, every block seeing every block's add.
+TEST(LaunchCooperative, RunsAGridThatFits) {
+  const unsigned fits = resident_grid_count_blocks();
+  ASSERT_GT(fits, 0u);
+  DeviceBuffer<unsigned> counter(1), seen(fits);
+  PRIM_CUDA_CHECK(cudaMemset(counter.get(), 0, sizeof(unsigned)));
+  PRIM_CUDA_CHECK(prim::detail::try_launch_cooperative(grid_count_kernel, dim3(fits), dim3(256), 0,
+                                                       0, counter.get(), seen.get()));
+  PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::vector<unsigned> totals = seen.download(fits);
+  for (unsigned b = 0; b < fits; ++b) ASSERT_EQ(totals[b], fits) << "block " << b;
+}
+
+// One block more is refused with cudaErrorCooperativeLaunchTooLarge, which leaves the context
+// usable (the onesweep's one-wave pass then takes its chained path). compute-sanitizer's memcheck
+// counts the refused call as an error, so this runs outside it only.
+TEST(LaunchCooperative, RefusesAGridThatDoesNotFitWithoutHarm) {
+  if (under_sanitizer()) GTEST_SKIP() << "the refused launch is an API error to memcheck";
+  const unsigned fits = resident_grid_count_blocks();
+  DeviceBuffer<unsigned> counter(1), seen(fits + 1);
+  EXPECT_EQ(prim::detail::try_launch_cooperative(grid_count_kernel, dim3(fits + 1), dim3(256), 0, 0,
+                                                 counter.get(), seen.get()),
+            cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the refusal is not sticky";
+  fill_kernel<<<4, 256>>>(seen.get(), fits, 5u);
+  PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(seen.download(1)[0], 5u);
+}
+
 TEST(KernelInfo, CachedAnswersMatchTheDriverPerKernelAndShape) {
   const void* kernels[] = {reinterpret_cast<const void*>(fill_kernel),
                            reinterpret_cast<const void*>(dependent_copy_kernel)};

@@ -233,6 +233,30 @@ TEST(Multisplit, KeysAloneWideValuesAndStructKeys) {
   }
 }
 
+// Past one wave (more tiles than the GPU holds at once, which is at most as many blocks of 512
+// threads as an SM's thread limit allows) the keys alone, the values and keys moved by index and
+// the struct keys take the chained path.
+TEST(Multisplit, KeysAloneWideValuesAndStructKeysPastOneWave) {
+  const prim::DeviceInfo& info = prim::device_info();
+  const std::size_t blocks_per_sm = info.max_threads_per_sm / prim::tuning::kOnesweepThreads;
+  const std::size_t n = blocks_per_sm * info.sm_count * prim_test::kOnesweepTile + 1;
+  for (int buckets : {3, 32}) {
+    const std::vector<std::uint32_t> keys = make_keys(Keys::uniform, n, buckets, buckets + 1);
+    check(Backend::own, keys, buckets, KeyIsBucket{}, false);
+    check<Value16>(Backend::own, keys, buckets, KeyIsBucket{}, true);
+    std::vector<Ray> rays(n);
+    for (std::size_t i = 0; i < n; ++i) rays[i] = Ray{keys[i], static_cast<std::uint32_t>(i)};
+    check(Backend::own, rays, buckets, MaterialOf{}, false);
+    std::vector<WideRay> wide(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto id = static_cast<std::uint32_t>(i);
+      wide[i] = WideRay{keys[i], id, {1, 2, 3, 4, 5, ~id}};
+    }
+    check(Backend::own, wide, buckets, WideMaterialOf{}, false);
+    check<Value16>(Backend::own, wide, buckets, WideMaterialOf{}, true);
+  }
+}
+
 TEST(Multisplit, WorkspaceReusedAcrossSizesAndBucketCounts) {
   // Stale tickets, histograms and status words of a larger call must not leak into the next.
   prim::Workspace ws;
@@ -255,9 +279,13 @@ TEST(Multisplit, WorkspaceReusedAcrossSizesAndBucketCounts) {
 TEST(Multisplit, BothSidesOfTheOneWaveLimit) {
   namespace os = prim::detail::radix_sort_onesweep;
   using Digit = os::BucketDigit<KeyIsBucket>;
+  if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
   const std::size_t tiles3 = os::one_wave_tiles<3, std::uint32_t, std::uint32_t, Digit>();
   const std::size_t tiles5 = os::one_wave_tiles<5, std::uint32_t, std::uint32_t, Digit>();
-  ASSERT_GT(tiles3, 0u) << "no cooperative launch on this device";
+  // Two blocks of 512 threads at 64 registers fill an SM's registers; their shared memory fits.
+  const std::size_t resident = std::size_t(os::kPassBlocksPerSm) * prim::device_info().sm_count;
+  EXPECT_EQ(tiles3, resident);
+  EXPECT_EQ(tiles5, resident);
   for (auto [buckets, tiles] : {std::pair{8, tiles3}, std::pair{32, tiles5}}) {
     const std::size_t limit = tiles * prim_test::kOnesweepTile;
     for (std::size_t n : {limit, limit + 1}) {

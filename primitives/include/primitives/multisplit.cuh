@@ -5,8 +5,9 @@
 //   -> keys_out = [0, 3, 7, 4, 5, 2], bucket_offsets = [0, 2, 4, 6]
 //   (bucket b is keys_out[bucket_offsets[b], bucket_offsets[b + 1]); each keeps the input order)
 //
-// Up to about 2M items (all tiles resident on the GPU at once: 264 tiles of 8192 on an H100 or
-// H200), one cooperative launch: every tile ranks its keys by bucket and publishes its bucket
+// While all its tiles fit on the GPU at once (two tiles of 8192 items per SM for keys and values
+// of up to 4 bytes each: about 2.16M items on an H100 or H200; one per SM, so half as many items,
+// for 8-byte keys with 8-byte values), one cooperative launch: every tile ranks its keys by bucket and publishes its bucket
 // counts, and after a grid barrier sums all tiles' counts, which gives both each bucket's count in
 // earlier tiles and the bucket offsets (block 0 writes them); then it writes the keys (and values)
 // of each bucket to consecutive addresses. Bytes: read keys and values once, write them once, as

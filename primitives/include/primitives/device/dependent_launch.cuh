@@ -46,10 +46,12 @@ __device__ __forceinline__ void griddep_wait() {
 // with launch_dependent(), start at once (a cudaMemsetAsync cannot).
 void zero_for_dependent(void* p, std::size_t bytes, cudaStream_t stream);
 
+// kernel<<<grid, block, shared_bytes, stream>>>(args...) with the launch attributes asked for;
+// returns the launch's error.
 template <class... Params, class... Args>
-void launch_with_attributes(const char* name, bool dependent, bool cooperative,
-                            void (*kernel)(Params...), dim3 grid, dim3 block,
-                            std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+cudaError_t launch_with_attributes(bool dependent, bool cooperative, void (*kernel)(Params...),
+                                   dim3 grid, dim3 block, std::size_t shared_bytes,
+                                   cudaStream_t stream, Args&&... args) {
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
   // Code built for an architecture older than sm_90 (a PTX of compute_80 run by the JIT, say) has
@@ -70,8 +72,7 @@ void launch_with_attributes(const char* name, bool dependent, bool cooperative,
   config.stream = stream;
   config.attrs = attributes;
   config.numAttrs = count;
-  check_cuda(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), name, __FILE__,
-             __LINE__);
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
 // kernel<<<grid, block, shared_bytes, stream>>>(args...) as a programmatic dependent of the kernel
@@ -79,18 +80,21 @@ void launch_with_attributes(const char* name, bool dependent, bool cooperative,
 template <class Kernel, class... Args>
 void launch_dependent(const char* name, Kernel kernel, dim3 grid, dim3 block,
                       std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  launch_with_attributes(name, true, false, kernel, grid, block, shared_bytes, stream,
-                         std::forward<Args>(args)...);
+  check_cuda(launch_with_attributes(true, false, kernel, grid, block, shared_bytes, stream,
+                                    std::forward<Args>(args)...),
+             name, __FILE__, __LINE__);
 }
 
 // kernel<<<grid, block, shared_bytes, stream>>>(args...) launched cooperatively: every block of the
-// grid is resident at once (cudaLaunchAttributeCooperative; the launch fails when the GPU cannot
-// hold the grid), so blocks may wait for one another (cooperative_groups' grid barrier).
+// grid is resident at once (cudaLaunchAttributeCooperative), so blocks may wait for one another
+// (cooperative_groups' grid barrier). Returns the launch's error rather than throwing:
+// cudaErrorCooperativeLaunchTooLarge where the GPU cannot hold the grid (fewer SMs usable than the
+// device has, under MPS say), and the caller may then take another path.
 template <class Kernel, class... Args>
-void launch_cooperative(const char* name, Kernel kernel, dim3 grid, dim3 block,
-                        std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  launch_with_attributes(name, false, true, kernel, grid, block, shared_bytes, stream,
-                         std::forward<Args>(args)...);
+cudaError_t try_launch_cooperative(Kernel kernel, dim3 grid, dim3 block, std::size_t shared_bytes,
+                                   cudaStream_t stream, Args&&... args) {
+  return launch_with_attributes(false, true, kernel, grid, block, shared_bytes, stream,
+                                std::forward<Args>(args)...);
 }
 
 }  // namespace prim::detail

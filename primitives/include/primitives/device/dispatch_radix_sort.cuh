@@ -55,8 +55,8 @@ inline int multisplit_radix_bits(int buckets) {
   return buckets <= 8 ? 3 : buckets <= 16 ? 4 : 5;
 }
 
-// Workspace: [tickets | histograms | status] zeroed per sort, then offsets and the ping-pong
-// copies.
+// Workspace: [tickets | histograms | status] zeroed per sort (outside one wave, which uses only the
+// status and needs it unzeroed), then offsets and the ping-pong copies.
 template <class K, class V>
 struct Layout {
   unsigned* tickets = nullptr;            // [passes * portions + 1]
@@ -115,12 +115,16 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   constexpr std::size_t shared_bytes = staging_bytes<K, V>();
   if constexpr (RADIX_BITS <= kOneWaveMaxBits) {
     if (p.passes == 1 && p.portions == 1 && p.tiles <= one_wave_tiles<RADIX_BITS, K, V, Digit>()) {
-      launch_cooperative("onesweep pass_kernel (one wave)",
-                         pass_kernel<RADIX_BITS, true, K, V, Digit>,
-                         dim3(static_cast<unsigned>(p.tiles)), dim3(kThreads), shared_bytes, stream,
-                         d_keys_in, d_keys_out, d_values_in, d_values_out, n, std::size_t(0), digit,
-                         0, layout.offsets, layout.status, layout.tickets, bucket_offsets, buckets);
-      return;
+      const cudaError_t launched = try_launch_cooperative(
+          pass_kernel<RADIX_BITS, true, K, V, Digit>, dim3(static_cast<unsigned>(p.tiles)),
+          dim3(kThreads), shared_bytes, stream, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+          std::size_t(0), digit, 0, layout.offsets, layout.status, layout.tickets, bucket_offsets,
+          buckets);
+      if (launched == cudaSuccess) return;
+      if (launched != cudaErrorCooperativeLaunchTooLarge)
+        check_cuda(launched, "onesweep pass_kernel (one wave)", __FILE__, __LINE__);
+      // The GPU holds fewer blocks than its SM count promised (MPS, say): the chained path.
+      static_cast<void>(cudaGetLastError());
     }
   }
   zero_for_dependent(layout.tickets, layout.reset, stream);

@@ -26,11 +26,13 @@
 //
 // A sort over <= 8 bits is one pass (3 bits: 8 materials), and with radix_bits left at 0 a range
 // of <= 4 bits uses 16 digit values instead of 256. Each pass reads the keys and values once and
-// writes them once; the whole sort adds one read of the keys for the histograms.
+// writes them once; the whole sort adds one read of the keys for the histograms (except in one
+// wave, below).
 //
 // One wave: a single pass of digits of <= 5 bits (a sort over <= 4 bits, a multisplit) whose
-// tiles all fit on the GPU at once (264 tiles of 8192 uint32 pairs on 132 SMs: the renderer's
-// sizes) is one cooperative launch of the pass kernel alone, with no zeroing or histogram kernel:
+// tiles all fit on the GPU at once (two tiles of 8192 items per SM for items of up to 4 + 4 bytes:
+// 264 tiles on 132 SMs; the renderer's material sorts of 691,200 slots are 85) is one cooperative
+// launch of the pass kernel alone, with no zeroing or histogram kernel:
 // each tile publishes its digit counts, a grid barrier, and every tile sums all tiles' counts,
 // which gives both its look-back and the digit totals. The keys are read once. On an H100, uint32
 // pairs in 8 buckets: 2^20 24.5 -> 15.6 us, 2^21 29.1 -> 24.1 us (a copy: 9.4, 14.9 us). Staging
@@ -39,12 +41,12 @@
 //
 // Portions: look-back counts are 30-bit, so tiles are grouped in portions of fewer than 2^30
 // items, each its own launch with its own status, ticket and digit offsets (computed by the
-// histogram kernel's last block from the per-portion histograms). Every status word, ticket and
-// histogram is zeroed by one zeroing kernel per sort (4 bytes per digit per tile per pass: for
-// 8-bit digits 1/32 of the key bytes per pass), and the histogram kernel is its programmatic
-// dependent: it counts its keys in shared memory while the zeroing runs and waits for it before
-// it adds to the global counters. Passes ping-pong between the outputs and workspace copies so
-// the last one lands in keys_out / values_out; the inputs are only read.
+// histogram kernel's last block from the per-portion histograms). Outside one wave, every status
+// word, ticket and histogram is zeroed by one zeroing kernel per sort (4 bytes per digit per tile
+// per pass: for 8-bit digits 1/32 of the key bytes per pass), and the histogram kernel is its
+// programmatic dependent: it counts its keys in shared memory while the zeroing runs and waits for
+// it before it adds to the global counters. Passes ping-pong between the outputs and workspace
+// copies so the last one lands in keys_out / values_out; the inputs are only read.
 //
 // The digit of a key is a functor of (key, pass): RadixDigit for the sort, BucketDigit for the
 // multisplit (primitives/multisplit.cuh), which is one pass whose digit is a user's bucket
