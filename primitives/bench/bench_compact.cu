@@ -1,8 +1,9 @@
 // Compaction and partition: compact10/50/90 (int32 uniform in [0, 100), kept when below 10, 50
 // or 90), partition_path48 (48-byte path states, half of them alive) and partition_index (int32
 // path indices, kept when alive[index], half alive). Own variants (for the partitions also
-// own_partition, the unstable one), the Thrust backend, plain thrust::copy_if (count returned to
-// the host), CUB DeviceSelect / DevicePartition, and a copy.
+// own_partition, the unstable one; own_chained, the own call without the one-wave launch), the
+// Thrust backend, plain thrust::copy_if (count returned to the host), CUB DeviceSelect /
+// DevicePartition, and a copy.
 // compact50_device_count: compact50 over n slots of which the first n / 2 are live, the live
 // count read on the device (DeviceItems, the renderer's call), for both backends, against the
 // same calls given the live count on the host.
@@ -120,6 +121,22 @@ void bench_select(Bench& bench, const std::string& op, std::size_t n, const Rota
     prim::Workspace ws(prim::own::compact_workspace_bytes<T>(n));
     bench.measure(op, "own_partition", n, bytes, slots, [&](int s) {
       prim::own::partition(in[s], out[s], n, pred, d_count, ws, stream);
+    });
+  }
+
+  // own_chained: the own row's call with CompactConfig::one_wave off, the decoupled look-back
+  // (and a stable partition's second kernel) at every size; above about 3.2M int32 (or 48-byte
+  // items' fewer tiles) the own row takes this path too.
+  if (bench.wants(op, "own_chained")) {
+    prim::CompactConfig chained;
+    chained.one_wave = false;
+    prim::Workspace ws(prim::own::compact_workspace_bytes<T>(n, chained));
+    bench.measure(op, "own_chained", n, bytes, slots, [&](int s) {
+      if (Partition) {
+        prim::own::stable_partition(in[s], out[s], n, pred, d_count, ws, stream, chained);
+      } else {
+        prim::own::compact_if(in[s], out[s], n, pred, d_count, ws, stream, chained);
+      }
     });
   }
 

@@ -146,12 +146,14 @@ void compact_new(Buffers& b, const char* label, int threads, unsigned first, uns
   shape.tiles = (b.n + std::size_t(threads) * ITEMS - 1) / (std::size_t(threads) * ITEMS);
   shape.staging_bytes = staging;
   shape.delays = {first, poll};
+  prim::CompactConfig chained;  // the look-back's pauses: never the one-wave launch
+  chained.one_wave = false;
   const double us = time_us(b, [&](int s) {
     cf::launch<cf::Select::compact, ITEMS>(b.in[s], b.out[s], b.n, nullptr, Sel{{50}}, g_count,
-                                           g_ws, 0, shape);
+                                           g_ws, 0, shape, chained);
   });
   cf::launch<cf::Select::compact, ITEMS>(b.in[0], b.out[0], b.n, nullptr, Sel{{50}}, g_count, g_ws,
-                                         0, shape);
+                                         0, shape, chained);
   std::printf(
       "compact n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u  %8.2f us  copy %.3f cub %.3f %s\n", b.n,
       label, threads, ITEMS, first, poll, us, us / copy_us, us / cub_us,

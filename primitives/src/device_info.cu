@@ -71,6 +71,14 @@ int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shar
   });
 }
 
+std::size_t cooperative_grid_limit(const void* kernel, int block_threads,
+                                   std::size_t shared_bytes) {
+  const DeviceInfo& info = device_info();
+  if (!info.cooperative_launch) return 0;
+  return std::size_t(info.sm_count) *
+         std::size_t(kernel_blocks_per_sm(kernel, block_threads, shared_bytes));
+}
+
 void allow_dynamic_shared(const void* kernel, std::size_t shared_bytes) {
   // The largest limit set so far per kernel and device; only a larger request calls the driver.
   static std::map<std::pair<const void*, int>, std::size_t> allowed;

@@ -14,6 +14,7 @@
 #include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
 #include "primitives/cpu/reference.h"
+#include "primitives/device_info.h"
 #include "production_support.h"
 
 namespace prim_production_test {
@@ -127,12 +128,12 @@ const char* name(Op op) {
 // The call on in[0, n), the input and the output placed in_shift and out_shift bytes (multiples
 // of alignof(T)) into their buffers, checked against prim::cpu.
 template <Op Call, class T, class Pred>
-void check_select(const std::vector<T>& in, Pred pred, const prim::CompactConfig& config,
-                  std::size_t in_shift = 0, std::size_t out_shift = 0) {
+void check_select_once(const std::vector<T>& in, Pred pred, const prim::CompactConfig& config,
+                       std::size_t in_shift, std::size_t out_shift) {
   const std::size_t n = in.size();
   SCOPED_TRACE("n = " + std::to_string(n) + ", " + name(Call) + ", threads " +
                std::to_string(config.scan.block_threads) + ", shifts " + std::to_string(in_shift) +
-               " " + std::to_string(out_shift));
+               " " + std::to_string(out_shift) + (config.one_wave ? "" : ", chained"));
   const std::size_t spare = 2 + (std::max(in_shift, out_shift) + sizeof(T) - 1) / sizeof(T);
   DeviceArray<T> in_buffer(n + spare), out_buffer(n + spare);
   auto at = [](const DeviceArray<T>& buffer, std::size_t shift) {
@@ -170,6 +171,17 @@ void check_select(const std::vector<T>& in, Pred pred, const prim::CompactConfig
   for (std::size_t b = 0; b < bytes.size(); ++b)
     if ((b < out_shift || b >= end) && bytes[b] != 0xAB) ++touched;
   EXPECT_EQ(touched, 0u) << "bytes written outside the output";
+}
+
+// Both paths: one wave where the tiles fit on the GPU at once (most sizes here), and the chained
+// look-back (CompactConfig::one_wave = false).
+template <Op Call, class T, class Pred>
+void check_select(const std::vector<T>& in, Pred pred, prim::CompactConfig config,
+                  std::size_t in_shift = 0, std::size_t out_shift = 0) {
+  for (bool one_wave : {true, false}) {
+    config.one_wave = one_wave;
+    check_select_once<Call>(in, pred, config, in_shift, out_shift);
+  }
 }
 
 const std::size_t kSizes[] = {1, 31, 32, 33, 4095, 4096, 4097, 100003, (std::size_t(1) << 20) + 5};
@@ -305,17 +317,21 @@ TEST(FusedCompaction, FlagsByIndex) {
       if (flags[i]) expected.push_back(in[i]);
     }
     for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
-      DeviceArray<int> d_in(n), d_out(n);
-      DeviceArray<std::uint8_t> d_flags(n);
-      DeviceArray<std::size_t> d_count(1);
-      d_in.upload(in);
-      d_flags.upload(flags);
-      prim::Workspace ws(prim::own::compact_workspace_bytes<int>(n, fused(tiles)));
-      prim::own::compact_flags(d_in.get(), d_flags.get(), d_out.get(), n, d_count.get(), ws, 0,
-                               fused(tiles));
-      PRIM_CUDA_CHECK(cudaDeviceSynchronize());
-      EXPECT_EQ(read_count(d_count.get()), expected.size());
-      EXPECT_TRUE(same(expected, d_out.download(expected.size())));
+      for (bool one_wave : {true, false}) {
+        prim::CompactConfig config = fused(tiles);
+        config.one_wave = one_wave;
+        DeviceArray<int> d_in(n), d_out(n);
+        DeviceArray<std::uint8_t> d_flags(n);
+        DeviceArray<std::size_t> d_count(1);
+        d_in.upload(in);
+        d_flags.upload(flags);
+        prim::Workspace ws(prim::own::compact_workspace_bytes<int>(n, config));
+        prim::own::compact_flags(d_in.get(), d_flags.get(), d_out.get(), n, d_count.get(), ws, 0,
+                                 config);
+        PRIM_CUDA_CHECK(cudaDeviceSynchronize());
+        EXPECT_EQ(read_count(d_count.get()), expected.size());
+        EXPECT_TRUE(same(expected, d_out.download(expected.size())));
+      }
     }
   }
 }
@@ -329,7 +345,8 @@ void check_device_count(const std::vector<int>& in, std::size_t count,
   const std::size_t max_n = in.size();
   const std::size_t n = std::min(count, max_n);
   SCOPED_TRACE("*d_n = " + std::to_string(count) + (Partition ? ", partition" : ", compact") +
-               ", threads " + std::to_string(config.scan.block_threads));
+               ", threads " + std::to_string(config.scan.block_threads) +
+               (config.one_wave ? "" : ", chained"));
   DeviceArray<int> d_in(max_n), d_out(max_n);
   DeviceArray<std::size_t> d_n(1), d_count(1);
   d_in.upload(in);
@@ -362,13 +379,61 @@ TEST(FusedCompaction, DeviceSideItemCount) {
   const std::size_t max_n = (std::size_t(1) << 20) + 5;
   const auto in = items_for(Keep::random_half, max_n, 8);
   for (const prim::ScanConfig& tiles : {default_tiles(), tiny_tiles()}) {
-    // Tile edges of both tile sizes (tiny: 32 items, default: 512 x 16 = 8192 ints).
-    for (std::size_t count :
-         {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096), std::size_t(4097),
-          std::size_t(8191), std::size_t(8192), std::size_t(8193), std::size_t(16384),
-          std::size_t(100003), max_n - 1, max_n, max_n + 1000}) {
-      check_device_count<false>(in, count, fused(tiles));
-      check_device_count<true>(in, count, fused(tiles));
+    for (bool one_wave : {true, false}) {
+      prim::CompactConfig config = fused(tiles);
+      config.one_wave = one_wave;
+      // Tile edges of both tile sizes (tiny: 32 items, default: 512 x 16 = 8192 ints).
+      for (std::size_t count :
+           {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4096), std::size_t(4097),
+            std::size_t(8191), std::size_t(8192), std::size_t(8193), std::size_t(16384),
+            std::size_t(100003), max_n - 1, max_n, max_n + 1000}) {
+        check_device_count<false>(in, count, config);
+        check_device_count<true>(in, count, config);
+      }
+    }
+  }
+}
+
+// Where every tile fits on the GPU at once a selection is one cooperative launch that takes no
+// ticket and leaves the workspace's ticket counter (its first word) as it was, here 0xAB bytes;
+// past that, the counter is zeroed and every tile takes a ticket. Sizes at the limit and one item
+// past it, for the compaction and the stable partition (input order in one pass, or the chained
+// pass and the second kernel).
+TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
+  if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
+  // Three blocks of 512 threads at 40 registers fill an SM's registers; 512 x 16 int32 per tile.
+  const std::size_t tile = 512 * 16;
+  const std::size_t limit = 3 * std::size_t(prim::device_info().sm_count) * tile;
+  for (std::size_t n : {limit, limit + 1}) {
+    const auto in = items_for(Keep::random_half, n, n);
+    for (Op call : {Op::compact, Op::stable_partition}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + " (limit " + std::to_string(limit) + "), " +
+                   name(call));
+      DeviceArray<int> d_in(n), d_out(n);
+      DeviceArray<std::size_t> d_count(1);
+      d_in.upload(in);
+      prim::Workspace ws(prim::own::compact_workspace_bytes<int>(n));
+      ASSERT_EQ(cudaMemset(ws.data(), 0xAB, ws.size()), cudaSuccess);
+      std::vector<int> expected(n);
+      std::size_t kept = 0;
+      if (call == Op::compact) {
+        prim::own::compact_if(d_in.get(), d_out.get(), n, Positive{}, d_count.get(), ws);
+        kept = prim::cpu::compact_if(in.data(), expected.data(), n, Positive{});
+        expected.resize(kept);
+      } else {
+        prim::own::stable_partition(d_in.get(), d_out.get(), n, Positive{}, d_count.get(), ws);
+        kept = prim::cpu::stable_partition(in.data(), expected.data(), n, Positive{});
+      }
+      EXPECT_EQ(read_count(d_count.get()), kept);
+      EXPECT_TRUE(same(expected, d_out.download(expected.size())));
+      unsigned counter = 0;
+      ASSERT_EQ(cudaMemcpy(&counter, ws.data(), sizeof counter, cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      if (n == limit) {
+        EXPECT_EQ(counter, 0xABABABABu) << "not one wave";
+      } else {
+        EXPECT_EQ(counter, (n + tile - 1) / tile) << "not the chained path";
+      }
     }
   }
 }

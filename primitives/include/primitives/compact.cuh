@@ -1,7 +1,8 @@
 // Stream compaction and partition, by predicate or by flags. The kept items always stay in input
 // order; partition puts the rejected ones after them in reverse order (one pass, the order of
-// CUB's DevicePartition::If), stable_partition in input order (a second, light kernel reverses
-// them back: one more read and write of the rejected items).
+// CUB's DevicePartition::If), stable_partition in input order (one pass where all tiles fit on
+// the GPU at once, about 3.2M int32 on 132 SMs; past that a second, light kernel reverses them
+// back: one more read and write of the rejected items).
 //
 //   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)
 //   compact_if       -> out = [5, 8, 9, 4],           *d_count = 4
@@ -23,9 +24,11 @@
 //   in = [5, 2, 8, 1, 9, 4], *d_n = 4, max_n = 6, pred = (x > 3)
 //   compact_if(in, out, DeviceItems{d_n, 6}, pred, d_count) -> out = [5, 8, ...], *d_count = 2
 //
-// One fused pass with decoupled look-back (kernels/compact_fused.cuh), dispatched by
-// device/dispatch_compact.cuh; config sets its tile shape. The classic scan-and-scatter
-// compaction is prim::classic::compact_if and friends, primitives/classic/compact.cuh.
+// One fused pass with decoupled look-back, or, where all tiles fit on the GPU at once, one
+// cooperative launch with a grid barrier instead (kernels/compact_fused.cuh), dispatched by
+// device/dispatch_compact.cuh; config sets its tile shape and can turn the one-wave launch off. The
+// classic scan-and-scatter compaction is prim::classic::compact_if and friends,
+// primitives/classic/compact.cuh.
 #pragma once
 
 #include <cstddef>

@@ -12,9 +12,12 @@ struct ScanConfig {
   int items_per_thread = 0;
 };
 
-// The fused compaction's tile shape: the same knobs as the look-back scan.
+// The fused compaction's tile shape: the same knobs as the look-back scan. one_wave: where every
+// tile fits on the GPU at once, one cooperative launch with a grid barrier instead of the chained
+// look-back (kernels/compact_fused.cuh); false takes the chained path at every size (to compare).
 struct CompactConfig {
   ScanConfig scan = {};
+  bool one_wave = true;
 };
 
 // The onesweep radix sort's digit width: 4 or 8 bits; 0 picks 4 for a range of at most 4 bits,

@@ -31,6 +31,10 @@ bool cuda_device_available();
 int kernel_binary_version(const void* kernel);
 int kernel_blocks_per_sm(const void* kernel, int block_threads, std::size_t shared_bytes);
 
+// The most blocks of `kernel` that a cooperative launch holds on the current device, all resident
+// at once: SMs x kernel_blocks_per_sm; 0 where the device has no cooperative launch.
+std::size_t cooperative_grid_limit(const void* kernel, int block_threads, std::size_t shared_bytes);
+
 // Lets `kernel` launch with `shared_bytes` of dynamic shared memory on the current device
 // (cudaFuncAttributeMaxDynamicSharedMemorySize), calling the driver only when the limit it set
 // before for this kernel and device is lower. After a cudaDeviceReset the driver's limit is back

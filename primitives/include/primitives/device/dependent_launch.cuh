@@ -97,4 +97,20 @@ cudaError_t try_launch_cooperative(Kernel kernel, dim3 grid, dim3 block, std::si
                                 std::forward<Args>(args)...);
 }
 
+// try_launch_cooperative for a caller that has another path: true when launched; false, with the
+// error cleared, when the GPU cannot hold the grid after all (fewer SMs usable than it reports,
+// under MPS say); any other error throws prim::Error naming `name`.
+template <class Kernel, class... Args>
+bool launch_cooperative_if_it_fits(const char* name, Kernel kernel, dim3 grid, dim3 block,
+                                   std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  const cudaError_t launched = try_launch_cooperative(kernel, grid, block, shared_bytes, stream,
+                                                      std::forward<Args>(args)...);
+  if (launched == cudaErrorCooperativeLaunchTooLarge) {
+    static_cast<void>(cudaGetLastError());
+    return false;
+  }
+  check_cuda(launched, name, __FILE__, __LINE__);
+  return true;
+}
+
 }  // namespace prim::detail

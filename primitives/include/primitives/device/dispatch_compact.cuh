@@ -17,6 +17,7 @@
 #include "primitives/config.h"
 #include "primitives/detail/arguments.h"
 #include "primitives/device/dependent_launch.cuh"
+#include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "primitives/kernels/compact_fused.cuh"
 #include "primitives/workspace.h"
@@ -78,7 +79,8 @@ enum class Select { compact, partition, stable_partition };
 
 template <Select Mode, int ITEMS, class T, class Selector>
 void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
-            std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape) {
+            std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape,
+            const CompactConfig& config) {
   constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
   constexpr std::size_t kAlign = access_alignment<T, kVec>();
   const Layout layout(workspace, shape.tiles);
@@ -89,8 +91,22 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
       reinterpret_cast<std::uintptr_t>(out) % kAlign == 0 &&
       (wide_items<T, kVec>() ||
        shape.staging_bytes >= shape.threads * std::size_t(shape.items) * sizeof(T) + kStagingSlack);
+  // A stable partition's chained pass writes CUB's order; its second kernel restores the rest.
+  constexpr Rejected kChained = Mode == Select::compact ? Rejected::dropped : Rejected::reversed;
+  constexpr Rejected kOneWave = Mode == Select::stable_partition ? Rejected::in_order : kChained;
+  auto* one_wave = select_kernel<kOneWave, true, ITEMS, kVec, T, Selector>;
+  // One wave where every tile fits on the GPU at once: no status reset, no look-back, no second
+  // kernel (kernels/compact_fused.cuh); refused, the chained path below.
+  if (config.one_wave &&
+      shape.tiles <= cooperative_grid_limit(reinterpret_cast<const void*>(one_wave), shape.threads,
+                                            shape.staging_bytes) &&
+      launch_cooperative_if_it_fits("compact_fused::select_kernel (one wave)", one_wave,
+                                    dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
+                                    shape.staging_bytes, stream, in, out, n, d_n, selector, d_count,
+                                    layout.status, nullptr, aligned, out_aligned, shape.delays))
+    return;
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
-  auto* kernel = select_kernel<Mode != Select::compact, ITEMS, kVec, T, Selector>;
+  auto* kernel = select_kernel<kChained, false, ITEMS, kVec, T, Selector>;
   if (single) {
     kernel<<<1, shape.threads, shape.staging_bytes, stream>>>(in, out, n, d_n, selector, d_count,
                                                               layout.status, nullptr, aligned,
@@ -127,10 +143,10 @@ void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Sele
             const CompactConfig& config) {
   const TileShape shape = tile_shape<T>(n, config, "prim::own compaction (fused)");
   if (shape.items == 1) {
-    launch<Mode, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape);
+    launch<Mode, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape, config);
   } else {
     launch<Mode, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector, d_count,
-                                                       workspace, stream, shape);
+                                                       workspace, stream, shape, config);
   }
 }
 

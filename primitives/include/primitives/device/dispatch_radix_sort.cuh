@@ -96,13 +96,10 @@ std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const Sor
 template <int RADIX_BITS, class K, class V, class Digit>
 std::size_t one_wave_tiles() {
   static_assert(RADIX_BITS <= kOneWaveMaxBits);
-  const DeviceInfo& info = device_info();
-  if (!info.cooperative_launch) return 0;
   const void* kernel = reinterpret_cast<const void*>(pass_kernel<RADIX_BITS, true, K, V, Digit>);
   constexpr std::size_t shared_bytes = staging_bytes<K, V>();
   if (shared_bytes > 32 * 1024) allow_dynamic_shared(kernel, shared_bytes);  // as in run()
-  return std::size_t(info.sm_count) *
-         std::size_t(kernel_blocks_per_sm(kernel, kThreads, shared_bytes));
+  return cooperative_grid_limit(kernel, kThreads, shared_bytes);
 }
 
 // The histogram kernel (and the digit offsets, and the multisplit's bucket offsets when `buckets`
@@ -115,16 +112,13 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   constexpr std::size_t shared_bytes = staging_bytes<K, V>();
   if constexpr (RADIX_BITS <= kOneWaveMaxBits) {
     if (p.passes == 1 && p.portions == 1 && p.tiles <= one_wave_tiles<RADIX_BITS, K, V, Digit>()) {
-      const cudaError_t launched = try_launch_cooperative(
-          pass_kernel<RADIX_BITS, true, K, V, Digit>, dim3(static_cast<unsigned>(p.tiles)),
-          dim3(kThreads), shared_bytes, stream, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
-          std::size_t(0), digit, 0, layout.offsets, layout.status, layout.tickets, bucket_offsets,
-          buckets);
-      if (launched == cudaSuccess) return;
-      if (launched != cudaErrorCooperativeLaunchTooLarge)
-        check_cuda(launched, "onesweep pass_kernel (one wave)", __FILE__, __LINE__);
-      // The GPU holds fewer blocks than its SM count promised (MPS, say): the chained path.
-      static_cast<void>(cudaGetLastError());
+      // Refused where the GPU holds fewer blocks than its SM count promised: the chained path.
+      if (launch_cooperative_if_it_fits(
+              "onesweep pass_kernel (one wave)", pass_kernel<RADIX_BITS, true, K, V, Digit>,
+              dim3(static_cast<unsigned>(p.tiles)), dim3(kThreads), shared_bytes, stream, d_keys_in,
+              d_keys_out, d_values_in, d_values_out, n, std::size_t(0), digit, 0, layout.offsets,
+              layout.status, layout.tickets, bucket_offsets, buckets))
+        return;
     }
   }
   zero_for_dependent(layout.tickets, layout.reset, stream);

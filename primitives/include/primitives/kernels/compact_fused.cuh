@@ -1,6 +1,7 @@
 // The fused compaction's kernels (host side: device/dispatch_compact.cuh): compaction and
 // partition in one pass over the input, with the kept count published by decoupled look-back
-// (and for a stable partition a second, light kernel).
+// (and for a stable partition a second, light kernel), or, where all tiles fit on the GPU at
+// once, summed after a grid barrier (one wave, below).
 //
 // Each block takes a tile from an atomic ticket, loads it with 16-byte loads (warp-striped
 // arrangement, block/block_load.cuh; wide items: see below), evaluates selector(item, index) in
@@ -41,6 +42,15 @@
 // that range in place (it reads kept_total from d_count, on the device). Extra traffic: one read
 // and one write of the rejected items, no host round trip, workspace of 8 bytes per tile.
 //
+// One wave (ONE_WAVE, device/dispatch_compact.cuh): where every tile of the call fits on the GPU
+// at once (three blocks of 512 x 16 int32 per SM: 396 tiles, about 3.2M items on 132 SMs), the
+// kernel runs as one cooperative launch. Tile = block index; each tile publishes its kept count,
+// waits at a grid barrier, and then sums all tiles' counts (one load per thread), which gives the
+// kept count before it and the kept total at once. No status reset, no look-back, and a stable
+// partition writes its rejected items in input order straight away, at kept total + rejected
+// before the tile + rank: one pass, no second kernel. Blocks past a device-side count join the
+// barrier and leave. Chained, the tile cannot know the kept total until the last tile is done.
+//
 // Device-side item count: with d_n set, the kernels process the first min(*d_n, n) items, read on
 // the device (the grid and the workspace are sized for n). Blocks whose tile starts past that
 // count exit after taking their ticket; no live tile looks back on them.
@@ -50,6 +60,7 @@
 // is its programmatic dependent; a single tile needs neither.
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -120,12 +131,43 @@ __device__ __forceinline__ void store_item(T* staged, const T& item) {
   for (int k = 0; k < kWords; ++k) reinterpret_cast<Word*>(staged)[k] = w[k];
 }
 
-template <bool Partition, int ITEMS, int VEC, class T, class Selector>
+// What a selection kernel does with the rejected items: drops them (compaction), writes them after
+// the kept ones in reverse input order (a partition, and the chained stable partition before its
+// second kernel), or in input order (the one-wave stable partition, which knows the kept total
+// before it writes).
+enum class Rejected { dropped, reversed, in_order };
+
+// One wave: the kept counts of the tiles before `tile` and of all `tiles` tiles, from the counts
+// every tile published before the grid barrier, summed by the whole block into sums[0] and sums[1]
+// (zero before the call; complete after the next __syncthreads). Each thread loads a count in
+// flight per step of blockDim.x tiles: 396 tiles of 8192 int32 are one load per thread.
+__device__ __forceinline__ void sum_kept_counts(const block::CountTileStatus& status,
+                                                long long tile, long long tiles,
+                                                unsigned long long* sums) {
+  unsigned long long before = 0, all = 0;
+  for (long long t = threadIdx.x; t < tiles; t += blockDim.x) {
+    unsigned flag;
+    unsigned long long count;
+    status.load(t, flag, count);
+    all += count;
+    if (t < tile) before += count;
+  }
+  before = warp::reduce(before, Plus{});
+  all = warp::reduce(all, Plus{});
+  if (warp::lane_id() == 0) {
+    atomicAdd(&sums[0], before);
+    atomicAdd(&sums[1], all);
+  }
+}
+
+template <Rejected R, bool ONE_WAVE, int ITEMS, int VEC, class T, class Selector>
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
     select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t max_n,
                   const std::size_t* d_n, Selector selector, std::size_t* d_count,
                   block::CountTileStatus status, unsigned* ticket_counter, bool aligned,
                   bool out_aligned, block::LookbackDelays delays) {
+  constexpr bool Partition = R != Rejected::dropped;
+  static_assert(R != Rejected::in_order || ONE_WAVE, "input order needs the kept total first");
   using Count = unsigned long long;
   using Scan = block::BlockScan<Count>;
   static_assert(alignof(T) <= 16, "staging in shared memory assumes alignof(T) <= 16");
@@ -135,14 +177,17 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   // The item count lives in shared memory rather than in a register for the whole kernel (which
   // is held to few registers): it is read at the start and again at the end.
   __shared__ std::size_t item_count;
+  __shared__ Count one_wave_sums[2];  // ONE_WAVE: kept before the tile, kept in all tiles
   extern __shared__ uint4 staging_vectors[];
   T* staged = reinterpret_cast<T*>(staging_vectors);
 
   griddep_wait();  // the status and the ticket counter are zeroed by the kernel ahead
   // A single-tile launch passes no counter: no ticket, no status, no reset.
   if (threadIdx.x == 0) {
-    ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
+    // One wave: the tiles in block order, all resident; no ticket, no status to reset.
+    ticket = ONE_WAVE ? blockIdx.x : ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
     item_count = d_n && *d_n < max_n ? *d_n : max_n;
+    if (ONE_WAVE) one_wave_sums[0] = one_wave_sums[1] = 0;
   }
   __syncthreads();
   const long long tile = ticket;
@@ -150,6 +195,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   const unsigned tile_items = blockDim.x * ITEMS;
   const std::size_t tile_start = static_cast<std::size_t>(tile) * tile_items;
   if (tile_start >= item_count) {  // past a device-side count (tile 0 when it is 0)
+    if constexpr (ONE_WAVE) cooperative_groups::this_grid().sync();  // every block arrives once
     if (tile == 0 && threadIdx.x == 0) *d_count = 0;
     return;
   }
@@ -217,6 +263,10 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   }
 
   auto tile_prefix_of = [&](const Count& tile_kept) -> Count {
+    if constexpr (ONE_WAVE) {  // the count for the sum after the grid barrier; no look-back
+      if (lane == 0) status.publish(tile, block::kTileAggregate, tile_kept);
+      return 0;
+    }
     if (tile == 0) {
       if (lane == 0 && ticket_counter) status.publish(0, block::kTileInclusive, tile_kept);
       return 0;
@@ -229,9 +279,18 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   };
   const Count warp_base =
       Scan::warp_base(storage, Count(warp_kept), Count(0), Plus{}, tile_prefix_of);
-  const Count kept_before_tile = storage.tile_prefix();
+  if constexpr (ONE_WAVE) {
+    cooperative_groups::this_grid().sync();  // every tile has published its count
+    sum_kept_counts(status, tile,
+                    static_cast<long long>((item_count + tile_items - 1) / tile_items),
+                    one_wave_sums);
+    __syncthreads();
+  }
+  // (One wave: warp_base holds no tile prefix, and the sums give it and the kept total.)
+  const Count kept_before_tile = ONE_WAVE ? one_wave_sums[0] : storage.tile_prefix();
   const unsigned tile_kept = static_cast<unsigned>(storage.tile_aggregate());
-  const unsigned warp_offset = static_cast<unsigned>(warp_base - kept_before_tile);
+  const unsigned warp_offset =
+      static_cast<unsigned>(ONE_WAVE ? warp_base : warp_base - kept_before_tile);
 
   // 16-byte stores: the tile's kept items go to out[kept_before_tile, ...), which need not start
   // on a multiple of VEC; staging them `shift` places further makes each staged vector one
@@ -242,14 +301,16 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   const unsigned shift = vector_stores ? static_cast<unsigned>(kept_before_tile % VEC) : 0u;
   const std::size_t rejected_before_tile = tile_start - kept_before_tile;
   const unsigned tile_rejected = tile_valid - tile_kept;
-  const std::size_t rejected_start = item_count - rejected_before_tile - tile_rejected;
+  const std::size_t rejected_start = R == Rejected::in_order
+                                         ? one_wave_sums[1] + rejected_before_tile
+                                         : item_count - rejected_before_tile - tile_rejected;
   unsigned rejected_base = tile_kept;  // the end of the tile's staging without vector stores
   if (Partition && vector_stores) {
     rejected_base = (shift + tile_kept + VEC - 1) / VEC * VEC + rejected_start % VEC;
   }
 
   // Stage in output order: kept items at their rank (+ shift), rejected ones from the end of
-  // their run backwards (see the note at the top of the file).
+  // their run backwards (see the note at the top of the file), or forwards in input order.
 #pragma unroll
   for (int r = 0; r < ITEMS / VEC; ++r) {
     unsigned kept_rank = warp_offset + row_base[r];
@@ -266,7 +327,9 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
         ++kept_rank;
       } else if (Partition && index < valid) {
         const unsigned rejected_rank = static_cast<unsigned>(segment_offset + index) - kept_rank;
-        const unsigned at = rejected_base + tile_rejected - 1 - rejected_rank;
+        const unsigned at = R == Rejected::in_order
+                                ? rejected_base + rejected_rank
+                                : rejected_base + tile_rejected - 1 - rejected_rank;
         if constexpr (kWide) {
           store_item<Word>(staged + at, items[i]);
         } else {
@@ -305,7 +368,9 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
     const unsigned end = Partition ? tile_valid : tile_kept;
     T* kept_out = out + kept_before_tile;
     // rejected_out[j] for j in [tile_kept, tile_valid): staged item j's place.
-    T* rejected_out = out + (item_count - rejected_before_tile - tile_valid);
+    T* rejected_out = R == Rejected::in_order
+                          ? out + rejected_start - tile_kept
+                          : out + (item_count - rejected_before_tile - tile_valid);
     bool word_stores = false;
     if constexpr (kWide) {
       word_stores = out_aligned;  // the same for the whole block
