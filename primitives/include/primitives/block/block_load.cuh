@@ -23,13 +23,17 @@ __device__ __forceinline__ int striped_index(int i, int lane) {
 }
 
 // The whole segment is in range and `segment` is 16-byte aligned; VEC * sizeof(T) == 16.
-template <int ITEMS, int VEC, class T>
+// STREAMING: ld.global.cs (evict-first in L1 and L2), for items read once.
+template <int ITEMS, int VEC, bool STREAMING, class T>
 __device__ __forceinline__ void load_striped_vector(const T* segment, T (&items)[ITEMS], int lane) {
   static_assert(VEC * sizeof(T) == 16, "vector loads move 16 bytes");
   const uint4* vectors = reinterpret_cast<const uint4*>(segment);
   uint4 raw[ITEMS / VEC];
 #pragma unroll
-  for (int r = 0; r < ITEMS / VEC; ++r) raw[r] = vectors[r * warp::kWarpThreads + lane];
+  for (int r = 0; r < ITEMS / VEC; ++r) {
+    const uint4* at = &vectors[r * warp::kWarpThreads + lane];
+    raw[r] = STREAMING ? __ldcs(at) : *at;
+  }
 #pragma unroll
   for (int r = 0; r < ITEMS / VEC; ++r) memcpy(&items[r * VEC], &raw[r], 16);
 }

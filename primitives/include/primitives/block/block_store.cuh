@@ -10,6 +10,7 @@
 namespace prim::block {
 
 // The whole segment is in range and `segment` is 16-byte aligned; VEC * sizeof(T) == 16.
+// Streaming stores (st.global.cs, evict-first): the output is not read again by the kernel.
 template <int ITEMS, int VEC, class T>
 __device__ __forceinline__ void store_striped_vector(T* segment, const T (&items)[ITEMS],
                                                      int lane) {
@@ -19,7 +20,7 @@ __device__ __forceinline__ void store_striped_vector(T* segment, const T (&items
   for (int r = 0; r < ITEMS / VEC; ++r) {
     uint4 raw;
     memcpy(&raw, &items[r * VEC], 16);
-    vectors[r * warp::kWarpThreads + lane] = raw;
+    __stcs(&vectors[r * warp::kWarpThreads + lane], raw);
   }
 }
 

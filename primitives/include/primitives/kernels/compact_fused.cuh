@@ -218,7 +218,9 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   bool vectorized = false;
   if constexpr (block::vectorizable<T, VEC>()) {
     vectorized = aligned && valid == kSegmentItems;
-    if (vectorized) block::load_striped_vector<ITEMS, VEC>(in + segment_start, items, lane);
+    // A compaction's items as streaming loads (see the stores below); a partition's plain.
+    if (vectorized)
+      block::load_striped_vector<ITEMS, VEC, !Partition>(in + segment_start, items, lane);
   } else if constexpr (kWide) {
     vectorized = aligned;  // the same for the whole block
     if (vectorized) {
@@ -351,7 +353,13 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
         for (unsigned q = threadIdx.x; q < vectors; q += blockDim.x) {
           const unsigned j0 = q * VEC;  // from dst - lead
           if (j0 >= lead && j0 + VEC <= lead + count) {
-            dst_vectors[q] = staging_vectors[first / VEC + q];
+            // A compaction's output as streaming stores (evict-first), like the scan's; a
+            // partition's plain: the stable one's second kernel reads its rejected run again.
+            if constexpr (Partition) {
+              dst_vectors[q] = staging_vectors[first / VEC + q];
+            } else {
+              __stcs(&dst_vectors[q], staging_vectors[first / VEC + q]);
+            }
           } else {
 #pragma unroll
             for (int v = 0; v < VEC; ++v) {

@@ -72,7 +72,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
 
   T items[ITEMS];
   if constexpr (block::vectorizable<T, VEC>()) {
-    if (vectorized) block::load_striped_vector<ITEMS, VEC>(in + segment_start, items, lane);
+    if (vectorized) block::load_striped_vector<ITEMS, VEC, true>(in + segment_start, items, lane);
   }
   if (!vectorized)
     block::load_striped_guarded<ITEMS, VEC>(in + segment_start, items, lane, valid, identity);
