@@ -24,12 +24,12 @@ Method parse_method(const char* text) {
 
 Codec::Codec(const Capacity& capacity, const Options& options)
     : capacity_(capacity), options_(options) {
-  prim::require(
-      capacity.utf8_bytes <= kMaxUtf8Bytes, "utf8::Codec",
-      "capacity.utf8_bytes = " + std::to_string(capacity.utf8_bytes) + " exceeds 2^32 - 1");
-  prim::require(
-      capacity.code_points <= kMaxCodePoints, "utf8::Codec",
-      "capacity.code_points = " + std::to_string(capacity.code_points) + " exceeds 2^30 - 1");
+  prim::require(capacity.utf8_bytes <= kMaxUtf8Bytes, "utf8::Codec", [&] {
+    return "capacity.utf8_bytes = " + std::to_string(capacity.utf8_bytes) + " exceeds 2^32 - 1";
+  });
+  prim::require(capacity.code_points <= kMaxCodePoints, "utf8::Codec", [&] {
+    return "capacity.code_points = " + std::to_string(capacity.code_points) + " exceeds 2^30 - 1";
+  });
   // One size array serves both directions; the scan runs over tiles + 1 entries.
   const std::size_t sizes = std::max(detail::decode_tiles(capacity.utf8_bytes),
                                      detail::encode_tiles(capacity.code_points)) +
@@ -69,9 +69,10 @@ void Codec::reset_result(cudaStream_t stream) {
 
 namespace {
 void require_input(const char* function, const void* d_in, std::size_t n, std::size_t capacity) {
-  prim::require(
-      n <= capacity, function,
-      "n = " + std::to_string(n) + " exceeds the codec's capacity of " + std::to_string(capacity));
+  prim::require(n <= capacity, function, [&] {
+    return "n = " + std::to_string(n) + " exceeds the codec's capacity of " +
+           std::to_string(capacity);
+  });
   if (n > 0) prim::require(d_in != nullptr, function, "d_in is null with n > 0");
 }
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace prim {
 
@@ -18,13 +19,17 @@ class Error : public std::runtime_error {
 // Throws prim::Error when `status` is not cudaSuccess; `expr` is the failing call's text.
 void check_cuda(cudaError_t status, const char* expr, const char* file, int line);
 
-// Throws prim::Error "<function>: <message>" when `condition` is false. The message is a literal
-// so that a passing check costs no string construction (checks run on every call).
+// Throws prim::Error "<function>: <message>" when `condition` is false. The message is a literal,
+// or a callable that builds it and runs only when the check fails: checks run on every call, and
+// a passing one costs no string construction.
+//
+//   require(n <= capacity, function, [&] { return "n = " + std::to_string(n) + " is too big"; });
 inline void require(bool condition, const char* function, const char* message) {
   if (!condition) throw Error(std::string(function) + ": " + message);
 }
-inline void require(bool condition, const char* function, const std::string& message) {
-  if (!condition) throw Error(std::string(function) + ": " + message);
+template <class MessageOf, class = std::enable_if_t<std::is_invocable_v<MessageOf>>>
+void require(bool condition, const char* function, MessageOf message_of) {
+  if (!condition) throw Error(std::string(function) + ": " + message_of());
 }
 
 }  // namespace prim

@@ -57,16 +57,18 @@ LookbackShape lookback_shape(std::size_t n, const ScanConfig& config, const char
   LookbackShape shape;
   shape.threads = config.block_threads ? config.block_threads : tuning::kLookbackThreads;
   shape.items = config.items_per_thread ? config.items_per_thread : default_items_per_thread<T>();
-  require(
-      shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function,
-      "block_threads " + std::to_string(shape.threads) + " must be a multiple of 32 in [32, 1024]");
-  require(shape.items == 1 || shape.items == default_items_per_thread<T>(), function,
-          "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
-              std::to_string(default_items_per_thread<T>()));
+  require(shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function, [&] {
+    return "block_threads " + std::to_string(shape.threads) +
+           " must be a multiple of 32 in [32, 1024]";
+  });
+  require(shape.items == 1 || shape.items == default_items_per_thread<T>(), function, [&] {
+    return "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
+           std::to_string(default_items_per_thread<T>());
+  });
   const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
   shape.tiles = (n + tile_items - 1) / tile_items;
   require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
-          "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles");
+          [&] { return "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles"; });
   shape.delays = lookback_delays(shape.tiles);
   return shape;
 }

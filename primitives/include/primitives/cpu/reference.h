@@ -59,13 +59,14 @@ inline std::pair<std::size_t, std::size_t> thread_range(std::size_t n, int t, in
 }
 
 inline void require_data(const void* p, std::size_t n, const char* function, const char* arg) {
-  require(p != nullptr || n == 0, function, std::string(arg) + " is null with n > 0");
+  require(p != nullptr || n == 0, function,
+          [&] { return std::string(arg) + " is null with n > 0"; });
 }
 
 inline void require_distinct(const void* in, const void* out, std::size_t n, const char* function,
                              const char* in_name, const char* out_name) {
   require(n == 0 || in != out, function,
-          std::string(out_name) + " must not alias " + std::string(in_name));
+          [&] { return std::string(out_name) + " must not alias " + std::string(in_name); });
 }
 
 // The checks of an out-of-place call on n items: in and out present, out not aliasing in.
@@ -89,13 +90,16 @@ inline void require_pairs(const void* keys_in, const void* keys_out, const void*
 template <class K>
 void require_bit_range(int begin_bit, int end_bit, const char* function) {
   const int key_bits = static_cast<int>(8 * sizeof(K));
-  require(begin_bit >= 0, function, "begin_bit " + std::to_string(begin_bit) + " is negative");
-  require(begin_bit < end_bit, function,
-          "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
-              std::to_string(end_bit));
-  require(end_bit <= key_bits, function,
-          "end_bit " + std::to_string(end_bit) + " is past the key width of " +
-              std::to_string(key_bits) + " bits");
+  require(begin_bit >= 0, function,
+          [&] { return "begin_bit " + std::to_string(begin_bit) + " is negative"; });
+  require(begin_bit < end_bit, function, [&] {
+    return "begin_bit " + std::to_string(begin_bit) + " must be below end_bit " +
+           std::to_string(end_bit);
+  });
+  require(end_bit <= key_bits, function, [&] {
+    return "end_bit " + std::to_string(end_bit) + " is past the key width of " +
+           std::to_string(key_bits) + " bits";
+  });
 }
 
 // Scan in two passes over per-thread blocks: each thread reduces its block left to right, one
@@ -397,7 +401,7 @@ void multisplit_pairs(const K* keys_in, K* keys_out, const V* values_in, V* valu
                       std::size_t n, int buckets, BucketOf bucket_of, unsigned long long* offsets) {
   const char* function = "prim::cpu::multisplit_pairs";
   require(buckets >= 1 && buckets <= 32, function,
-          "buckets " + std::to_string(buckets) + " must be in [1, 32]");
+          [&] { return "buckets " + std::to_string(buckets) + " must be in [1, 32]"; });
   require(offsets != nullptr, function, "offsets is null");
   detail::require_pairs(keys_in, keys_out, values_in, values_out, n, function);
   auto bucket = [&](const K& key) {

@@ -18,9 +18,10 @@ struct NoValues {};
 
 // Throws prim::Error naming `function` for a bucket count outside [1, 32].
 inline void check_multisplit_buckets(const char* function, int buckets) {
-  require(buckets >= 1 && buckets <= kMaxMultisplitBuckets, function,
-          "buckets " + std::to_string(buckets) + " must be in [1, " +
-              std::to_string(kMaxMultisplitBuckets) + "]");
+  require(buckets >= 1 && buckets <= kMaxMultisplitBuckets, function, [&] {
+    return "buckets " + std::to_string(buckets) + " must be in [1, " +
+           std::to_string(kMaxMultisplitBuckets) + "]";
+  });
 }
 
 // Throws prim::Error naming `function` and the argument for buckets outside [1, 32], a null

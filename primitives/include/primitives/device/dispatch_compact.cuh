@@ -44,10 +44,11 @@ TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* fun
   TileShape shape{block::lookback_shape<T>(n, config.scan, function)};
   const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
   shape.staging_bytes = tile_items * sizeof(T);
-  require(shape.staging_bytes <= kStagingLimit, function,
-          "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
-              " bytes does not fit in the " + std::to_string(kStagingLimit) +
-              " bytes of shared memory a block has for it");
+  require(shape.staging_bytes <= kStagingLimit, function, [&] {
+    return "a tile of " + std::to_string(tile_items) + " items of " + std::to_string(sizeof(T)) +
+           " bytes does not fit in the " + std::to_string(kStagingLimit) +
+           " bytes of shared memory a block has for it";
+  });
   // The slack for the shifted staging of 16-byte stores, where it fits.
   if (shape.staging_bytes + kStagingSlack <= kStagingLimit) shape.staging_bytes += kStagingSlack;
   return shape;

@@ -42,8 +42,9 @@ inline Plan make_plan(std::size_t n, int radix_bits, int passes) {
 
 inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfig& config) {
   const char* function = "prim::own::sort_pairs (onesweep)";
-  require(config.radix_bits == 0 || config.radix_bits == 4 || config.radix_bits == 8, function,
-          "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)");
+  require(
+      config.radix_bits == 0 || config.radix_bits == 4 || config.radix_bits == 8, function,
+      [&] { return "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)"; });
   const int radix_bits = config.radix_bits ? config.radix_bits : (end_bit - begin_bit <= 4 ? 4 : 8);
   return make_plan(n, radix_bits, (end_bit - begin_bit + radix_bits - 1) / radix_bits);
 }

@@ -440,7 +440,7 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
   }
 
   require(n <= std::numeric_limits<std::uint32_t>::max(), function,
-          "n " + std::to_string(n) + " is 2^32 or more with a partial bit range");
+          [&] { return "n " + std::to_string(n) + " is 2^32 or more with a partial bit range"; });
   const int bits = end_bit - begin_bit;  // below 32 here
   if (bits <= 8) {
     detail::sort_by_bit_field<std::uint8_t>(function, d_keys_in, d_keys_out, d_values_in,
@@ -483,7 +483,7 @@ void multisplit(const char* function, const K* d_keys_in, K* d_keys_out, const V
     return;
   }
   require(n <= std::numeric_limits<std::uint32_t>::max(), function,
-          "n " + std::to_string(n) + " is 2^32 or more");
+          [&] { return "n " + std::to_string(n) + " is 2^32 or more"; });
   // The buckets as bytes, sorted stably with the item indices; items gathered by the indices; the
   // bucket starts by a vectorized lower_bound of 0 .. buckets in the sorted buckets.
   const std::size_t field_bytes = align256(n);

@@ -149,9 +149,10 @@ struct Passes {
 };
 inline Passes passes_of(int begin_bit, int end_bit, const SortConfig& config) {
   const int bits = config.radix_bits == 0 ? tuning::kSortRadixBits : config.radix_bits;
-  require(bits == 4 || bits == 8, "prim::classic::detail::radix_sort_lsd",
-          "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0 for " +
-              std::to_string(tuning::kSortRadixBits) + ")");
+  require(bits == 4 || bits == 8, "prim::classic::detail::radix_sort_lsd", [&] {
+    return "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0 for " +
+           std::to_string(tuning::kSortRadixBits) + ")";
+  });
   return Passes{bits, (end_bit - begin_bit + bits - 1) / bits};
 }
 
@@ -195,7 +196,7 @@ void sort_pairs_with(const K* keys_in, K* keys_out, const V* values_in, V* value
   const ScanConfig scan_config = table_scan_config(config);
   const std::size_t tiles = (n + kTile - 1) / kTile;
   require(tiles <= 0x7fffffffu, "prim::classic::detail::radix_sort_lsd::sort_pairs",
-          "n = " + std::to_string(n) + " needs more tiles than one grid holds");
+          [&] { return "n = " + std::to_string(n) + " needs more tiles than one grid holds"; });
   const std::size_t max_table = (std::size_t(1) << passes.radix_bits) * tiles;
   WorkspaceCarver carver(workspace);
   K* keys_tmp = carver.take<K>(passes.count > 1 ? n : 0);

@@ -75,12 +75,14 @@ inline Shape shape_of(const ScanConfig& config, const char* function) {
   const bool power_of_two = (s.block_threads & (s.block_threads - 1)) == 0;
   require(
       config.block_threads >= 0 && s.block_threads >= 32 && s.block_threads <= 1024 && power_of_two,
-      function,
-      "block_threads " + std::to_string(config.block_threads) +
-          " must be a power of two in [32, 1024] (or 0 for the default)");
-  require(config.items_per_thread >= 0 && s.items_per_thread <= kMaxItemsPerThread, function,
-          "items_per_thread " + std::to_string(config.items_per_thread) +
-              " must be in [1, 16] (or 0 for the default)");
+      function, [&] {
+        return "block_threads " + std::to_string(config.block_threads) +
+               " must be a power of two in [32, 1024] (or 0 for the default)";
+      });
+  require(config.items_per_thread >= 0 && s.items_per_thread <= kMaxItemsPerThread, function, [&] {
+    return "items_per_thread " + std::to_string(config.items_per_thread) +
+           " must be in [1, 16] (or 0 for the default)";
+  });
   return s;
 }
 
@@ -232,7 +234,7 @@ void scan_level(const T* in, T* out, std::size_t n, bool inclusive, T identity, 
   const std::size_t tile = shape.tile();
   const std::size_t tiles = (n + tile - 1) / tile;
   require(tiles <= std::size_t(INT_MAX), "prim::classic::detail::blocked::scan",
-          "n = " + std::to_string(n) + " needs more tiles than one grid holds");
+          [&] { return "n = " + std::to_string(n) + " needs more tiles than one grid holds"; });
   T* tile_sums = tiles > 1 ? sums[level] : nullptr;
   scan_tiles_kernel<kTree><<<static_cast<unsigned>(tiles), shape.block_threads, shared, stream>>>(
       in, out, n, tile_sums, inclusive, identity, op, shape.items_per_thread);
@@ -254,11 +256,12 @@ void scan_with_tree(const T* d_in, T* d_out, std::size_t n, bool inclusive, T id
   constexpr std::size_t kDefaultSharedLimit = 48 * 1024;
   if (shared > kDefaultSharedLimit) {
     const std::size_t optin = device_info().shared_bytes_per_block_optin;
-    require(shared <= optin, function,
-            "a tile of " + std::to_string(shape.block_threads) + " x " +
-                std::to_string(shape.items_per_thread) + " items of " + std::to_string(sizeof(T)) +
-                " bytes needs " + std::to_string(shared) +
-                " bytes of shared memory; the device allows " + std::to_string(optin));
+    require(shared <= optin, function, [&] {
+      return "a tile of " + std::to_string(shape.block_threads) + " x " +
+             std::to_string(shape.items_per_thread) + " items of " + std::to_string(sizeof(T)) +
+             " bytes needs " + std::to_string(shared) +
+             " bytes of shared memory; the device allows " + std::to_string(optin);
+    });
     allow_dynamic_shared(reinterpret_cast<const void*>(scan_tiles_kernel<kTree, T, Op>), shared);
   }
   const Levels levels = levels_of(n, shape.tile());

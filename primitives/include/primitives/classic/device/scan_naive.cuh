@@ -61,9 +61,10 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   T* tmp = carver.take<T>(n);
   const int threads = config.block_threads == 0 ? tuning::kGlobalScanThreads : config.block_threads;
   require(threads >= 32 && threads <= 1024 && threads % 32 == 0,
-          "prim::classic::detail::naive::scan",
-          "block_threads " + std::to_string(config.block_threads) +
-              " must be a multiple of 32 in [32, 1024] (or 0 for the default)");
+          "prim::classic::detail::naive::scan", [&] {
+            return "block_threads " + std::to_string(config.block_threads) +
+                   " must be a multiple of 32 in [32, 1024] (or 0 for the default)";
+          });
   const unsigned blocks = detail::grid_blocks(n, threads);
 
   int steps = 0;  // d = 1, 2, 4, ... while d < n; at least one step (a copy when n == 1)

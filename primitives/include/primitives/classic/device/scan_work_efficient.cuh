@@ -103,9 +103,10 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   T* buf = carver.take<T>(m);
   const int threads = config.block_threads == 0 ? tuning::kGlobalScanThreads : config.block_threads;
   require(threads >= 32 && threads <= 1024 && threads % 32 == 0,
-          "prim::classic::detail::work_efficient::scan",
-          "block_threads " + std::to_string(config.block_threads) +
-              " must be a multiple of 32 in [32, 1024] (or 0 for the default)");
+          "prim::classic::detail::work_efficient::scan", [&] {
+            return "block_threads " + std::to_string(config.block_threads) +
+                   " must be a multiple of 32 in [32, 1024] (or 0 for the default)";
+          });
 
   load_padded_kernel<<<detail::grid_blocks(m, threads), threads, 0, stream>>>(d_in, buf, n, m,
                                                                               identity);
