@@ -24,7 +24,8 @@ ORDER = ["own", "own_partition", "cub", "thrust", "thrust_copy_if", "memcpy", "b
          "blocked_blelloch", "work_efficient", "naive", "scan_scatter", "lsd", "split_1bit",
          "own_host_count", "thrust_host_count"]
 STYLE = {"own": dict(linewidth=2.5, color="C3"),
-         "own_partition": dict(linewidth=2, color="C3", linestyle=":"), "cub": dict(color="C0"),
+         "own_partition": dict(linewidth=2, color="C3", linestyle=":"),
+         "own_chained": dict(linewidth=1.5, color="C1", linestyle="-."), "cub": dict(color="C0"),
          "thrust": dict(color="C2"), "memcpy": dict(color="black", linestyle="--")}
 
 
@@ -52,10 +53,15 @@ def plot_op(op, rows, stem, out_dir, title_suffix):
     for metric, index, ylabel, log_y in (("time", 1, "median time (us)", True),
                                          ("gbps", 2, "effective GB/s", False)):
         fig, ax = plt.subplots(figsize=(8, 5))
+        others = 0  # implementations without a style: colours after those STYLE uses
         for impl in sorted(series, key=impl_key):
             points = sorted(series[impl])
+            style = STYLE.get(impl)
+            if style is None:
+                style = dict(color=f"C{4 + others}")
+                others += 1
             ax.plot([p[0] for p in points], [p[index] for p in points], marker=".",
-                    label=impl, **STYLE.get(impl, {}))
+                    label=impl, **style)
         ax.set_xscale("log", base=2)
         if log_y:
             ax.set_yscale("log")

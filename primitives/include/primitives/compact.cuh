@@ -1,8 +1,8 @@
 // Stream compaction and partition, by predicate or by flags. The kept items always stay in input
 // order; partition puts the rejected ones after them in reverse order (one pass, the order of
-// CUB's DevicePartition::If), stable_partition in input order (one pass where all tiles fit on
-// the GPU at once, about 3.2M int32 on 132 SMs; past that a second, light kernel reverses them
-// back: one more read and write of the rejected items).
+// CUB's DevicePartition::If), stable_partition in input order (one pass from 2 tiles of 8192
+// int32 until all tiles no longer fit on the GPU at once, about 3.2M int32 on 132 SMs; otherwise
+// a second, light kernel reverses them back: one more read and write of the rejected items).
 //
 //   in = [5, 2, 8, 1, 9, 4], pred = (x > 3)
 //   compact_if       -> out = [5, 8, 9, 4],           *d_count = 4

@@ -13,8 +13,9 @@ struct ScanConfig {
 };
 
 // The fused compaction's tile shape: the same knobs as the look-back scan. one_wave: where every
-// tile fits on the GPU at once, one cooperative launch with a grid barrier instead of the chained
-// look-back (kernels/compact_fused.cuh); false takes the chained path at every size (to compare).
+// tile fits on the GPU at once (and there are enough tiles for it to pay, tuning.h), one
+// cooperative launch with a grid barrier instead of the chained look-back
+// (kernels/compact_fused.cuh); false takes the chained path at every size (to compare).
 struct CompactConfig {
   ScanConfig scan = {};
   bool one_wave = true;

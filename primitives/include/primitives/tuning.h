@@ -33,6 +33,13 @@ inline constexpr int kLookbackDelayMinTiles = 1024;
 inline constexpr unsigned kLookbackFirstDelayNs = 1200;
 inline constexpr unsigned kLookbackPollDelayNs = 650;
 
+// One-wave selections (kernels/compact_fused.cuh) from this many tiles on: a cooperative launch
+// costs about 1.5 us more than a plain one, and below about 40 tiles the chained path's zeroing
+// kernel and look-back cost less than that (compact50 int32 on an H100 and an H200: one wave
+// 0.3 us slower at 32 tiles, even at 36, 0.2 us faster at 64; a single tile is 1.6 us faster
+// chained). A stable partition saves its second kernel in one wave, and goes from 2 tiles on.
+inline constexpr int kOneWaveMinTiles = 48;
+
 // Radix sort.
 inline constexpr int kSortThreads = 256;  // the classic LSD sort
 inline constexpr int kSortItemsPerThread = 16;

@@ -20,6 +20,7 @@
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "primitives/kernels/compact_fused.cuh"
+#include "primitives/tuning.h"
 #include "primitives/workspace.h"
 
 namespace prim::detail::compact_fused {
@@ -97,8 +98,11 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
   constexpr Rejected kOneWave = Mode == Select::stable_partition ? Rejected::in_order : kChained;
   auto* one_wave = select_kernel<kOneWave, true, ITEMS, kVec, T, Selector>;
   // One wave where every tile fits on the GPU at once: no status reset, no look-back, no second
-  // kernel (kernels/compact_fused.cuh); refused, the chained path below.
-  if (config.one_wave &&
+  // kernel (kernels/compact_fused.cuh); refused, the chained path below. Short grids do better
+  // chained (tuning.h).
+  const std::size_t min_tiles =
+      Mode == Select::stable_partition ? 2 : std::size_t(tuning::kOneWaveMinTiles);
+  if (config.one_wave && shape.tiles >= min_tiles &&
       shape.tiles <= cooperative_grid_limit(reinterpret_cast<const void*>(one_wave), shape.threads,
                                             shape.staging_bytes) &&
       launch_cooperative_if_it_fits("compact_fused::select_kernel (one wave)", one_wave,
