@@ -44,9 +44,10 @@
 //
 // One wave (ONE_WAVE, device/dispatch_compact.cuh): where every tile of the call fits on the GPU
 // at once (three blocks of 512 x 16 int32 per SM: 396 tiles, about 3.2M items on 132 SMs), and
-// there are enough tiles for it to pay (tuning.h), the kernel runs as one cooperative launch. Tile = block index; each tile publishes its kept count,
-// waits at a grid barrier, and then sums all tiles' counts (one load per thread), which gives the
-// kept count before it and the kept total at once. No status reset, no look-back, and a stable
+// there are enough tiles for it to pay (tuning.h), the kernel runs as one cooperative launch.
+// Tile = block index; each tile publishes its kept count, waits at a grid barrier, and then sums
+// all tiles' counts (one load per thread), which gives the kept count before it and the kept
+// total at once. No status reset, no look-back, and a stable
 // partition writes its rejected items in input order straight away, at kept total + rejected
 // before the tile + rank: one pass, no second kernel. Blocks past a device-side count join the
 // barrier and leave. Chained, the tile cannot know the kept total until the last tile is done.
