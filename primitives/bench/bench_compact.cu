@@ -125,8 +125,8 @@ void bench_select(Bench& bench, const std::string& op, std::size_t n, const Rota
   }
 
   // own_chained: the own row's call with CompactConfig::one_wave off, the decoupled look-back
-  // (and a stable partition's second kernel) at every size; above about 3.2M int32 (or 48-byte
-  // items' fewer tiles) the own row takes this path too.
+  // (and a stable partition's second kernel) at every size. The own row takes one wave from 48
+  // tiles (a stable partition: 2) up to about 3.2M int32, and this path elsewhere.
   if (bench.wants(op, "own_chained")) {
     prim::CompactConfig chained;
     chained.one_wave = false;

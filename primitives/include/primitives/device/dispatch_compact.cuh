@@ -35,9 +35,10 @@ struct TileShape : block::LookbackShape {
 inline constexpr std::size_t kStagingSlack = 48;
 
 // The dynamic shared memory a block may have by default: 48 KiB less the kernel's static shared
-// memory (the block scan's storage, the ticket and the item count).
+// memory (the block scan's storage, the ticket and the item count, and the one-wave sums).
 inline constexpr std::size_t kStagingLimit =
-    48 * 1024 - sizeof(block::BlockScan<unsigned long long>::TempStorage) - 2 * sizeof(std::size_t);
+    48 * 1024 - sizeof(block::BlockScan<unsigned long long>::TempStorage) -
+    2 * sizeof(std::size_t) - 2 * sizeof(unsigned long long);
 
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
 template <class T>
@@ -55,7 +56,8 @@ TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* fun
   return shape;
 }
 
-// Workspace: [ticket counter | kept count per tile], all zeroed per call.
+// Workspace: [ticket counter | kept count per tile], zeroed per chained call; a one-wave call
+// takes no ticket and writes every count it reads.
 struct Layout {
   unsigned* counter = nullptr;
   block::CountTileStatus status;
@@ -76,7 +78,8 @@ std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
 
 // What a selection does with the rejected items: drops them (compact), puts them after the kept
 // ones in reverse input order (partition, one pass; CUB's DevicePartition::If order), or in input
-// order (stable_partition: the reversed run reversed again in place, a second light kernel).
+// order (stable_partition: one pass in one wave; chained, the reversed run reversed again in
+// place by a second light kernel).
 enum class Select { compact, partition, stable_partition };
 
 template <Select Mode, int ITEMS, class T, class Selector>

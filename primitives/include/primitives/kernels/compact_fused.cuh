@@ -54,7 +54,8 @@
 //
 // Device-side item count: with d_n set, the kernels process the first min(*d_n, n) items, read on
 // the device (the grid and the workspace are sized for n). Blocks whose tile starts past that
-// count exit after taking their ticket; no live tile looks back on them.
+// count exit after taking their ticket (one wave: after the grid barrier); no live tile looks
+// back on them or sums their counts.
 //
 // Status reset: as for the lookback scan (kernels/scan_lookback.cuh), a kernel zeroes the ticket
 // counter and the tile status words (256 + 8 * tiles bytes) before each pass, and the selection
