@@ -21,23 +21,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The lines of an OBJ or MTL text as tinyobjloader reads them, ended by "\n", "\r\n" or a lone
+// "\r" (a check that split at "\n" alone would see "f 1 2 3\rvw 0 1e31 1" as one line where the
+// loader reads two), without their line ends, numbered from 1: visit(number, offset, line).
+template <typename Visit>
+void for_each_line(const std::string& text, Visit visit) {
+  std::size_t start = 0, number = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find_first_of("\r\n", start);
+    if (end == std::string::npos) end = text.size();
+    visit(++number, start, text.substr(start, end - start));
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+  }
+}
+
 // The line of each material's last map_Kd line in an MTL's text (0: none), with the material's
 // name, in the order tinyobjloader adds the materials: at each "newmtl" the material before it
 // (if it has a name), and the last one at the end.
 std::vector<std::pair<std::string, std::size_t>> map_kd_lines(const std::string& text) {
   std::vector<std::pair<std::string, std::size_t>> out;
   std::pair<std::string, std::size_t> current;
-  std::size_t start = 0, number = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-      line.pop_back();
+  for_each_line(text, [&](std::size_t number, std::size_t, std::string line) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
     const std::size_t i = line.find_first_not_of(" \t");
-    if (i == std::string::npos) continue;
+    if (i == std::string::npos) return;
     const auto keyword = [&](const char* word, std::size_t n) {
       return line.compare(i, n, word) == 0 && i + n < line.size() &&
              (line[i + n] == ' ' || line[i + n] == '\t');
@@ -48,7 +55,7 @@ std::vector<std::pair<std::string, std::size_t>> map_kd_lines(const std::string&
     } else if (keyword("map_Kd", 6)) {
       current.second = number;
     }
-  }
+  });
   out.push_back(current);
   return out;
 }
@@ -183,18 +190,6 @@ void add_lines(const std::string& path, const std::string& text, std::vector<std
   }
 }
 
-// The lines of `text` without their line ends, numbered from 1.
-template <typename Visit>
-void for_each_line(const std::string& text, Visit visit) {
-  std::size_t start = 0, number = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    visit(++number, text.substr(start, end - start));
-    start = end + 1;
-  }
-}
-
 // The words of a line, separated by spaces, tabs and carriage returns.
 std::vector<std::string> words(const std::string& line) {
   std::vector<std::string> out;
@@ -268,7 +263,7 @@ ObjScan scan_obj(const std::string& text, const std::string& path) {
   long long vertices = 0;
   // Positive indices may name vertices defined further down: checked once all are counted.
   std::vector<std::pair<std::size_t, long long>> largest_per_face;
-  for_each_line(text, [&](std::size_t number, const std::string& line) {
+  for_each_line(text, [&](std::size_t number, std::size_t, const std::string& line) {
     std::size_t i = line.find_first_not_of(" \t");
     if (i == std::string::npos || i + 1 >= line.size()) return;
     const char kind = line[i];
@@ -377,7 +372,7 @@ Material material_from_mtl(const MtlMaterial& mtl) {
 }
 
 void check_mtl_values(const std::string& text, const std::string& path) {
-  for_each_line(text, [&](std::size_t number, const std::string& line) {
+  for_each_line(text, [&](std::size_t number, std::size_t, const std::string& line) {
     std::vector<std::string> w = words(line);
     if (w.empty()) return;
     const std::string& key = w[0];
@@ -433,17 +428,12 @@ namespace {
 // keeping the line numbers: tinyobjloader converts their joint ids to int without a range check
 // (undefined behaviour for "vw 1e31 ...", found by the fuzz target).
 std::string without_skin_weights(std::string text) {
-  std::size_t line = 0;
-  while (line < text.size()) {
-    std::size_t k = line;
-    while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k;
-    if (text.compare(k, 2, "vw") == 0 && k + 2 < text.size() &&
-        (text[k + 2] == ' ' || text[k + 2] == '\t'))
-      text[k] = '#';
-    const std::size_t end = text.find('\n', line);
-    if (end == std::string::npos) break;
-    line = end + 1;
-  }
+  for_each_line(text, [&](std::size_t, std::size_t offset, const std::string& line) {
+    const std::size_t k = line.find_first_not_of(" \t");
+    if (k != std::string::npos && line.compare(k, 2, "vw") == 0 && k + 2 < line.size() &&
+        (line[k + 2] == ' ' || line[k + 2] == '\t'))
+      text[offset + k] = '#';
+  });
   return text;
 }
 

@@ -554,6 +554,26 @@ TEST(ObjLoader, SkinWeightLinesAreIgnored) {
   EXPECT_EQ(parse_obj(v + "vw 0 1e31 0.5\n  vw\t2 -7 1\nf 1 2 3\n", "x.obj", none, warnings)
                 .triangles.size(),
             1u);
+  // Lines end where tinyobjloader ends them, at a lone "\r" too (a fuzz finding: a "vw" line
+  // after a "\r" slipped past a check that split lines at "\n" only).
+  EXPECT_EQ(parse_obj(v + "f 1 2 3\rvw 0 1e31 0.5\r\n\r  vw 1 -2e31 1\r", "x.obj", none, warnings)
+                .triangles.size(),
+            1u);
+}
+
+// The checks number lines as tinyobjloader reads them: "\r\n" ends one line, a lone "\r" one too.
+TEST(ObjLoader, CarriageReturnsEndLines) {
+  std::vector<std::string> warnings;
+  const MtlLookup none;
+  const std::string v = "v 0 0 0\r\nv 1 0 0\rv 0 1 0\n";
+  try {
+    parse_obj(v + "# note\rf 1 2 3a\r\n", "x.obj", none, warnings);
+    ADD_FAILURE() << "no error for a bad face corner";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("x.obj:5: face corner \"3a\""), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(parse_obj(v + "f 1 2 3\r", "x.obj", none, warnings).triangles.size(), 1u);
 }
 
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails
