@@ -7,10 +7,10 @@
 //
 // While all its tiles fit on the GPU at once (two tiles of 8192 items per SM for keys and values
 // of up to 4 bytes each: about 2.16M items on an H100 or H200; one per SM, so half as many items,
-// for 8-byte keys with 8-byte values), one cooperative launch: every tile ranks its keys by bucket and publishes its bucket
-// counts, and after a grid barrier sums all tiles' counts, which gives both each bucket's count in
-// earlier tiles and the bucket offsets (block 0 writes them); then it writes the keys (and values)
-// of each bucket to consecutive addresses. Bytes: read keys and values once, write them once, as
+// for 8-byte keys with 8-byte values), one cooperative launch: every tile ranks its keys by bucket
+// and publishes its bucket counts, and after a grid barrier sums all tiles' counts, which gives
+// both each bucket's count in earlier tiles and the bucket offsets (block 0 writes them); then it
+// writes the keys (and values) of each bucket to consecutive addresses. Bytes: read keys and values once, write them once, as
 // a copy does. Larger inputs take three launches: a zeroing kernel, a histogram kernel that reads
 // the keys once and whose last block writes the bucket offsets, and the pass, which finds each
 // bucket's count in earlier tiles by decoupled look-back (one thread per bucket); the keys are
