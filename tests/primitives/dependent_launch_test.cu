@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "device_buffer.h"
@@ -95,25 +96,34 @@ TEST(LaunchCooperative, RunsAGridThatFits) {
   ASSERT_GT(fits, 0u);
   DeviceBuffer<unsigned> counter(1), seen(fits);
   PRIM_CUDA_CHECK(cudaMemset(counter.get(), 0, sizeof(unsigned)));
-  PRIM_CUDA_CHECK(prim::detail::try_launch_cooperative(grid_count_kernel, dim3(fits), dim3(256), 0,
-                                                       0, counter.get(), seen.get()));
+  ASSERT_TRUE(prim::detail::launch_cooperative_if_it_fits("grid_count_kernel", grid_count_kernel,
+                                                          dim3(fits), dim3(256), 0, 0,
+                                                          counter.get(), seen.get()));
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<unsigned> totals = seen.download(fits);
   for (unsigned b = 0; b < fits; ++b) ASSERT_EQ(totals[b], fits) << "block " << b;
 }
 
-// One block more is refused with cudaErrorCooperativeLaunchTooLarge, which leaves the context
-// usable (the onesweep's one-wave pass then takes its chained path). compute-sanitizer's memcheck
-// counts the refused call as an error, so this runs outside it only.
+// One block more is refused (cudaErrorCooperativeLaunchTooLarge): the helper says so, clears the
+// error and leaves the context usable, so that the one-wave callers take their chained paths.
+// compute-sanitizer's memcheck counts the refused call as an error, so this runs outside it only.
 TEST(LaunchCooperative, RefusesAGridThatDoesNotFitWithoutHarm) {
   if (under_sanitizer()) GTEST_SKIP() << "the refused launch is an API error to memcheck";
   const unsigned fits = resident_grid_count_blocks();
   DeviceBuffer<unsigned> counter(1), seen(fits + 1);
-  EXPECT_EQ(prim::detail::try_launch_cooperative(grid_count_kernel, dim3(fits + 1), dim3(256), 0, 0,
-                                                 counter.get(), seen.get()),
-            cudaErrorCooperativeLaunchTooLarge);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
-  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the refusal is not sticky";
+  EXPECT_FALSE(prim::detail::launch_cooperative_if_it_fits("grid_count_kernel", grid_count_kernel,
+                                                           dim3(fits + 1), dim3(256), 0, 0,
+                                                           counter.get(), seen.get()));
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the refusal is cleared";
+  // Any other error throws, naming the kernel (here a block larger than any GPU's), and is cleared.
+  try {
+    prim::detail::launch_cooperative_if_it_fits("grid_count_kernel", grid_count_kernel, dim3(1),
+                                                dim3(4096), 0, 0, counter.get(), seen.get());
+    ADD_FAILURE() << "a block of 4096 threads was launched";
+  } catch (const prim::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("grid_count_kernel"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the error is cleared once thrown";
   fill_kernel<<<4, 256>>>(seen.get(), fits, 5u);
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(seen.download(1)[0], 5u);

@@ -400,13 +400,23 @@ TEST(FusedCompaction, DeviceSideItemCount) {
 // past it, for the compaction and the stable partition (input order in one pass, or the chained
 // pass and the second kernel).
 TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
+  namespace cf = prim::detail::compact_fused;
+  using Selector = prim::detail::ItemSelector<Positive>;
+  constexpr int kItems = prim::block::default_items_per_thread<int>();
   if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
-  // Three blocks of 512 threads at 40 registers fill an SM's registers; 512 x 16 int32 per tile.
-  const std::size_t tile = 512 * 16;
-  const std::size_t limit = 3 * std::size_t(prim::device_info().sm_count) * tile;
-  for (std::size_t n : {limit, limit + 1}) {
-    const auto in = items_for(Keep::random_half, n, n);
-    for (Op call : {Op::compact, Op::stable_partition}) {
+  const cf::TileShape shape = cf::tile_shape<int>(std::size_t(1) << 22, prim::CompactConfig{}, "");
+  const std::size_t tile = std::size_t(shape.threads) * shape.items;
+  EXPECT_EQ(tile, 512u * 16u);
+  for (Op call : {Op::compact, Op::stable_partition}) {
+    const std::size_t tiles =
+        call == Op::compact
+            ? cf::one_wave_tile_limit<cf::Select::compact, kItems, int, Selector>(shape)
+            : cf::one_wave_tile_limit<cf::Select::stable_partition, kItems, int, Selector>(shape);
+    // Three blocks of 512 threads at 40 registers fill an SM's registers.
+    EXPECT_EQ(tiles, 3u * prim::device_info().sm_count) << name(call);
+    const std::size_t limit = tiles * tile;
+    for (std::size_t n : {limit, limit + 1}) {
+      const auto in = items_for(Keep::random_half, n, n);
       SCOPED_TRACE("n = " + std::to_string(n) + " (limit " + std::to_string(limit) + "), " +
                    name(call));
       DeviceArray<int> d_in(n), d_out(n);

@@ -87,23 +87,15 @@ void launch_dependent(const char* name, Kernel kernel, dim3 grid, dim3 block,
 
 // kernel<<<grid, block, shared_bytes, stream>>>(args...) launched cooperatively: every block of the
 // grid is resident at once (cudaLaunchAttributeCooperative), so blocks may wait for one another
-// (cooperative_groups' grid barrier). Returns the launch's error rather than throwing:
-// cudaErrorCooperativeLaunchTooLarge where the GPU cannot hold the grid (fewer SMs usable than the
-// device has, under MPS say), and the caller may then take another path.
-template <class Kernel, class... Args>
-cudaError_t try_launch_cooperative(Kernel kernel, dim3 grid, dim3 block, std::size_t shared_bytes,
-                                   cudaStream_t stream, Args&&... args) {
-  return launch_with_attributes(false, true, kernel, grid, block, shared_bytes, stream,
-                                std::forward<Args>(args)...);
-}
-
-// try_launch_cooperative for a caller that has another path: true when launched; false, with the
-// error cleared, when the GPU cannot hold the grid after all (fewer SMs usable than it reports,
-// under MPS say); any other error throws prim::Error naming `name`.
+// (cooperative_groups' grid barrier). For a caller that has another path: true when launched;
+// false, with the error cleared, when the GPU refuses the grid (cudaErrorCooperativeLaunchTooLarge:
+// fewer SMs usable than it reports, under MPS say); any other error throws prim::Error naming
+// `name`.
 template <class Kernel, class... Args>
 bool launch_cooperative_if_it_fits(const char* name, Kernel kernel, dim3 grid, dim3 block,
                                    std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  const cudaError_t launched = try_launch_cooperative(kernel, grid, block, shared_bytes, stream,
+  const cudaError_t launched = launch_with_attributes(false, true, kernel, grid, block,
+                                                      shared_bytes, stream,
                                                       std::forward<Args>(args)...);
   if (launched == cudaErrorCooperativeLaunchTooLarge) {
     static_cast<void>(cudaGetLastError());

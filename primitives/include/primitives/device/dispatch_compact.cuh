@@ -82,11 +82,34 @@ std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
 // place by a second light kernel).
 enum class Select { compact, partition, stable_partition };
 
+template <int ITEMS, class T>
+constexpr int vector_width() {
+  return ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
+}
+
+// A stable partition's chained pass writes CUB's order; its second kernel restores the rest. In one
+// wave it writes input order at once.
+template <Select Mode>
+inline constexpr Rejected kChained = Mode == Select::compact ? Rejected::dropped : Rejected::reversed;
+template <Select Mode>
+inline constexpr Rejected kOneWave = Mode == Select::stable_partition ? Rejected::in_order
+                                                                : kChained<Mode>;
+
+// The most tiles a selection of this shape runs in one wave: the blocks of its one-wave kernel
+// that the GPU holds at once (0 where it has no cooperative launch).
+template <Select Mode, int ITEMS, class T, class Selector>
+std::size_t one_wave_tile_limit(const TileShape& shape) {
+  auto* kernel = select_kernel<kOneWave<Mode>, true, ITEMS, vector_width<ITEMS, T>(), T,
+                                     Selector>;
+  return cooperative_grid_limit(reinterpret_cast<const void*>(kernel), shape.threads,
+                                shape.staging_bytes);
+}
+
 template <Select Mode, int ITEMS, class T, class Selector>
 void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
             std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape,
             const CompactConfig& config) {
-  constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
+  constexpr int kVec = vector_width<ITEMS, T>();
   constexpr std::size_t kAlign = access_alignment<T, kVec>();
   const Layout layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kAlign == 0;
@@ -96,25 +119,21 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
       reinterpret_cast<std::uintptr_t>(out) % kAlign == 0 &&
       (wide_items<T, kVec>() ||
        shape.staging_bytes >= shape.threads * std::size_t(shape.items) * sizeof(T) + kStagingSlack);
-  // A stable partition's chained pass writes CUB's order; its second kernel restores the rest.
-  constexpr Rejected kChained = Mode == Select::compact ? Rejected::dropped : Rejected::reversed;
-  constexpr Rejected kOneWave = Mode == Select::stable_partition ? Rejected::in_order : kChained;
-  auto* one_wave = select_kernel<kOneWave, true, ITEMS, kVec, T, Selector>;
   // One wave where every tile fits on the GPU at once: no status reset, no look-back, no second
   // kernel (kernels/compact_fused.cuh); refused, the chained path below. Short grids do better
   // chained (tuning.h).
   const std::size_t min_tiles =
       Mode == Select::stable_partition ? 2 : std::size_t(tuning::kOneWaveMinTiles);
   if (config.one_wave && shape.tiles >= min_tiles &&
-      shape.tiles <= cooperative_grid_limit(reinterpret_cast<const void*>(one_wave), shape.threads,
-                                            shape.staging_bytes) &&
-      launch_cooperative_if_it_fits("compact_fused::select_kernel (one wave)", one_wave,
+      shape.tiles <= one_wave_tile_limit<Mode, ITEMS, T, Selector>(shape) &&
+      launch_cooperative_if_it_fits("compact_fused::select_kernel (one wave)",
+                                    select_kernel<kOneWave<Mode>, true, ITEMS, kVec, T, Selector>,
                                     dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
                                     shape.staging_bytes, stream, in, out, n, d_n, selector, d_count,
                                     layout.status, nullptr, aligned, out_aligned, shape.delays))
     return;
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
-  auto* kernel = select_kernel<kChained, false, ITEMS, kVec, T, Selector>;
+  auto* kernel = select_kernel<kChained<Mode>, false, ITEMS, kVec, T, Selector>;
   if (single) {
     kernel<<<1, shape.threads, shape.staging_bytes, stream>>>(in, out, n, d_n, selector, d_count,
                                                               layout.status, nullptr, aligned,
