@@ -394,11 +394,12 @@ TEST(FusedCompaction, DeviceSideItemCount) {
   }
 }
 
-// Where every tile fits on the GPU at once a selection is one cooperative launch that takes no
-// ticket and leaves the workspace's ticket counter (its first word) as it was, here 0xAB bytes;
-// past that, the counter is zeroed and every tile takes a ticket. Sizes at the limit and one item
-// past it, for the compaction and the stable partition (input order in one pass, or the chained
-// pass and the second kernel).
+// Where every tile fits on the GPU at once a selection is one cooperative launch in which every
+// tile publishes its kept count as an aggregate (flag A) and looks back on none; past that, the
+// chained pass, in which every tile ends with its inclusive prefix published (flag P). Which one
+// ran shows in the last tile's status word. Sizes at the limit and one item past it, for the
+// compaction and the stable partition (input order in one pass, or the chained pass and the
+// second kernel).
 TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
   namespace cf = prim::detail::compact_fused;
   using Selector = prim::detail::ItemSelector<Positive>;
@@ -436,13 +437,17 @@ TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
       }
       EXPECT_EQ(read_count(d_count.get()), kept);
       EXPECT_TRUE(same(expected, d_out.download(expected.size())));
-      unsigned counter = 0;
-      ASSERT_EQ(cudaMemcpy(&counter, ws.data(), sizeof counter, cudaMemcpyDeviceToHost),
+      const std::size_t tiles_of_n = (n + tile - 1) / tile;
+      const cf::Layout layout(ws.data(), tiles_of_n);
+      unsigned long long word = 0;
+      ASSERT_EQ(cudaMemcpy(&word, layout.status.words + tiles_of_n - 1, sizeof word,
+                           cudaMemcpyDeviceToHost),
                 cudaSuccess);
+      const auto flag = static_cast<unsigned>(word >> prim::block::CountTileStatus::kShift);
       if (n == limit) {
-        EXPECT_EQ(counter, 0xABABABABu) << "not one wave";
+        EXPECT_EQ(flag, prim::block::kTileAggregate) << "not one wave";
       } else {
-        EXPECT_EQ(counter, (n + tile - 1) / tile) << "not the chained path";
+        EXPECT_EQ(flag, prim::block::kTileInclusive) << "not the chained path";
       }
     }
   }

@@ -35,10 +35,10 @@ struct TileShape : block::LookbackShape {
 inline constexpr std::size_t kStagingSlack = 48;
 
 // The dynamic shared memory a block may have by default: 48 KiB less the kernel's static shared
-// memory (the block scan's storage, the ticket and the item count, and the one-wave sums).
+// memory (the block scan's storage, the item count and the one-wave sums).
 inline constexpr std::size_t kStagingLimit =
-    48 * 1024 - sizeof(block::BlockScan<unsigned long long>::TempStorage) -
-    2 * sizeof(std::size_t) - 2 * sizeof(unsigned long long);
+    48 * 1024 - sizeof(block::BlockScan<unsigned long long>::TempStorage) - sizeof(std::size_t) -
+    2 * sizeof(unsigned long long);
 
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
 template <class T>
@@ -56,16 +56,14 @@ TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* fun
   return shape;
 }
 
-// Workspace: [ticket counter | kept count per tile], zeroed per chained call; a one-wave call
-// takes no ticket and writes every count it reads.
+// Workspace: the kept count per tile, zeroed per chained call; a one-wave call writes every count
+// it reads.
 struct Layout {
-  unsigned* counter = nullptr;
   block::CountTileStatus status;
   std::size_t bytes = 0;
 
   Layout(void* workspace, std::size_t tiles) {
     WorkspaceCarver carver(workspace);
-    counter = carver.take<unsigned>(1);
     status = block::CountTileStatus::carve(carver, tiles);
     bytes = carver.used();
   }
@@ -130,23 +128,22 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
                                     select_kernel<kOneWave<Mode>, true, ITEMS, kVec, T, Selector>,
                                     dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
                                     shape.staging_bytes, stream, in, out, n, d_n, selector, d_count,
-                                    layout.status, nullptr, aligned, out_aligned, shape.delays))
+                                    layout.status, aligned, out_aligned, shape.delays))
     return;
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
   auto* kernel = select_kernel<kChained<Mode>, false, ITEMS, kVec, T, Selector>;
   if (single) {
-    kernel<<<1, shape.threads, shape.staging_bytes, stream>>>(in, out, n, d_n, selector, d_count,
-                                                              layout.status, nullptr, aligned,
-                                                              out_aligned, shape.delays);
+    kernel<<<1, shape.threads, shape.staging_bytes, stream>>>(
+        in, out, n, d_n, selector, d_count, layout.status, aligned, out_aligned, shape.delays);
     PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
   } else {
     // The status is zeroed by a kernel that lets the selection's blocks launch meanwhile
-    // (device/dependent_launch.cuh); they wait for it before they take a ticket.
+    // (device/dependent_launch.cuh); they wait for it before they publish.
     zero_for_dependent(workspace, layout.bytes, stream);
     launch_dependent("compact_fused::select_kernel", kernel,
                      dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
                      shape.staging_bytes, stream, in, out, n, d_n, selector, d_count, layout.status,
-                     layout.counter, aligned, out_aligned, shape.delays);
+                     aligned, out_aligned, shape.delays);
   }
   if constexpr (Mode == Select::stable_partition) {
     const int threads = 256;

@@ -28,20 +28,18 @@ TileShape tile_shape(std::size_t n, const ScanConfig& config, const char* functi
   return block::lookback_shape<T>(n, config, function);
 }
 
-// Workspace: [ticket counter | tile status]; the first `reset` bytes are zeroed per call.
+// Workspace: the tile status; the first `reset` bytes (the flags) are zeroed per call.
 template <class T>
 struct Layout {
-  unsigned* counter = nullptr;
   block::TileStatusFor<T> status;
   std::size_t reset = 0;
   std::size_t bytes = 0;
 
   Layout(void* workspace, std::size_t tiles) {
     WorkspaceCarver carver(workspace);
-    counter = carver.take<unsigned>(1);
     status = block::TileStatusFor<T>::carve(carver, tiles);
     bytes = carver.used();
-    reset = 256 + block::TileStatusFor<T>::reset_bytes(tiles);  // the counter and the flags
+    reset = block::TileStatusFor<T>::reset_bytes(tiles);
   }
 };
 
@@ -60,17 +58,17 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
   if (single) {
     scan_kernel<Inclusive, ITEMS, kVec><<<1, shape.threads, 0, stream>>>(
-        in, out, n, identity, op, layout.status, nullptr, aligned, shape.delays);
+        in, out, n, identity, op, layout.status, aligned, shape.delays);
     PRIM_LAUNCH_CHECK("lookback::scan_kernel");
     return;
   }
   // The status is zeroed by a kernel that lets the scan's blocks launch meanwhile; they wait
-  // for it before they take a ticket.
+  // for it before they publish.
   zero_for_dependent(workspace, layout.reset, stream);
   launch_dependent("lookback::scan_kernel",
                    scan_kernel<Inclusive, ITEMS, kVec, T, Op, block::TileStatusFor<T>>,
                    dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads), 0, stream, in,
-                   out, n, identity, op, layout.status, layout.counter, aligned, shape.delays);
+                   out, n, identity, op, layout.status, aligned, shape.delays);
 }
 
 // d_out may equal d_in: every tile reads its items before it writes them, and no tile reads

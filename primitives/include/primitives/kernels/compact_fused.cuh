@@ -3,7 +3,7 @@
 // (and for a stable partition a second, light kernel), or, where all tiles fit on the GPU at
 // once, summed after a grid barrier (one wave, below).
 //
-// Each block takes a tile from an atomic ticket, loads it with 16-byte loads (warp-striped
+// Block b takes tile b (block/tile_lookback.cuh), loads it with 16-byte loads (warp-striped
 // arrangement, block/block_load.cuh; wide items: see below), evaluates selector(item, index) in
 // registers (no flag array in memory), ranks the kept items with warp ballots and popc, combines
 // the warp counts and finds the tile's global offset by look-back over the tiles' kept counts
@@ -54,12 +54,13 @@
 //
 // Device-side item count: with d_n set, the kernels process the first min(*d_n, n) items, read on
 // the device (the grid and the workspace are sized for n). Blocks whose tile starts past that
-// count exit after taking their ticket (one wave: after the grid barrier); no live tile looks
-// back on them or sums their counts.
+// count exit at once (one wave: after the grid barrier); no live tile looks back on them or sums
+// their counts.
 //
-// Status reset: as for the lookback scan (kernels/scan_lookback.cuh), a kernel zeroes the ticket
-// counter and the tile status words (256 + 8 * tiles bytes) before each pass, and the selection
-// is its programmatic dependent; a single tile needs neither.
+// Status reset: as for the lookback scan (kernels/scan_lookback.cuh), a kernel zeroes the tile
+// status words (8 bytes per tile) before each chained pass, and the selection is its programmatic
+// dependent, which loads and ranks its tile before it waits for the zeroing; a single tile needs
+// no reset.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -166,7 +167,7 @@ template <Rejected R, bool ONE_WAVE, int ITEMS, int VEC, class T, class Selector
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
     select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t max_n,
                   const std::size_t* d_n, Selector selector, std::size_t* d_count,
-                  block::CountTileStatus status, unsigned* ticket_counter, bool aligned,
+                  block::CountTileStatus status, bool aligned,
                   bool out_aligned, block::LookbackDelays delays) {
   constexpr bool Partition = R != Rejected::dropped;
   static_assert(R != Rejected::in_order || ONE_WAVE, "input order needs the kept total first");
@@ -175,7 +176,6 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   static_assert(alignof(T) <= 16, "staging in shared memory assumes alignof(T) <= 16");
   static_assert(ITEMS <= 32, "the kept flags of a thread live in one 32-bit mask");
   __shared__ typename Scan::TempStorage storage;
-  __shared__ unsigned ticket;
   // The item count lives in shared memory rather than in a register for the whole kernel (which
   // is held to few registers): it is read at the start and again at the end.
   __shared__ std::size_t item_count;
@@ -183,16 +183,13 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   extern __shared__ uint4 staging_vectors[];
   T* staged = reinterpret_cast<T*>(staging_vectors);
 
-  griddep_wait();  // the status and the ticket counter are zeroed by the kernel ahead
-  // A single-tile launch passes no counter: no ticket, no status, no reset.
+  // *d_n, like the input, was ready before the zeroing kernel ahead started.
   if (threadIdx.x == 0) {
-    // One wave: the tiles in block order, all resident; no ticket, no status to reset.
-    ticket = ONE_WAVE ? blockIdx.x : ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
     item_count = d_n && *d_n < max_n ? *d_n : max_n;
     if (ONE_WAVE) one_wave_sums[0] = one_wave_sums[1] = 0;
   }
   __syncthreads();
-  const long long tile = ticket;
+  const long long tile = blockIdx.x;
 
   const unsigned tile_items = blockDim.x * ITEMS;
   const std::size_t tile_start = static_cast<std::size_t>(tile) * tile_items;
@@ -240,6 +237,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   }
   if (!vectorized) block::load_striped_guarded<ITEMS, VEC>(in + segment_start, items, lane, valid);
 
+  griddep_wait();  // chained: the status is zeroed by the kernel ahead
   // Bit i of kept_bits: item i is kept. row_base[r]: kept items of the warp's segment before the
   // lane's first item of row r (a kept item's rank adds the lane's kept items before it in the
   // row). Ranks are recomputed from these when staging, which keeps registers (and so resident
@@ -272,7 +270,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
       return 0;
     }
     if (tile == 0) {
-      if (lane == 0 && ticket_counter) status.publish(0, block::kTileInclusive, tile_kept);
+      if (lane == 0) status.publish(0, block::kTileInclusive, tile_kept);
       return 0;
     }
     if (lane == 0) status.publish(tile, block::kTileAggregate, tile_kept);

@@ -1,9 +1,8 @@
 // The look-back scan's kernel (host side: device/dispatch_scan.cuh): single pass with decoupled
 // look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
 //
-// Each block takes a tile index from an atomic ticket (tiles start in order, so the look-back
-// only ever waits on tiles that are already running), loads its tile with 16-byte loads in the
-// warp-striped arrangement (block/block_load.cuh), scans it in registers and shuffles, publishes
+// Block b scans tile b (block/tile_lookback.cuh says why the look-back's waits end): it loads
+// its tile with 16-byte loads in the warp-striped arrangement (block/block_load.cuh), scans it in registers and shuffles, publishes
 // its aggregate, finds its exclusive prefix by a warp-parallel look-back over 32 predecessors at
 // a time (block/tile_lookback.cuh), and stores the result. Each element is read once and written
 // once: 2 * n * sizeof(T) bytes of traffic, plus 8 bytes of status per tile.
@@ -15,17 +14,18 @@
 // that three blocks of 512 threads stay resident per SM and keep enough loads in flight while
 // some of them wait in their look-back.
 //
-// Status reset: the ticket counter and the tile flags must be zero when the kernel takes its
-// ticket. The workspace is shared with every other primitive, so its old contents are arbitrary;
-// an epoch stamped into the flags cannot tell a stale flag of this scan from a stray bit pattern
-// left by another primitive, and a kernel that cleans up after itself breaks as soon as a
-// different call uses the same bytes in between. So each call zeroes the counter and the flags,
-// 256 + 8 * tiles bytes (2 KiB at 2^20 int32, 512 KiB at 2^28): no extra pass over the data, and
-// correct whatever ran before. The zeroing is a kernel of its own (zero_for_dependent) and the
-// scan is its programmatic dependent (device/dependent_launch.cuh): the scan's blocks launch
-// while it runs and wait for it before they take a ticket, which took the scan at 2^22 to 2^24
-// int32 from 24.0 / 39.4 / 66.5 us to 22.4 / 37.2 / 64.6 us on an H100 (a cudaMemsetAsync before
-// a plain launch). A single tile needs neither: it runs alone, without ticket or status.
+// Status reset: the tile flags must be zero before a tile publishes. The workspace is shared with
+// every other primitive, so its old contents are arbitrary; an epoch stamped into the flags cannot
+// tell a stale flag of this scan from a stray bit pattern left by another primitive, and a kernel
+// that cleans up after itself breaks as soon as a different call uses the same bytes in between.
+// So each call zeroes the flags, 8 bytes per tile rounded up to 256 (1 KiB at 2^20 int32, 256 KiB
+// at 2^28): no extra pass over the data, and correct whatever ran before. The zeroing is a kernel
+// of its own (zero_for_dependent) and the scan is its programmatic dependent
+// (device/dependent_launch.cuh): the scan's blocks launch while it runs, load and scan their
+// tiles, and wait for it only before they publish. Against a cudaMemsetAsync before a plain launch
+// that took the scan at 2^22 to 2^24 int32 from 24.0 / 39.4 / 66.5 us to 22.4 / 37.2 / 64.6 us on
+// an H100 (with a ticket then, taken after the wait). A single tile needs no reset: it runs alone,
+// and what it publishes nobody reads.
 //
 // 64-bit offsets throughout: n up to 2^31 - 1 tiles.
 #pragma once
@@ -48,15 +48,10 @@ namespace prim::detail::lookback {
 template <bool Inclusive, int ITEMS, int VEC, class T, class Op, class Status>
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
     scan_kernel(const T* in, T* out, std::size_t n, T identity, Op op, Status status,
-                unsigned* ticket_counter, bool aligned, block::LookbackDelays delays) {
+                bool aligned, block::LookbackDelays delays) {
   using Scan = block::BlockScan<T>;
   __shared__ typename Scan::TempStorage storage;
-  __shared__ unsigned ticket;
-  griddep_wait();  // the status and the ticket counter are zeroed by the kernel ahead
-  // A single-tile launch passes no counter: no ticket, no status, no reset.
-  if (threadIdx.x == 0) ticket = ticket_counter ? atomicAdd(ticket_counter, 1u) : 0u;
-  __syncthreads();
-  const long long tile = ticket;
+  const long long tile = blockIdx.x;
 
   constexpr int kSegmentItems = warp::kWarpThreads * ITEMS;
   const int lane = warp::lane_id();
@@ -77,12 +72,13 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   if (!vectorized)
     block::load_striped_guarded<ITEMS, VEC>(in + segment_start, items, lane, valid, identity);
 
+  griddep_wait();  // the status is zeroed by the kernel ahead; the input was ready before it
   T prefix[ITEMS / VEC];
   const T warp_aggregate = warp::striped_scan<ITEMS, VEC>(items, prefix, identity, op);
 
   auto tile_prefix_of = [&](const T& tile_aggregate) -> T {
     if (tile == 0) {
-      if (lane == 0 && ticket_counter) status.publish(0, block::kTileInclusive, tile_aggregate);
+      if (lane == 0) status.publish(0, block::kTileInclusive, tile_aggregate);
       return identity;
     }
     if (lane == 0) status.publish(tile, block::kTileAggregate, tile_aggregate);
