@@ -258,7 +258,7 @@ TEST(Multisplit, KeysAloneWideValuesAndStructKeysPastOneWave) {
 }
 
 TEST(Multisplit, WorkspaceReusedAcrossSizesAndBucketCounts) {
-  // Stale tickets, histograms and status words of a larger call must not leak into the next.
+  // Stale histograms and status words of a larger call must not leak into the next.
   prim::Workspace ws;
   ws.reserve(prim::own::multisplit_workspace_bytes<std::uint32_t, std::uint32_t>(1 << 22, 32));
   for (int round = 0; round < 3; ++round) {

@@ -8,8 +8,10 @@
 // every predecessor is running or done and the wait ends (no deadlock). CUB's single-pass scan
 // relies on that order too ("blocks are launched in increasing order", agent_scan.cuh); the CUDA
 // documentation does not promise it. An atomic ticket taken at the start of each block promises it
-// by construction, but on the tile's critical path: the scan and the compaction of 2^22 to 2^25
-// int32 were 2% to 10% slower with one (H100).
+// by construction, but on the tile's critical path (an L2 round trip before the loads). With one,
+// on an H100: the scan and the compaction of 2^21 to 2^25 int32 took 1% to 11% longer, the
+// onesweep sorts of 2^22 to 2^25 pairs 1% to 17%; the scan at 2^27 and 2^28 and the 8- and
+// 32-bit sorts at 2^26 took 1% to 3% less.
 //
 //   predecessors  ... [P:10] [A:3] [A:4]   (nearest first on the right)
 //   exclusive prefix = 10 + 3 + 4 = 17   (op applied left to right)

@@ -56,11 +56,11 @@ inline int multisplit_radix_bits(int buckets) {
   return buckets <= 8 ? 3 : buckets <= 16 ? 4 : 5;
 }
 
-// Workspace: [tickets | histograms | status] zeroed per sort (outside one wave, which uses only the
-// status and needs it unzeroed), then offsets and the ping-pong copies.
+// Workspace: [done counter | histograms | status] zeroed per sort (outside one wave, which uses
+// only the status and needs it unzeroed), then offsets and the ping-pong copies.
 template <class K, class V>
 struct Layout {
-  unsigned* tickets = nullptr;            // [passes * portions + 1]
+  unsigned* done_counter = nullptr;       // the histogram blocks' (the last one computes offsets)
   unsigned* histograms = nullptr;         // [passes][portions][radix]
   unsigned* status = nullptr;             // [passes][portions][portion_tiles][radix]
   unsigned long long* offsets = nullptr;  // [passes][portions][radix]: output start per digit
@@ -72,7 +72,7 @@ struct Layout {
   Layout(void* workspace, std::size_t n, const Plan& p) {
     WorkspaceCarver carver(workspace);
     const std::size_t slots = static_cast<std::size_t>(p.passes) * p.portions;
-    tickets = carver.take<unsigned>(slots + 1);  // + the histogram blocks' done counter
+    done_counter = carver.take<unsigned>(1);
     histograms = carver.take<unsigned>(slots * p.radix);
     status = carver.take<unsigned>(slots * p.portion_tiles * p.radix);
     reset = carver.used();
@@ -118,11 +118,11 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
               "onesweep pass_kernel (one wave)", pass_kernel<RADIX_BITS, true, K, V, Digit>,
               dim3(static_cast<unsigned>(p.tiles)), dim3(kThreads), shared_bytes, stream, d_keys_in,
               d_keys_out, d_values_in, d_values_out, n, std::size_t(0), digit, 0, layout.offsets,
-              layout.status, layout.tickets, bucket_offsets, buckets))
+              layout.status, bucket_offsets, buckets))
         return;
     }
   }
-  zero_for_dependent(layout.tickets, layout.reset, stream);
+  zero_for_dependent(layout.done_counter, layout.reset, stream);
   const auto chained_pass = pass_kernel<RADIX_BITS, false, K, V, Digit>;
   // The kernel's static shared memory (about 19 KiB for 8-bit digits) counts against the same
   // 48 KiB default limit, so raise the dynamic limit well before the dynamic part alone reaches it.
@@ -143,8 +143,7 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   launch_dependent("onesweep histogram_kernel", histogram_kernel<RADIX_BITS, K, Digit>,
                    dim3(hist_blocks, static_cast<unsigned>(p.portions)), dim3(kThreads), 0, stream,
                    d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
-                   layout.tickets + std::size_t(p.passes) * p.portions, layout.offsets,
-                   bucket_offsets, buckets);
+                   layout.done_counter, layout.offsets, bucket_offsets, buckets);
 
   // Ping-pong so that the last pass writes the outputs.
   const K* keys_src = d_keys_in;
@@ -160,18 +159,16 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
       const std::size_t tiles = tiles_left < kTilesPerPortion ? tiles_left : kTilesPerPortion;
       const unsigned long long* offsets = layout.offsets + slot * kRadix;
       unsigned* status = layout.status + slot * p.portion_tiles * kRadix;
-      unsigned* ticket = layout.tickets + slot;
       if (slot == 0) {
         // Right after the histogram kernel: the first pass loads, ranks and looks back while
         // the histogram kernel ends (pass_kernel's griddep_wait).
         launch_dependent("onesweep pass_kernel", chained_pass, dim3(static_cast<unsigned>(tiles)),
                          dim3(kThreads), shared_bytes, stream, keys_src, keys_dst, values_src,
-                         values_dst, n, portion_start, digit, pass, offsets, status, ticket,
-                         nullptr, 0);
+                         values_dst, n, portion_start, digit, pass, offsets, status, nullptr, 0);
       } else {
         chained_pass<<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
             keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass, offsets,
-            status, ticket, nullptr, 0);
+            status, nullptr, 0);
         PRIM_LAUNCH_CHECK("onesweep pass_kernel");
       }
     }

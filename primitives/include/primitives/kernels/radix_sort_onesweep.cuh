@@ -6,17 +6,18 @@
 //   2. in the same launch, the last histogram block to finish computes per pass the exclusive
 //      scan of the digit totals (where each digit's run starts in the output) plus the counts of
 //      earlier portions;
-//   3. one kernel per digit pass: each block takes a tile (512 x 16 items) from an atomic ticket,
-//      ranks its keys by digit stably (per-warp counters in shared memory; lanes with equal
-//      digits in a row of 32 found by ballots, warp/warp_match.cuh), publishes its per-digit
-//      counts, finds for every digit the count in all earlier tiles by decoupled look-back (one
-//      thread per digit, reading kLookbackWindow predecessors at once; 32-bit status words: 2 flag
-//      bits and a 30-bit count), stages keys and values in shared memory in sorted order and
-//      writes them out, runs of equal digits landing on consecutive addresses.
+//   3. one kernel per digit pass: block b takes tile b (512 x 16 items; block/tile_lookback.cuh
+//      says why the look-back's waits end), ranks its keys by digit stably (per-warp counters in
+//      shared memory; lanes with equal digits in a row of 32 found by ballots,
+//      warp/warp_match.cuh), publishes its per-digit counts, finds for every digit the count in all
+//      earlier tiles by decoupled look-back (one thread per digit, reading kLookbackWindow
+//      predecessors at once; 32-bit status words: 2 flag bits and a 30-bit count), stages keys and
+//      values in shared memory in sorted order and writes them out, runs of equal digits landing on
+//      consecutive addresses.
 //
 // The first pass (of the first portion) is launched as a programmatic dependent of the histogram
 // kernel: its blocks start while the histogram's last block computes the offsets, and everything
-// up to the end of the look-back (ticket, loads, ranking) overlaps it; only the offsets
+// up to the end of the look-back (loads, ranking) overlaps it; only the offsets
 // are read after griddep_wait. Later passes read what the pass before wrote and start after it,
 // as usual.
 // On an H100 at 2^21 pairs (3 bits) this took the sort from 42.0 to 36.3 us.
@@ -40,13 +41,14 @@
 // was slower (2^21: 25.6 us).
 //
 // Portions: look-back counts are 30-bit, so tiles are grouped in portions of fewer than 2^30
-// items, each its own launch with its own status, ticket and digit offsets (computed by the
+// items, each its own launch with its own status and digit offsets (computed by the
 // histogram kernel's last block from the per-portion histograms). Outside one wave, every status
-// word, ticket and histogram is zeroed by one zeroing kernel per sort (4 bytes per digit per tile
-// per pass: for 8-bit digits 1/32 of the key bytes per pass), and the histogram kernel is its
-// programmatic dependent: it counts its keys in shared memory while the zeroing runs and waits for
-// it before it adds to the global counters. Passes ping-pong between the outputs and workspace
-// copies so the last one lands in keys_out / values_out; the inputs are only read.
+// word and histogram (and the histogram blocks' done counter) is zeroed by one zeroing kernel per
+// sort (4 bytes per digit per tile per pass: for 8-bit digits 1/32 of the key bytes per pass), and
+// the histogram kernel is its programmatic dependent: it counts its keys in shared memory while the
+// zeroing runs and waits for it before it adds to the global counters. Passes ping-pong between the
+// outputs and workspace copies so the last one lands in keys_out / values_out; the inputs are only
+// read.
 //
 // The digit of a key is a functor of (key, pass): RadixDigit for the sort, BucketDigit for the
 // multisplit (primitives/multisplit.cuh), which is one pass whose digit is a user's bucket
@@ -255,7 +257,7 @@ __global__ void histogram_kernel(const K* __restrict__ keys, std::size_t n, Digi
   __syncthreads();
   // The global counters are zeroed by the kernel ahead (zero_for_dependent), which the counting
   // above overlaps. The first pass may start once every block is past this wait, so it never
-  // sees its tickets and status before they are zero.
+  // sees its status before it is zero.
   griddep_wait();
   griddep_launch_dependents();
   for (int i = threadIdx.x; i < passes * kRadix; i += blockDim.x) {
@@ -335,7 +337,7 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
     pass_kernel(const K* __restrict__ keys_in, K* __restrict__ keys_out,
                 const V* __restrict__ values_in, V* __restrict__ values_out, std::size_t n,
                 std::size_t portion_start, Digit digit_of, int pass,
-                const unsigned long long* digit_offsets, unsigned* status, unsigned* ticket_counter,
+                const unsigned long long* digit_offsets, unsigned* status,
                 unsigned long long* bucket_offsets, int buckets) {
   constexpr int kRadix = 1 << RADIX_BITS;
   constexpr int kSegment = 32 * kItems;
@@ -344,7 +346,6 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
   __shared__ unsigned tile_digit_start[kRadix];       // first staged slot of each digit
   __shared__ unsigned long long global_base[kRadix];  // output index - staged slot, per digit
   __shared__ typename Scan::TempStorage storage;
-  __shared__ unsigned ticket;
   static_assert(!ONE_WAVE || RADIX_BITS <= kOneWaveMaxBits, "one-wave digits of <= 5 bits");
   constexpr int kSummedDigits = ONE_WAVE ? kRadix : 1;
   __shared__ unsigned summed_earlier[kSummedDigits], summed_total[kSummedDigits];  // ONE_WAVE
@@ -364,11 +365,9 @@ __global__ void __launch_bounds__(kThreads, kPassBlocksPerSm)
   for (int i = threadIdx.x; i < kWarps * kRadix; i += kThreads) (&warp_counts[0][0])[i] = 0;
   if constexpr (ONE_WAVE) {
     if (threadIdx.x < kSummedDigits) summed_earlier[threadIdx.x] = summed_total[threadIdx.x] = 0;
-  } else if (threadIdx.x == 0) {
-    ticket = atomicAdd(ticket_counter, 1u);
   }
   __syncthreads();
-  const unsigned tile = ONE_WAVE ? blockIdx.x : ticket;
+  const unsigned tile = blockIdx.x;
   const std::size_t tile_start = portion_start + std::size_t(tile) * kTile;
   const unsigned tile_valid =
       n - tile_start < std::size_t(kTile) ? static_cast<unsigned>(n - tile_start) : kTile;
