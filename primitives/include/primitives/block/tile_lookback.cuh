@@ -11,7 +11,7 @@
 // by construction, but on the tile's critical path (an L2 round trip before the loads). With one,
 // on an H100: the scan and the compaction of 2^21 to 2^25 int32 took 1% to 11% longer, the
 // onesweep sorts of 2^22 to 2^25 pairs 1% to 17%; the scan at 2^27 and 2^28 and the 8- and
-// 32-bit sorts at 2^26 took 1% to 3% less.
+// 32-bit sorts at 2^26 took 0.6% to 3% less.
 //
 //   predecessors  ... [P:10] [A:3] [A:4]   (nearest first on the right)
 //   exclusive prefix = 10 + 3 + 4 = 17   (op applied left to right)
