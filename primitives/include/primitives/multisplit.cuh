@@ -10,12 +10,12 @@
 // for 8-byte keys with 8-byte values), one cooperative launch: every tile ranks its keys by bucket
 // and publishes its bucket counts, and after a grid barrier sums all tiles' counts, which gives
 // both each bucket's count in earlier tiles and the bucket offsets (block 0 writes them); then it
-// writes the keys (and values) of each bucket to consecutive addresses. Bytes: read keys and values once, write them once, as
-// a copy does. Larger inputs take three launches: a zeroing kernel, a histogram kernel that reads
-// the keys once and whose last block writes the bucket offsets, and the pass, which finds each
-// bucket's count in earlier tiles by decoupled look-back (one thread per bucket); the keys are
-// read twice. A sort over ceil(log2 k) bits moves the same; the multisplit needs no key bits, only
-// the bucket function.
+// writes the keys (and values) of each bucket to consecutive addresses. Bytes: read keys and values
+// once, write them once, as a copy does. Larger inputs take three launches: a zeroing kernel, a
+// histogram kernel that reads the keys once and whose last block writes the bucket offsets, and the
+// pass, which finds each bucket's count in earlier tiles by decoupled look-back (one thread per
+// bucket); the keys are read twice. A sort over ceil(log2 k) bits moves the same; the multisplit
+// needs no key bits, only the bucket function.
 //
 // bucket_of(key) is a device functor returning an integer in [0, buckets); results >= buckets
 // count as bucket buckets - 1. d_bucket_offsets (buckets + 1 entries, on the device) receives the

@@ -94,9 +94,8 @@ void launch_dependent(const char* name, Kernel kernel, dim3 grid, dim3 block,
 template <class Kernel, class... Args>
 bool launch_cooperative_if_it_fits(const char* name, Kernel kernel, dim3 grid, dim3 block,
                                    std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  const cudaError_t launched = launch_with_attributes(false, true, kernel, grid, block,
-                                                      shared_bytes, stream,
-                                                      std::forward<Args>(args)...);
+  const cudaError_t launched = launch_with_attributes(
+      false, true, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
   if (launched == cudaErrorCooperativeLaunchTooLarge) {
     static_cast<void>(cudaGetLastError());
     return false;

@@ -80,25 +80,21 @@ std::size_t workspace_bytes(std::size_t n, const CompactConfig& config) {
 // place by a second light kernel).
 enum class Select { compact, partition, stable_partition };
 
-template <int ITEMS, class T>
-constexpr int vector_width() {
-  return ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
-}
-
 // A stable partition's chained pass writes CUB's order; its second kernel restores the rest. In one
 // wave it writes input order at once.
 template <Select Mode>
-inline constexpr Rejected kChained = Mode == Select::compact ? Rejected::dropped : Rejected::reversed;
+inline constexpr Rejected kChained =
+    Mode == Select::compact ? Rejected::dropped : Rejected::reversed;
 template <Select Mode>
-inline constexpr Rejected kOneWave = Mode == Select::stable_partition ? Rejected::in_order
-                                                                : kChained<Mode>;
+inline constexpr Rejected kOneWave =
+    Mode == Select::stable_partition ? Rejected::in_order : kChained<Mode>;
 
 // The most tiles a selection of this shape runs in one wave: the blocks of its one-wave kernel
 // that the GPU holds at once (0 where it has no cooperative launch).
 template <Select Mode, int ITEMS, class T, class Selector>
 std::size_t one_wave_tile_limit(const TileShape& shape) {
-  auto* kernel = select_kernel<kOneWave<Mode>, true, ITEMS, vector_width<ITEMS, T>(), T,
-                                     Selector>;
+  auto* kernel =
+      select_kernel<kOneWave<Mode>, true, ITEMS, block::vector_width<T, ITEMS>(), T, Selector>;
   return cooperative_grid_limit(reinterpret_cast<const void*>(kernel), shape.threads,
                                 shape.staging_bytes);
 }
@@ -107,7 +103,7 @@ template <Select Mode, int ITEMS, class T, class Selector>
 void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector selector,
             std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape,
             const CompactConfig& config) {
-  constexpr int kVec = vector_width<ITEMS, T>();
+  constexpr int kVec = block::vector_width<T, ITEMS>();
   constexpr std::size_t kAlign = access_alignment<T, kVec>();
   const Layout layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kAlign == 0;

@@ -51,7 +51,7 @@ std::size_t workspace_bytes(std::size_t n, const ScanConfig& config) {
 template <bool Inclusive, int ITEMS, class T, class Op>
 void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspace,
             cudaStream_t stream, const TileShape& shape) {
-  constexpr int kVec = ITEMS % block::vector_width<T>() == 0 ? block::vector_width<T>() : 1;
+  constexpr int kVec = block::vector_width<T, ITEMS>();
   const Layout<T> layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
                        reinterpret_cast<std::uintptr_t>(out) % 16 == 0;

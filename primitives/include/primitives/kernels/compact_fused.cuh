@@ -167,8 +167,8 @@ template <Rejected R, bool ONE_WAVE, int ITEMS, int VEC, class T, class Selector
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
     select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t max_n,
                   const std::size_t* d_n, Selector selector, std::size_t* d_count,
-                  block::CountTileStatus status, bool aligned,
-                  bool out_aligned, block::LookbackDelays delays) {
+                  block::CountTileStatus status, bool aligned, bool out_aligned,
+                  block::LookbackDelays delays) {
   constexpr bool Partition = R != Rejected::dropped;
   static_assert(R != Rejected::in_order || ONE_WAVE, "input order needs the kept total first");
   using Count = unsigned long long;

@@ -2,10 +2,11 @@
 // look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016).
 //
 // Block b scans tile b (block/tile_lookback.cuh says why the look-back's waits end): it loads
-// its tile with 16-byte loads in the warp-striped arrangement (block/block_load.cuh), scans it in registers and shuffles, publishes
-// its aggregate, finds its exclusive prefix by a warp-parallel look-back over 32 predecessors at
-// a time (block/tile_lookback.cuh), and stores the result. Each element is read once and written
-// once: 2 * n * sizeof(T) bytes of traffic, plus 8 bytes of status per tile.
+// its tile with 16-byte loads in the warp-striped arrangement (block/block_load.cuh), scans it in
+// registers and shuffles, publishes its aggregate, finds its exclusive prefix by a warp-parallel
+// look-back over 32 predecessors at a time (block/tile_lookback.cuh), and stores the result. Each
+// element is read once and written once: 2 * n * sizeof(T) bytes of traffic, plus 8 bytes of status
+// per tile.
 //
 // Performance (block/tile_lookback.cuh, tuning.h): after publishing its aggregate a tile sleeps
 // about one L2 round trip before it reads its predecessors, and sleeps between reads of a window
@@ -47,8 +48,8 @@ namespace prim::detail::lookback {
 
 template <bool Inclusive, int ITEMS, int VEC, class T, class Op, class Status>
 __global__ void __maxnreg__(block::lookback_max_registers<T>())
-    scan_kernel(const T* in, T* out, std::size_t n, T identity, Op op, Status status,
-                bool aligned, block::LookbackDelays delays) {
+    scan_kernel(const T* in, T* out, std::size_t n, T identity, Op op, Status status, bool aligned,
+                block::LookbackDelays delays) {
   using Scan = block::BlockScan<T>;
   __shared__ typename Scan::TempStorage storage;
   const long long tile = blockIdx.x;
