@@ -456,6 +456,22 @@ TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
   }
 }
 
+// Within the look-back kernels' register cap without spilling: the chained compaction, and the
+// one-wave compaction and stable partition. (The chained partition, CUB's order, still spills:
+// kernels/compact_fused.cuh.)
+TEST(FusedCompaction, Int32KernelsKeepToTheirRegisters) {
+  namespace cf = prim::detail::compact_fused;
+  using Selector = prim::detail::ItemSelector<Positive>;
+  constexpr int kItems = prim::block::default_items_per_thread<int>();
+  constexpr int kVec = prim::block::vector_width<int, kItems>();
+  expect_no_spills(cf::select_kernel<cf::Rejected::dropped, false, kItems, kVec, int, Selector>,
+                   "compaction, chained");
+  expect_no_spills(cf::select_kernel<cf::Rejected::dropped, true, kItems, kVec, int, Selector>,
+                   "compaction, one wave");
+  expect_no_spills(cf::select_kernel<cf::Rejected::in_order, true, kItems, kVec, int, Selector>,
+                   "stable partition, one wave");
+}
+
 TEST(FusedCompaction, DeviceSideItemCountRejectsBadArguments) {
   DeviceArray<int> d_in(10), d_out(10);
   DeviceArray<std::size_t> d_n(1), d_count(1);

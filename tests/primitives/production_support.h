@@ -14,8 +14,19 @@
 
 #include "primitives/config.h"
 #include "primitives/error.h"
+#include "primitives/tuning.h"
 
 namespace prim_production_test {
+
+// A look-back kernel within its register cap (tuning::kLookbackMaxRegisters) and with no local
+// memory: nothing spilled.
+template <class Kernel>
+void expect_no_spills(Kernel* kernel, const char* name) {
+  cudaFuncAttributes attributes{};
+  ASSERT_EQ(cudaFuncGetAttributes(&attributes, kernel), cudaSuccess) << name;
+  EXPECT_LE(attributes.numRegs, prim::tuning::kLookbackMaxRegisters) << name;
+  EXPECT_EQ(attributes.localSizeBytes, 0u) << name << " spills";
+}
 
 // Device array with RAII; filled with a poison byte so unwritten items show up.
 template <class T>

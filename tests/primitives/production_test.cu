@@ -175,6 +175,18 @@ TEST(LookbackScan, RejectsUnsupportedShapes) {
 }
 
 // Workspace at most 1% of the input (int32, default tiles, from 2^20 up).
+// The look-back kernels are held to tuning::kLookbackMaxRegisters registers so that three blocks
+// of 512 threads stay resident per SM; the int32 scans fit without spilling to local memory (warp
+// 0 parks its items in shared memory during its look-back, block/tile_lookback.cuh).
+TEST(LookbackScan, Int32KernelsKeepToTheirRegisters) {
+  namespace lb = prim::detail::lookback;
+  constexpr int kItems = prim::block::default_items_per_thread<int>();
+  constexpr int kVec = prim::block::vector_width<int, kItems>();
+  using Status = prim::block::TileStatusFor<int>;
+  expect_no_spills(lb::scan_kernel<false, kItems, kVec, int, prim::Plus, Status>, "exclusive");
+  expect_no_spills(lb::scan_kernel<true, kItems, kVec, int, prim::Plus, Status>, "inclusive");
+}
+
 TEST(LookbackScan, WorkspaceIsSmall) {
   for (std::size_t n : {std::size_t(1) << 20, std::size_t(1) << 28}) {
     EXPECT_LE(prim::own::scan_workspace_bytes<int>(n), n * sizeof(int) / 100);
