@@ -174,7 +174,6 @@ TEST(LookbackScan, RejectsUnsupportedShapes) {
   EXPECT_THROW(prim::own::scan_workspace_bytes<int>(1000, config), prim::Error);
 }
 
-// Workspace at most 1% of the input (int32, default tiles, from 2^20 up).
 // The look-back kernels are held to tuning::kLookbackMaxRegisters registers so that three blocks
 // of 512 threads stay resident per SM; the int32 scans fit without spilling to local memory (warp
 // 0 parks its items in shared memory during its look-back, block/tile_lookback.cuh).
@@ -187,6 +186,7 @@ TEST(LookbackScan, Int32KernelsKeepToTheirRegisters) {
   expect_no_spills(lb::scan_kernel<true, kItems, kVec, int, prim::Plus, Status>, "inclusive");
 }
 
+// Workspace at most 1% of the input (int32, default tiles, from 2^20 up).
 TEST(LookbackScan, WorkspaceIsSmall) {
   for (std::size_t n : {std::size_t(1) << 20, std::size_t(1) << 28}) {
     EXPECT_LE(prim::own::scan_workspace_bytes<int>(n), n * sizeof(int) / 100);

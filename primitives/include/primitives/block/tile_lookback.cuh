@@ -117,11 +117,12 @@ __device__ __forceinline__ T tile_lookback(const Status& status, int tile, const
 // look-back's own registers come on top. Under the kernels' register cap (tuning.h) that peak
 // spilled 4 to 9 registers to local memory around warp_base, in every warp of every tile: in
 // ncu, the scan of 2^28 int32 on an H100 made as many local-memory requests as global loads and
-// stores together (about 4.2M of each). park moves the calling warp's items to shared memory (lane-interleaved: no bank
-// conflicts) once it has published its aggregate, and unpark brings them back after the
-// look-back, so no items are live at the peak and only warp 0 pays, ITEMS shared stores and loads
-// per thread. The __syncwarp between them is a memory barrier to the compiler, which therefore
-// reloads the items instead of keeping them in registers across the look-back.
+// stores together (about 4.2M of each). park moves the calling warp's items to shared memory
+// (lane-interleaved: no bank conflicts) once it has published its aggregate, and unpark brings
+// them back after the look-back, so no items are live at the peak and only warp 0 pays, ITEMS
+// shared stores and loads per thread. The __syncwarp between them is a memory barrier to the
+// compiler, which therefore reloads the items instead of keeping them in registers across the
+// look-back.
 template <int ITEMS, class T>
 __device__ __forceinline__ void park(T* parked, const T (&items)[ITEMS], int lane) {
 #pragma unroll
