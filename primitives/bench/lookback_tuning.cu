@@ -1,5 +1,6 @@
 // lookback_tuning: the look-back scan and the fused compaction (int32, keep below 50 of
-// [0, 100)) at other tile shapes and look-back pauses than the defaults of tuning.h, against CUB
+// [0, 100)) at other tile shapes, look-back pauses and prefetch distances than the defaults of
+// tuning.h, against CUB
 // and a copy, each result checked against the host.
 //
 //   lookback_tuning [log2 sizes...]        default: 20 21 24 28
@@ -116,26 +117,27 @@ bool check_compact(Buffers& b) {
 }
 
 template <int ITEMS>
-void scan_new(Buffers& b, const char* label, int threads, unsigned first, unsigned poll,
+void scan_new(Buffers& b, const char* label, int threads, prim::block::LookbackSchedule schedule,
               double copy_us, double cub_us) {
   namespace lb = prim::detail::lookback;
   lb::TileShape shape;
   shape.threads = threads;
   shape.items = ITEMS;
   shape.tiles = (b.n + std::size_t(threads) * ITEMS - 1) / (std::size_t(threads) * ITEMS);
-  shape.delays = {first, poll};
+  shape.schedule = schedule;
   const double us = time_us(b, [&](int s) {
     lb::launch<false, ITEMS>(b.in[s], b.out[s], b.n, 0, prim::Plus{}, g_ws, 0, shape);
   });
   lb::launch<false, ITEMS>(b.in[0], b.out[0], b.n, 0, prim::Plus{}, g_ws, 0, shape);
   std::printf(
-      "scan    n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u  %8.2f us  copy %.3f cub %.3f %s\n", b.n,
-      label, threads, ITEMS, first, poll, us, us / copy_us, us / cub_us,
-      check_scan(b) ? "ok" : "WRONG");
+      "scan    n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u ahead=%3u  %8.2f us  copy %.3f cub %.3f "
+      "%s\n",
+      b.n, label, threads, ITEMS, schedule.first_ns, schedule.poll_ns, schedule.prefetch_tiles, us,
+      us / copy_us, us / cub_us, check_scan(b) ? "ok" : "WRONG");
 }
 
 template <int ITEMS>
-void compact_new(Buffers& b, const char* label, int threads, unsigned first, unsigned poll,
+void compact_new(Buffers& b, const char* label, int threads, prim::block::LookbackSchedule schedule,
                  double copy_us, double cub_us) {
   namespace cf = prim::detail::compact_fused;
   const std::size_t staging = std::size_t(threads) * ITEMS * 4 + cf::kStagingSlack;
@@ -145,7 +147,7 @@ void compact_new(Buffers& b, const char* label, int threads, unsigned first, uns
   shape.items = ITEMS;
   shape.tiles = (b.n + std::size_t(threads) * ITEMS - 1) / (std::size_t(threads) * ITEMS);
   shape.staging_bytes = staging;
-  shape.delays = {first, poll};
+  shape.schedule = schedule;
   prim::CompactConfig chained;  // the look-back's pauses: never the one-wave launch
   chained.one_wave = false;
   const double us = time_us(b, [&](int s) {
@@ -155,9 +157,10 @@ void compact_new(Buffers& b, const char* label, int threads, unsigned first, uns
   cf::launch<cf::Select::compact, ITEMS>(b.in[0], b.out[0], b.n, nullptr, Sel{{50}}, g_count, g_ws,
                                          0, shape, chained);
   std::printf(
-      "compact n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u  %8.2f us  copy %.3f cub %.3f %s\n", b.n,
-      label, threads, ITEMS, first, poll, us, us / copy_us, us / cub_us,
-      check_compact(b) ? "ok" : "WRONG");
+      "compact n=%-10zu %-8s %4dx%-2d first=%4u poll=%4u ahead=%3u  %8.2f us  copy %.3f cub %.3f "
+      "%s\n",
+      b.n, label, threads, ITEMS, schedule.first_ns, schedule.poll_ns, schedule.prefetch_tiles, us,
+      us / copy_us, us / cub_us, check_compact(b) ? "ok" : "WRONG");
 }
 
 // Compaction of n - 3 items into out + 1 (scalar stores) and into out (16-byte stores), by the
@@ -235,21 +238,23 @@ int main(int argc, char** argv) {
     }
     std::printf("compact n=%-10zu unaligned output and n - 3: %s\n", n,
                 check_unaligned(b) ? "ok" : "WRONG");
-    struct D {
-      unsigned first, poll;
-    };
-    for (D d : {D{0, 0}, D{0, 650}, D{600, 300}, D{1200, 650}, D{2000, 1000}}) {
-      scan_new<16>(b, "512x16", 512, d.first, d.poll, copy_us, cub_scan);
-      compact_new<16>(b, "512x16", 512, d.first, d.poll, copy_us, cub_sel);
+    // The pauses at the default prefetch distance, then the distance at the default pauses.
+    using Schedule = prim::block::LookbackSchedule;
+    const unsigned ahead = prim::tuning::kLookbackPrefetchTiles;
+    for (Schedule d : {Schedule{0, 0, ahead}, Schedule{0, 650, ahead}, Schedule{600, 300, ahead},
+                       Schedule{1200, 650, ahead}, Schedule{2000, 1000, ahead},
+                       Schedule{1200, 650, 0}, Schedule{1200, 650, 64}, Schedule{1200, 650, 256}}) {
+      scan_new<16>(b, "512x16", 512, d, copy_us, cub_scan);
+      compact_new<16>(b, "512x16", 512, d, copy_us, cub_sel);
     }
     for (int threads : {128, 256}) {
-      for (D d : {D{600, 300}, D{1200, 650}}) {
-        scan_new<16>(b, "x16", threads, d.first, d.poll, copy_us, cub_scan);
-        compact_new<16>(b, "x16", threads, d.first, d.poll, copy_us, cub_sel);
+      for (Schedule d : {Schedule{600, 300, ahead}, Schedule{1200, 650, ahead}}) {
+        scan_new<16>(b, "x16", threads, d, copy_us, cub_scan);
+        compact_new<16>(b, "x16", threads, d, copy_us, cub_sel);
       }
     }
-    scan_new<8>(b, "1024x8", 1024, 1200, 650, copy_us, cub_scan);
-    compact_new<8>(b, "1024x8", 1024, 1200, 650, copy_us, cub_sel);
+    scan_new<8>(b, "1024x8", 1024, Schedule{1200, 650, ahead}, copy_us, cub_scan);
+    compact_new<8>(b, "1024x8", 1024, Schedule{1200, 650, ahead}, copy_us, cub_sel);
     PRIM_CUDA_CHECK(cudaFree(temp));
   }
   return 0;

@@ -95,6 +95,12 @@ std::vector<Affine16> random_affine16(std::size_t n, std::uint64_t seed) {
 }
 
 TEST(LookbackScan, TinyTilesInt) {
+  // The largest size runs 32,769 tiles of 32 items: a long grid, whose tiles pause in their
+  // look-back and prefetch the input of the tiles ahead, up to the last whole tile.
+  const prim::block::LookbackSchedule schedule =
+      prim::block::lookback_shape<int>((std::size_t(1) << 20) + 7, tiny_tiles(), "test").schedule;
+  EXPECT_GT(schedule.prefetch_tiles, 0u);
+  EXPECT_GT(schedule.first_ns, 0u);
   for (std::size_t n :
        {std::size_t(1), std::size_t(31), std::size_t(32), std::size_t(33), std::size_t(1000),
         std::size_t(32 * 1024 + 5), (std::size_t(1) << 20) + 7}) {

@@ -23,6 +23,7 @@
 
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "primitives/block/tile_shape.cuh"
@@ -34,28 +35,52 @@
 
 namespace prim::block {
 
-// Pauses of a look-back: `first_ns` after a tile publishes its aggregate and before it first reads
-// its predecessors (they are likely still busy; reading at once only adds polling traffic), and
-// `poll_ns` between two reads of a window that is not ready yet.
-struct LookbackDelays {
+// When a tile of a long grid acts: `first_ns`, the pause after it publishes its aggregate and
+// before it first reads its predecessors (they are likely still busy; reading at once only adds
+// polling traffic); `poll_ns`, the pause between two reads of a window that is not ready yet; and
+// `prefetch_tiles`, how far ahead of itself it asks L2 for a tile's input (prefetch_tile_ahead).
+struct LookbackSchedule {
   unsigned first_ns = 0;
   unsigned poll_ns = 0;
+  unsigned prefetch_tiles = 0;
 };
 
-// The pauses for a grid of `tiles` tiles: none for small grids, whose look-backs are short.
-inline LookbackDelays lookback_delays(std::size_t tiles) {
-  if (static_cast<long long>(tiles) < tuning::kLookbackDelayMinTiles) return {};
-  return {tuning::kLookbackFirstDelayNs, tuning::kLookbackPollDelayNs};
+// The schedule for a grid of `tiles` tiles: none for short grids, whose look-backs are short and
+// whose input L2 may still hold (tuning.h).
+inline LookbackSchedule lookback_schedule(std::size_t tiles) {
+  if (static_cast<long long>(tiles) < tuning::kLookbackScheduleMinTiles) return {};
+  return {tuning::kLookbackFirstDelayNs, tuning::kLookbackPollDelayNs,
+          tuning::kLookbackPrefetchTiles};
+}
+
+// Tile `tile` asks L2 for the input of tile `tile + ahead` (tiles of tile_items items of the n at
+// `in`), so that it is on its way from DRAM before that tile's block starts: one bulk prefetch
+// (cp.async.bulk.prefetch.L2, sm_90 on) by the calling thread, which does not wait for it. Nothing
+// where ahead is 0, the tile is not whole, `in` is not 16-byte aligned, or before sm_90. A tile
+// spends most of its life in its look-back; with the loads of the tiles to come already in flight
+// DRAM stays busy meanwhile (tuning.h has the figures).
+template <class T>
+__device__ __forceinline__ void prefetch_tile_ahead(const T* in, std::size_t n,
+                                                    std::size_t tile_items, int tile,
+                                                    unsigned ahead) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const std::size_t first = (static_cast<std::size_t>(tile) + ahead) * tile_items;
+  if (ahead == 0 || first + tile_items > n || reinterpret_cast<std::uintptr_t>(in) % 16 != 0)
+    return;
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + first),
+               "r"(static_cast<unsigned>(tile_items * sizeof(T)))
+               : "memory");
+#endif
 }
 
 // Block size, items per thread and tiles of a single-pass call on n items of T (the lookback scan
-// and the fused compaction), checked against what their kernels support, and the pauses for
+// and the fused compaction), checked against what their kernels support, and the schedule for
 // that many tiles.
 struct LookbackShape {
   int threads = 0;
   int items = 0;
   std::size_t tiles = 0;
-  LookbackDelays delays;
+  LookbackSchedule schedule;
 };
 
 template <class T>
@@ -75,7 +100,7 @@ LookbackShape lookback_shape(std::size_t n, const ScanConfig& config, const char
   shape.tiles = (n + tile_items - 1) / tile_items;
   require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
           [&] { return "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles"; });
-  shape.delays = lookback_delays(shape.tiles);
+  shape.schedule = lookback_schedule(shape.tiles);
   return shape;
 }
 

@@ -124,13 +124,13 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
                                     select_kernel<kOneWave<Mode>, true, ITEMS, kVec, T, Selector>,
                                     dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
                                     shape.staging_bytes, stream, in, out, n, d_n, selector, d_count,
-                                    layout.status, aligned, out_aligned, shape.delays))
+                                    layout.status, aligned, out_aligned, shape.schedule))
     return;
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
   auto* kernel = select_kernel<kChained<Mode>, false, ITEMS, kVec, T, Selector>;
   if (single) {
     kernel<<<1, shape.threads, shape.staging_bytes, stream>>>(
-        in, out, n, d_n, selector, d_count, layout.status, aligned, out_aligned, shape.delays);
+        in, out, n, d_n, selector, d_count, layout.status, aligned, out_aligned, shape.schedule);
     PRIM_LAUNCH_CHECK("compact_fused::select_kernel");
   } else {
     // The status is zeroed by a kernel that lets the selection's blocks launch meanwhile
@@ -139,7 +139,7 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
     launch_dependent("compact_fused::select_kernel", kernel,
                      dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads),
                      shape.staging_bytes, stream, in, out, n, d_n, selector, d_count, layout.status,
-                     aligned, out_aligned, shape.delays);
+                     aligned, out_aligned, shape.schedule);
   }
   if constexpr (Mode == Select::stable_partition) {
     const int threads = 256;

@@ -58,7 +58,7 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   const bool single = shape.tiles == 1;  // one launch only: nothing to look back on
   if (single) {
     scan_kernel<Inclusive, ITEMS, kVec><<<1, shape.threads, 0, stream>>>(
-        in, out, n, identity, op, layout.status, aligned, shape.delays);
+        in, out, n, identity, op, layout.status, aligned, shape.schedule);
     PRIM_LAUNCH_CHECK("lookback::scan_kernel");
     return;
   }
@@ -68,7 +68,7 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   launch_dependent("lookback::scan_kernel",
                    scan_kernel<Inclusive, ITEMS, kVec, T, Op, block::TileStatusFor<T>>,
                    dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads), 0, stream, in,
-                   out, n, identity, op, layout.status, aligned, shape.delays);
+                   out, n, identity, op, layout.status, aligned, shape.schedule);
 }
 
 // d_out may equal d_in: every tile reads its items before it writes them, and no tile reads

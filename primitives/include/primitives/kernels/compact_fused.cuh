@@ -22,7 +22,10 @@
 // the look-back (block::park): without that the chained compaction spilled 24 bytes per thread,
 // and parking took compact50 on an H100 from 50.6 to 47.6 us at 2^24 and 678 to 635 us at 2^28.
 // (The chained partition in CUB's order still spills, 180 bytes per thread with the park against
-// 32 without, and is 0.6% to 2.8% faster with it from 2^22 to 2^28.)
+// 32 without, and is 0.6% to 2.8% faster with it from 2^22 to 2^28.) Long chained grids prefetch
+// the input of the tile 128 ahead, as the scan does (kernels/scan_lookback.cuh), except the
+// partition of vector items (see the kernel): compact50 at 2^28 went from 633 to 605 us on an
+// H100 and from 526 to 489 us on an H200.
 //
 // Wide items (sizeof(T) a multiple of 4 bytes, VEC of them not one 16-byte vector: 12, 20, 24,
 // 32, 48 bytes, and 4- or 8-byte items with one item per thread) would load and store member by
@@ -172,8 +175,9 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
     select_kernel(const T* __restrict__ in, T* __restrict__ out, std::size_t max_n,
                   const std::size_t* d_n, Selector selector, std::size_t* d_count,
                   block::CountTileStatus status, bool aligned, bool out_aligned,
-                  block::LookbackDelays delays) {
+                  block::LookbackSchedule schedule) {
   constexpr bool Partition = R != Rejected::dropped;
+  constexpr bool kVectorItems = block::vectorizable<T, VEC>();
   static_assert(R != Rejected::in_order || ONE_WAVE, "input order needs the kept total first");
   using Count = unsigned long long;
   using Scan = block::BlockScan<Count>;
@@ -187,10 +191,21 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   extern __shared__ uint4 staging_vectors[];
   T* staged = reinterpret_cast<T*>(staging_vectors);
 
-  // *d_n, like the input, was ready before the zeroing kernel ahead started.
+  // *d_n, like the input, was ready before the zeroing kernel ahead started. The prefetch of the
+  // tile ahead (kernels/scan_lookback.cuh) goes here rather than further down, where it made the
+  // chained partition spill 20 bytes more. One wave: every tile has started already. The chained
+  // partition of vector items (CUB's order, and the stable one's first pass) does not prefetch:
+  // it spills (above), and prefetching cost it 1.7% on an H200 (partition_index 2^24, 72.7 ->
+  // 74.0 us), where the partitions of wide items gained 7% to 10% (path48 2^24: 545 -> 491 us).
+  constexpr bool kPrefetch = !ONE_WAVE && !(R == Rejected::reversed && kVectorItems);
   if (threadIdx.x == 0) {
-    item_count = d_n && *d_n < max_n ? *d_n : max_n;
-    if (ONE_WAVE) one_wave_sums[0] = one_wave_sums[1] = 0;
+    const std::size_t count = d_n && *d_n < max_n ? *d_n : max_n;
+    item_count = count;
+    if constexpr (ONE_WAVE) one_wave_sums[0] = one_wave_sums[1] = 0;
+    if constexpr (kPrefetch) {
+      block::prefetch_tile_ahead(in, count, std::size_t(blockDim.x) * ITEMS,
+                                 static_cast<int>(blockIdx.x), schedule.prefetch_tiles);
+    }
   }
   __syncthreads();
   const int tile = blockIdx.x;
@@ -219,7 +234,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   constexpr int kTileWordsPerThread = ITEMS * static_cast<int>(sizeof(T) / sizeof(Word));
   T items[ITEMS];
   bool vectorized = false;
-  if constexpr (block::vectorizable<T, VEC>()) {
+  if constexpr (kVectorItems) {
     vectorized = aligned && valid == kSegmentItems;
     // A compaction's items as streaming loads (see the stores below); a partition's plain.
     if (vectorized)
@@ -281,8 +296,8 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
     // Warp 0's items wait in its own segment of the staging area, which no other warp reads and
     // the staging below overwrites only after warp_base's second __syncthreads.
     block::park(staged, items, lane);
-    if (delays.first_ns) __nanosleep(delays.first_ns);
-    const Count before = block::tile_lookback(status, tile, Count(0), Plus{}, delays.poll_ns);
+    if (schedule.first_ns) __nanosleep(schedule.first_ns);
+    const Count before = block::tile_lookback(status, tile, Count(0), Plus{}, schedule.poll_ns);
     if (lane == 0) status.publish(tile, block::kTileInclusive, before + tile_kept);
     block::unpark(staged, items, lane);
     return before;
@@ -306,8 +321,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   // on a multiple of VEC; staging them `shift` places further makes each staged vector one
   // aligned output vector. A partition's rejected run (out[rejected_start, ...), in output order)
   // is staged after the kept one, at rejected_base, with its own shift.
-  constexpr bool kVectorStores = block::vectorizable<T, VEC>();
-  const bool vector_stores = kVectorStores && out_aligned;
+  const bool vector_stores = kVectorItems && out_aligned;
   const unsigned shift = vector_stores ? static_cast<unsigned>(kept_before_tile % VEC) : 0u;
   const std::size_t rejected_before_tile = tile_start - kept_before_tile;
   const unsigned tile_rejected = tile_valid - tile_kept;
@@ -351,7 +365,7 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   __syncthreads();
 
   if (vector_stores) {
-    if constexpr (kVectorStores) {
+    if constexpr (kVectorItems) {
       // Staged items [first, first + count) to dst[0, count), first % VEC being dst's offset from
       // a 16-byte boundary: whole vectors, and item by item in the partial vectors at both ends.
       auto store_run = [&](T* dst, unsigned first, unsigned count) {
