@@ -1,7 +1,6 @@
 // lookback_tuning: the look-back scan and the fused compaction (int32, keep below 50 of
 // [0, 100)) at other tile shapes, look-back pauses and prefetch distances than the defaults of
-// tuning.h, against CUB
-// and a copy, each result checked against the host.
+// tuning.h, against CUB and a copy, each result checked against the host.
 //
 //   lookback_tuning [log2 sizes...]        default: 20 21 24 28
 //
