@@ -19,7 +19,7 @@
 // A block holds its tile until its look-back ends, so few tiles' loads are in flight while most
 // resident tiles wait; in a long grid each tile therefore first asks L2 for the input of the tile
 // 128 ahead (block::prefetch_tile_ahead), which DRAM delivers while the tiles between run, and
-// that tile's loads then find L2. No extra bytes: the 4 MiB ahead stay in L2 until read. At 2^28
+// that tile's loads then find L2 (no extra bytes while the 4 MiB ahead stay in L2). At 2^28
 // int32 it took the scan from 819 to 756 us on an H100 (1.15 to 1.06 x a copy) and from 632 to
 // 601 us on an H200 (1.25 to 1.19 x); tuning.h has the distances tried.
 //
