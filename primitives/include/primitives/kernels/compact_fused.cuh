@@ -21,8 +21,9 @@
 // and for the look-back pauses). Warp 0 parks its items in its segment of the staging area during
 // the look-back (block::park): without that the chained compaction spilled 24 bytes per thread,
 // and parking took compact50 on an H100 from 50.6 to 47.6 us at 2^24 and 678 to 635 us at 2^28.
-// (The chained partition in CUB's order still spills, 180 bytes per thread with the park against
-// 32 without, and is 0.6% to 2.8% faster with it from 2^22 to 2^28.) Long chained grids prefetch
+// (The chained partition in CUB's order still spills: 32 bytes per thread with a plain selector,
+// 16 with partition_index's gather.) Each item is staged with one select and one predicated store,
+// no branch per item (see the staging below). Long chained grids prefetch
 // the input of the tile 128 ahead, as the scan does (kernels/scan_lookback.cuh), except the
 // partition of vector items (see the kernel): compact50 at 2^28 went from 633 to 605 us on an
 // H100 and from 526 to 489 us on an H200.
@@ -334,7 +335,18 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
   }
 
   // Stage in output order: kept items at their rank (+ shift), rejected ones from the end of
-  // their run backwards (see the note at the top of the file), or forwards in input order.
+  // their run backwards (see the note at the top of the file), or forwards in input order. Item
+  // i sits at tile position pos = segment_offset + index, and a rejected item's rank among the
+  // tile's rejected ones is pos - kept_rank, so every slot is kept_rank plus or minus a term
+  // that depends on the item alone:
+  //   kept:              shift + kept_rank
+  //   rejected reversed: (rejected_base + tile_rejected - 1 - pos) + kept_rank
+  //   rejected in order: (rejected_base + pos) - kept_rank
+  // One select and one predicated store per item, no branch: with a branch per item the warp
+  // ran both sides wherever its lanes disagreed.
+  const int lane_first = block::striped_index<VEC>(0, lane);  // index = lane_first + const(i)
+  const unsigned reversed_end = rejected_base + tile_rejected - 1 - segment_offset - lane_first;
+  const unsigned in_order_start = rejected_base + segment_offset + lane_first;
 #pragma unroll
   for (int r = 0; r < ITEMS / VEC; ++r) {
     unsigned kept_rank = warp_offset + row_base[r];
@@ -342,24 +354,22 @@ __global__ void __maxnreg__(block::lookback_max_registers<T>())
     for (int v = 0; v < VEC; ++v) {
       const int i = r * VEC + v;
       const int index = block::striped_index<VEC>(i, lane);
-      if ((kept_bits >> i) & 1u) {
-        if constexpr (kWide) {
-          store_item<Word>(staged + shift + kept_rank, items[i]);
-        } else {
-          staged[shift + kept_rank] = items[i];
-        }
-        ++kept_rank;
-      } else if (Partition && index < valid) {
-        const unsigned rejected_rank = static_cast<unsigned>(segment_offset + index) - kept_rank;
-        const unsigned at = R == Rejected::in_order
-                                ? rejected_base + rejected_rank
-                                : rejected_base + tile_rejected - 1 - rejected_rank;
+      const unsigned offset = static_cast<unsigned>(index - lane_first);  // known at compile time
+      const bool keep = (kept_bits >> i) & 1u;
+      unsigned at = shift + kept_rank;
+      if constexpr (R == Rejected::reversed) {
+        at = keep ? at : reversed_end - offset + kept_rank;
+      } else if constexpr (R == Rejected::in_order) {
+        at = keep ? at : in_order_start + offset - kept_rank;
+      }
+      if (keep || (Partition && index < valid)) {
         if constexpr (kWide) {
           store_item<Word>(staged + at, items[i]);
         } else {
           staged[at] = items[i];
         }
       }
+      kept_rank += keep ? 1u : 0u;
     }
   }
   __syncthreads();
