@@ -22,11 +22,10 @@
 // the look-back (block::park): without that the chained compaction spilled 24 bytes per thread,
 // and parking took compact50 on an H100 from 50.6 to 47.6 us at 2^24 and 678 to 635 us at 2^28.
 // (The chained partition in CUB's order still spills: 32 bytes per thread with a plain selector,
-// 16 with partition_index's gather.) Each item is staged with one select and one predicated store,
-// no branch per item (see the staging below). Long chained grids prefetch
-// the input of the tile 128 ahead, as the scan does (kernels/scan_lookback.cuh), except the
-// partition of vector items (see the kernel): compact50 at 2^28 went from 633 to 605 us on an
-// H100 and from 526 to 489 us on an H200.
+// 16 with partition_index's gather.) Items are staged without a branch per item (see the
+// staging). Long chained grids prefetch the input of the tile 128 ahead, as the scan does
+// (kernels/scan_lookback.cuh), except the partition of vector items (see the kernel): compact50
+// at 2^28 went from 633 to 605 us on an H100 and from 526 to 489 us on an H200.
 //
 // Wide items (sizeof(T) a multiple of 4 bytes, VEC of them not one 16-byte vector: 12, 20, 24,
 // 32, 48 bytes, and 4- or 8-byte items with one item per thread) would load and store member by
