@@ -32,6 +32,9 @@ RAYSTREAM_HD inline std::int32_t object_reference(int k) {
   return ~static_cast<std::int32_t>(k);
 }
 
+// A primitive reference that names no primitive (an environment light's).
+inline constexpr std::int32_t kNoPrimitive = INT32_MIN;
+
 namespace detail {
 
 // The closest hit found so far: a triangle (index, barycentrics) or an object (its full Hit).
@@ -40,11 +43,13 @@ struct HitSearch {
   std::int32_t triangle = -1;  // -1: the best hit, if any, is `object_hit`
   float u = 0.0f, v = 0.0f;
   Hit object_hit;
+  std::int32_t skip = kNoPrimitive;  // a primitive the search passes over
 };
 
 // Tests one primitive against the ray, narrowing the search. Returns true on a closer hit.
 RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref, const Ray& ray,
                                         float t_min, HitSearch& s) {
+  if (ref == s.skip) return false;
   if (ref >= 0) {
     float u = 0.0f, v = 0.0f;
     const float t = intersect_triangle(load_triangle(g.triangles, ref), ray.origin, ray.direction,
@@ -162,6 +167,24 @@ RAYSTREAM_HD inline bool any_hit(const SceneGeometry& g, const Ray& ray, float t
   s.t_best = t_max;
   detail::search(g, ray, t_min, true, s);
   return s.t_best < t_max;
+}
+
+// Whether a shadow ray sees the light whose primitive is `light` (kNoPrimitive: the environment,
+// seen when nothing at all lies along the ray). The ray is first intersected with the light's own
+// primitive, by the same test a BSDF-sampled ray meets it with, and the light is seen when no
+// other primitive lies closer than that hit. No margin: an occluder at any distance before the
+// light counts, however close to the light, and the light never occludes itself. A ray that
+// misses the light's primitive (by rounding, at its edge) does not see it, as a BSDF-sampled ray
+// along it would not. Light samplers return no sample on a closed light's far side (the near side
+// hides it), since this test cannot tell the two sides' hits apart.
+RAYSTREAM_HD inline bool sees_light(const SceneGeometry& g, const Ray& ray, std::int32_t light) {
+  detail::HitSearch s;
+  if (light != kNoPrimitive && !detail::test_primitive(g, light, ray, kMinHitDistance, s))
+    return false;
+  const float t_light = s.t_best;
+  s.skip = light;
+  detail::search(g, ray, kMinHitDistance, true, s);
+  return !(s.t_best < t_light);
 }
 
 }  // namespace raystream

@@ -34,9 +34,10 @@ struct IntersectBody {
     ray.direction = paths.direction[id];
     const Hit hit = closest_hit(scene.geometry, ray);
     if (hit.material < 0) {  // escaped: the environment, if any, ends it
-      deposit(film, paths.pixel[id],
-              paths.radiance[id] +
-                  escaped_radiance(scene, ray.direction, paths.throughput[id], paths.bsdf_pdf[id]));
+      glm::vec3 radiance = paths.radiance[id];
+      add_finite(radiance,
+                 escaped_radiance(scene, ray.direction, paths.throughput[id], paths.bsdf_pdf[id]));
+      deposit(film, paths.pixel[id], radiance);
       ids[i] = id | kDeadBit;
       if (keys) keys[i] = dead_key;
       return;

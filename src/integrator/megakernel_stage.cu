@@ -23,7 +23,7 @@ struct MegakernelBody {
       count_depth(counts.paths_in, p.depth);
       const Hit hit = closest_hit(scene.geometry, p.ray);
       if (hit.material < 0) {  // escaped
-        p.radiance += escaped_radiance(scene, p.ray.direction, p.throughput, p.bsdf_pdf);
+        add_finite(p.radiance, escaped_radiance(scene, p.ray.direction, p.throughput, p.bsdf_pdf));
         break;
       }
       const int depth = p.depth;
@@ -37,8 +37,7 @@ struct MegakernelBody {
       const bool goes_on = scatter_path(p, scene, surface, max_depth, seed, shadow);
       if (shadow.queued) {
         if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
-        if (!any_hit(scene.geometry, shadow.ray, kMinHitDistance, shadow.distance))
-          p.radiance += shadow.radiance;
+        if (sees_light(scene.geometry, shadow.ray, shadow.light)) p.radiance += shadow.radiance;
       }
       if (!goes_on) break;
       count_depth(counts.paths_out, depth);

@@ -39,11 +39,11 @@ namespace raystream {
   F(std::int32_t, hit_light, "hit lights")       \
   F(glm::vec2, hit_uv, "hit texture coordinates")
 // A shadow ray queued by the shade stage for its path (next-event estimation), traced by the
-// shadow stage: what it adds to the path's pixel when nothing blocks it.
+// shadow stage: what it adds to the path's pixel when it sees its light (the light's primitive).
 #define RAYSTREAM_SHADOW_FIELDS(F)                        \
   F(glm::vec3, shadow_origin, "shadow ray origins")       \
   F(glm::vec3, shadow_direction, "shadow ray directions") \
-  F(float, shadow_distance, "shadow ray lengths")         \
+  F(std::int32_t, shadow_light, "shadow ray lights")      \
   F(glm::vec3, shadow_radiance, "shadow ray contributions")
 #define RAYSTREAM_PATH_FIELDS(F) \
   RAYSTREAM_PATH_CARRIED_FIELDS(F) RAYSTREAM_PATH_HIT_FIELDS(F) RAYSTREAM_SHADOW_FIELDS(F)

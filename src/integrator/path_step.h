@@ -59,11 +59,12 @@ RAYSTREAM_HD inline float ray_offset(const glm::vec3& p) {
   return kRelativeRayOffset * (1.0f + fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z))));
 }
 
-// A shadow ray of next-event estimation: when nothing lies along it closer than `distance`, the
-// light it points at adds `radiance` to the path's pixel.
+// A shadow ray of next-event estimation: when it sees the light whose primitive is `light`
+// (sees_light: nothing before the light's own surface), the light adds `radiance` to the path's
+// pixel.
 struct ShadowRay {
   Ray ray;
-  float distance = 0.0f;
+  std::int32_t light = kNoPrimitive;
   glm::vec3 radiance{0.0f};
   bool queued = false;
 };
@@ -77,15 +78,28 @@ struct SurfaceHit {
   glm::vec2 uv{0.0f};  // texture coordinates
 };
 
-// A shadow ray stops this fraction of its length short of the light, so that it does not find the
-// light itself (a blocker closer to the light than that is missed: 0.1 mm at 1 m).
-inline constexpr float kShadowRayMargin = 1.0e-4f;
-
 // Random-number stream of the light sample at bounce `depth` (separate from the path's own, so
 // the BSDF-only and the NEE estimators trace the same paths).
 RAYSTREAM_HD inline Rng light_rng(std::uint32_t pixel, std::uint32_t sample, int depth,
                                   std::uint64_t seed) {
   return Rng(pixel, sample, (static_cast<std::uint32_t>(depth) + 1u) | 0x40000000u, seed);
+}
+
+// False for infinities and NaN (x - x is NaN for both); the build does not use fast math.
+RAYSTREAM_HD inline bool is_finite(float x) {
+  return x - x == 0.0f;
+}
+
+RAYSTREAM_HD inline bool is_finite(const glm::vec3& v) {
+  return is_finite(v.x) && is_finite(v.y) && is_finite(v.z);
+}
+
+// The one rule for non-finite values, in every schedule and executor: each contribution to a
+// path's pixel (an emitter hit, an escaped ray's environment, a shadow ray's light) is checked
+// where it is made, and a non-finite one is dropped alone; the rest of the path counts. (A sum of
+// finite contributions that overflows is dropped at the film, by deposit.)
+RAYSTREAM_HD inline void add_finite(glm::vec3& sum, const glm::vec3& contribution) {
+  if (is_finite(contribution)) sum += contribution;
 }
 
 // Where a ray leaving point p (normal n) in direction w starts: off the surface on w's side.
@@ -112,7 +126,7 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
     if (scene.nee && p.bsdf_pdf > 0.0f)
       w = power_heuristic(p.bsdf_pdf,
                           light_pdf(scene.lights, hit.light, p.ray.origin, hit.point, hit.normal));
-    p.radiance += p.throughput * le * w;
+    add_finite(p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow between
   }
   if (p.depth + 1 >= max_depth) return false;
   const glm::vec3 albedo =
@@ -127,20 +141,16 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
       if (f.x > 0.0f || f.y > 0.0f || f.z > 0.0f) {
         const float w = power_heuristic(ls.pdf, pdf_bsdf(m, wo, ls.wi, hit.normal));
         // The ray leaves from off the surface, so it aims at the light's point from there: aimed
-        // along wi, it would meet the light's plane short of the sampled point (by the offset
-        // over the cosine, more than any relative margin at grazing angles), and the light
-        // would shadow itself.
+        // along wi, it could pass beside a small light's edge, or meet another part of the
+        // light's plane than the one sampled.
         shadow.ray.origin = offset_origin(hit.point, hit.normal, ls.wi);
         shadow.ray.direction = ls.wi;
-        shadow.distance = kNoHit;
-        if (ls.distance < kNoLightDistance) {
-          const glm::vec3 to_light = hit.point + ls.distance * ls.wi - shadow.ray.origin;
-          const float length = glm::length(to_light);
-          shadow.ray.direction = to_light / length;
-          shadow.distance = length * (1.0f - kShadowRayMargin);
-        }
+        if (ls.distance < kNoLightDistance)
+          shadow.ray.direction =
+              glm::normalize(hit.point + ls.distance * ls.wi - shadow.ray.origin);
+        shadow.light = ls.primitive;
         shadow.radiance = p.throughput * f * ls.radiance * (w / ls.pdf);
-        shadow.queued = true;
+        shadow.queued = is_finite(shadow.radiance);  // a non-finite one is dropped alone
       }
     }
   }
@@ -167,11 +177,6 @@ RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm
   return throughput * environment_radiance(scene.lights.env, direction) * w;
 }
 
-// False for infinities and NaN (x - x is NaN for both); the build does not use fast math.
-RAYSTREAM_HD inline bool is_finite(float x) {
-  return x - x == 0.0f;
-}
-
 // The film: sums of the samples' radiance per pixel (the image is the sum over samples per
 // pixel). With count_samples every ending path adds exactly 1 instead (a test mode: each pixel
 // then holds its number of samples).
@@ -180,12 +185,13 @@ struct FilmView {
   bool count_samples = false;
 };
 
-// Adds an ended path's radiance to its pixel. Paths of the same pixel may end at the same time
-// (stream schedule, both executors), so the adds are atomic; their order, and so the rounding of
-// the sums, depends on the schedule. Non-finite radiance is dropped: it would poison the pixel.
+// Adds an ended path's radiance (or a shadow ray's) to its pixel. Paths of the same pixel may end
+// at the same time (stream schedule, both executors), so the adds are atomic; their order, and so
+// the rounding of the sums, depends on the schedule. Non-finite radiance is dropped: it would
+// poison the pixel.
 RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, glm::vec3 value) {
   if (film.count_samples) value = glm::vec3(1.0f);
-  if (!(is_finite(value.x) && is_finite(value.y) && is_finite(value.z))) return;
+  if (!is_finite(value)) return;
   if (value.x == 0.0f && value.y == 0.0f && value.z == 0.0f) return;  // nothing to add
   float* sum = &film.sums[pixel].x;
 #if defined(__CUDA_ARCH__)

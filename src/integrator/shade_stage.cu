@@ -44,7 +44,7 @@ struct ShadeBody {
     if (shadow.queued && shadow_ids) {
       paths.shadow_origin[id] = shadow.ray.origin;
       paths.shadow_direction[id] = shadow.ray.direction;
-      paths.shadow_distance[id] = shadow.distance;
+      paths.shadow_light[id] = shadow.light;
       paths.shadow_radiance[id] = shadow.radiance;
       shadow_ids[i] = id;
       if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
@@ -78,7 +78,7 @@ struct ShadowBody {
     Ray ray;
     ray.origin = paths.shadow_origin[id];
     ray.direction = paths.shadow_direction[id];
-    if (!any_hit(geometry, ray, kMinHitDistance, paths.shadow_distance[id]))
+    if (sees_light(geometry, ray, paths.shadow_light[id]))
       deposit(film, paths.pixel[id], paths.shadow_radiance[id]);
   }
 };

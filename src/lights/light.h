@@ -5,10 +5,13 @@
 //   sphere    (uniform scale) uniformly in the cone of directions it covers seen from the shading
 //             point (by area, over the whole sphere, from inside it);
 //   object    (any other sphere or cube: scaled, rotated) uniformly over the unit shape's surface
-//   in
-//             object space, carried to world space; the area density there follows from Nanson's
-//             formula, dA_world = |det M| |M^-T n| dA_object, so it is exact for any transform;
+//             in object space, carried to world space; the area density there follows from
+//             Nanson's formula, dA_world = |det M| |M^-T n| dA_object, so it is exact for any
+//             transform;
 //   environment  by the map's luminance (lights/environment.h).
+// A point on the far side of a sphere or cube, seen from outside it, is no sample (zero radiance):
+// the shape's near side hides it, and the shadow test (sees_light) does not count the light's own
+// primitive as an occluder.
 // light_pdf gives, for a point a BSDF-sampled ray hit, the density with which sample_light would
 // have chosen it, for the MIS weights.
 #pragma once
@@ -18,6 +21,7 @@
 
 #include "core/host_device.h"
 #include "core/sampling.h"
+#include "geometry/scene_geometry.h"
 #include "lights/environment.h"
 
 namespace raystream {
@@ -35,8 +39,9 @@ struct Light {
   std::int32_t kind = 0;            // LightKind
   std::int32_t shape = 0;           // object: ShapeType (sphere 0, cube 1)
   std::int32_t two_sided = 1;
-  float area = 0.0f;  // world area (triangle, sphere); object: |det M|
-  float pick = 0.0f;  // probability of picking this light
+  float area = 0.0f;                      // world area (triangle, sphere); object: |det M|
+  float pick = 0.0f;                      // probability of picking this light
+  std::int32_t primitive = kNoPrimitive;  // its primitive reference in the scene's geometry
 };
 
 struct LightsView {
@@ -52,6 +57,7 @@ struct LightSample {
   float distance = 0.0f;     // to the sampled point (kNoLightDistance for the environment)
   glm::vec3 radiance{0.0f};  // arriving along -wi (zero: no sample)
   float pdf = 0.0f;          // solid angle, including the pick probability
+  std::int32_t primitive = kNoPrimitive;  // the light's primitive, for the shadow ray
 };
 
 inline constexpr float kNoLightDistance = 3.0e38f;
@@ -70,6 +76,12 @@ RAYSTREAM_HD inline int pick_light(const LightsView& l, float u) {
 }
 
 namespace detail {
+
+// Whether the object-space point p lies outside the unit shape (sphere 0, cube 1).
+RAYSTREAM_HD inline bool outside_unit_shape(int shape, const glm::vec3& p) {
+  if (shape == 1) return fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z))) > 0.5f;
+  return glm::dot(p, p) > 0.25f;
+}
 
 // Object-space point on the unit shape's surface (uniform by object area) and its normal.
 RAYSTREAM_HD inline void sample_unit_shape(int shape, float u0, float u1, float u2, glm::vec3& p,
@@ -182,6 +194,7 @@ RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, c
       glm::vec3 on_unit;  // by area over the whole sphere
       detail::sample_unit_shape(0, 0.0f, u1, u2, on_unit, n);
       q = light.p + light.radius * n;
+      if (d2 > r2 && glm::dot(n, q - x) > 0.0f) return s;  // the far side, from just outside
       area_pdf = 1.0f / light.area;
       break;
     }
@@ -190,6 +203,9 @@ RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, c
       detail::sample_unit_shape(light.shape, u0, u1, u2, p_object, n_object);
       q = glm::vec3(light.to_world * glm::vec4(p_object, 1.0f));
       n = glm::normalize(light.normal_to_world * n_object);
+      const glm::vec3 x_object = glm::vec3(light.to_object * glm::vec4(x, 1.0f));
+      if (detail::outside_unit_shape(light.shape, x_object) && glm::dot(n, q - x) > 0.0f)
+        return s;  // the far side of a convex shape: its near side hides it
       area_pdf = detail::object_area_pdf(light, n_object);
       break;
     }
@@ -210,7 +226,10 @@ RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, c
 RAYSTREAM_HD inline LightSample sample_light(const LightsView& l, const glm::vec3& x, float uc,
                                              float u0, float u1, float u2) {
   if (l.count == 0) return LightSample{};
-  return sample_light_point(l, pick_light(l, uc), x, u0, u1, u2);
+  const int k = pick_light(l, uc);
+  LightSample s = sample_light_point(l, k, x, u0, u1, u2);
+  s.primitive = l.lights[k].primitive;
+  return s;
 }
 
 // The solid-angle density (pick included) with which sample_light chooses the point q (unit

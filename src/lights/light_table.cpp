@@ -67,6 +67,7 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     if (!(light.area > 0.0f)) continue;
     light.emission = m.emission;
     light.two_sided = m.two_sided;
+    light.primitive = static_cast<std::int32_t>(t);
     s.light = add(light, light.area);
   }
   for (std::size_t k = 0; k < acc.objects.size(); ++k) {
@@ -81,6 +82,7 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     Light light;
     light.emission = m.emission;
     light.two_sided = m.two_sided;
+    light.primitive = object_reference(static_cast<int>(k));
     const glm::mat4 to_world = object_to_world(object);
     const bool sphere = object.shape == ShapeType::sphere;
     const bool uniform = object.scale.x == object.scale.y && object.scale.y == object.scale.z;

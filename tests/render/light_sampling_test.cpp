@@ -651,10 +651,13 @@ TEST(LightSampling, EstimatorIsUnbiased) {
       default:
         FAIL();
     }
-    // The estimate, hidden points (the far side of a convex object) counted as zero; and, for
-    // two-sided objects, all points (both sides: twice the solid angle).
+    // The estimate of the solid angle, hidden points counted as zero. The sampler offers no point
+    // on the far side of a convex object seen from outside (its near side hides it, and the
+    // shadow test does not count the light's own primitive as an occluder): the hidden points
+    // left are near-side points at the silhouette, where this test's own ray misses by rounding.
     Rng rng(static_cast<std::uint32_t>(v.light), 6, 0, 57);
-    double sum = 0.0, sq = 0.0, sum_all = 0.0, sq_all = 0.0;
+    double sum = 0.0, sq = 0.0;
+    int far_side = 0;
     for (int j = 0; j < samples; ++j) {
       const float u0 = rng.next_float(), u1 = rng.next_float(), u2 = rng.next_float();
       const LightSample s = sample_light_point(view, v.light, v.x, u0, u1, u2);
@@ -668,8 +671,11 @@ TEST(LightSampling, EstimatorIsUnbiased) {
         const Hit hit = intersect_object(b.acc.objects[object_index], ray, kMinHitDistance);
         visible = hit.t >= s.distance * (1.0f - 1e-4f);
       }
-      sum_all += value;
-      sq_all += value * value;
+      if (object_index >= 0 && !inside) {
+        glm::vec3 q, n;
+        sampled_point(b, v.light, v.x, s, q, n);
+        if (glm::dot(n, s.wi) > 1e-4f) ++far_side;
+      }
       if (!visible) continue;
       sum += value;
       sq += value * value;
@@ -679,13 +685,9 @@ TEST(LightSampling, EstimatorIsUnbiased) {
     std::printf("  %-44s  solid angle %.5f, estimate %.5f +- %.5f\n", v.name.c_str(), omega, mean,
                 error);
     EXPECT_NEAR(mean, omega, 3.0 * error + 2e-3 * omega + reference_tolerance + 1e-6);
-    if (l.kind == static_cast<int>(LightKind::object) && l.two_sided) {
-      const double mean_all = sum_all / samples;
-      const double error_all =
-          std::sqrt(std::max(sq_all / samples - mean_all * mean_all, 0.0) / samples);
-      EXPECT_NEAR(mean_all, 2.0 * omega,
-                  3.0 * error_all + 4e-3 * omega + 2.0 * reference_tolerance + 1e-6);
-    }
+    // (A sample on a cube's edge, where a number drawn is exactly 0, has the normals of two
+    // faces; this test takes one of them.)
+    EXPECT_LE(far_side, samples / 100000);
     ++checked;
   }
   EXPECT_GT(checked, 30);

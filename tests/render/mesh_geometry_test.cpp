@@ -409,5 +409,83 @@ TEST(BvhTraversal, ObjectsOnlyMatchTheOldBruteForceLoop) {
   }
 }
 
+// The shadow-ray rule (sees_light) on smallpt's kind of light: a sphere of radius 100 whose cap
+// reaches 5e-4 below a ceiling slab (its bottom face at y = 1), a thin plate hung 1e-3 below the
+// cap at one side, and a triangle lamp flush against the slab's face. A light point is seen from
+// the floor exactly when no other primitive lies before it along the ray, however close to the
+// light the occluder is; the light never occludes itself; with or without a BVH.
+TEST(ShadowVisibility, AnOccluderAtAnyDistanceFromTheLightCounts) {
+  Scene s;
+  Material white;
+  white.name = "white";
+  s.materials = {white};
+  auto add = [&](ShapeType shape, glm::vec3 t, glm::vec3 scale) {
+    Object o;
+    o.shape = shape;
+    o.translation = t;
+    o.scale = scale;
+    s.objects.push_back(o);
+  };
+  add(ShapeType::cube, glm::vec3(0.0f, 1.5f, 0.0f), glm::vec3(8.0f, 1.0f, 8.0f));       // the slab
+  add(ShapeType::sphere, glm::vec3(0.0f, 100.9995f, 0.0f), glm::vec3(200.0f));          // the light
+  add(ShapeType::cube, glm::vec3(0.15f, 0.9985f, 0.0f), glm::vec3(0.1f, 1e-4f, 0.1f));  // plate
+  Triangle lamp;  // flush with the slab's face, 1e-4 below it
+  lamp.v[0] = glm::vec3(-0.6f, 0.9999f, 0.5f);
+  lamp.v[1] = glm::vec3(-0.2f, 0.9999f, 0.5f);
+  lamp.v[2] = glm::vec3(-0.6f, 0.9999f, 0.9f);
+  s.triangles.push_back(lamp);
+  for (const bool use_bvh : {false, true}) {
+    SCOPED_TRACE(use_bvh ? "BVH" : "brute force");
+    const SceneAcceleration acc = build_scene_acceleration(s, use_bvh);
+    const SceneGeometry g = acc.geometry();
+    std::int32_t sphere = kNoPrimitive;
+    for (int k = 0; k < static_cast<int>(acc.objects.size()); ++k)
+      if (acc.objects[k].shape == static_cast<int>(ShapeType::sphere)) sphere = object_reference(k);
+    ASSERT_NE(sphere, kNoPrimitive);
+    const glm::vec3 floor_point(0.0f, 0.0f, 0.0f);
+    auto ray_to = [&](glm::vec3 q) {
+      Ray r;
+      r.origin = floor_point;
+      r.direction = glm::normalize(q - floor_point);
+      return r;
+    };
+    // The point of the sphere at height y above the slab's face (y < 0: below it), toward +-x.
+    auto cap_point = [](double y, double side) {
+      const double r = 100.0, below = r - 0.0005 - y;  // from the centre down to the height
+      return glm::vec3(side * std::sqrt(r * r - below * below), 1.0 + y, 0.0);
+    };
+    // The cap's lowest point and points of it below the face: seen (the light never hides
+    // itself).
+    EXPECT_TRUE(sees_light(g, ray_to(cap_point(-0.0005, 1.0)), sphere));
+    EXPECT_TRUE(sees_light(g, ray_to(cap_point(-2e-4, -1.0)), sphere));
+    // Points of the sphere inside the slab, 5e-5 and 1e-3 above its face: the face hides them.
+    // A shadow ray stopped 1e-4 of its length short of the light (about 1.1e-4 here) would miss
+    // the first occluder.
+    const glm::vec3 in_slab = cap_point(5e-5, -1.0);
+    EXPECT_FALSE(sees_light(g, ray_to(in_slab), sphere));
+    EXPECT_FALSE(any_hit(g, ray_to(in_slab), kMinHitDistance,
+                         glm::length(in_slab - floor_point) * (1.0f - 1e-4f)))
+        << "the point no longer tests an occluder within the old margin";
+    EXPECT_FALSE(sees_light(g, ray_to(cap_point(1e-3, -1.0)), sphere));
+    // Behind the plate, 1e-3 below the cap: hidden; the same point on the other side: seen.
+    EXPECT_FALSE(sees_light(g, ray_to(cap_point(-4e-4, 1.0)), sphere));
+    EXPECT_TRUE(sees_light(g, ray_to(cap_point(-4e-4, -1.0)), sphere));
+    // The triangle lamp, 1e-4 under the slab's face: seen from the floor; hidden from a point
+    // level with it whose ray to it passes through the sphere's cap, which dips below the lamp's
+    // plane within 0.28 of the axis.
+    EXPECT_TRUE(sees_light(g, ray_to(glm::vec3(-0.5f, 0.9999f, 0.8f)), 0));
+    Ray level;
+    level.origin = glm::vec3(0.5f, 0.9999f, -0.3f);
+    level.direction = glm::normalize(glm::vec3(-0.5f, 0.9999f, 0.6f) - level.origin);
+    EXPECT_FALSE(sees_light(g, level, 0));
+    // The environment (no primitive) is seen only when nothing at all lies along the ray.
+    EXPECT_FALSE(sees_light(g, ray_to(glm::vec3(0.0f, 1.0f, 0.0f)), kNoPrimitive));
+    Ray sideways;
+    sideways.origin = floor_point;
+    sideways.direction = glm::vec3(1.0f, 0.0f, 0.0f);
+    EXPECT_TRUE(sees_light(g, sideways, kNoPrimitive));
+  }
+}
+
 }  // namespace
 }  // namespace raystream

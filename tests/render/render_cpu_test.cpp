@@ -135,6 +135,44 @@ TEST(RenderCpu, ShadowRaysReachLightsAtGrazingAngles) {
   EXPECT_NEAR(a_mean, b_mean, 0.02 * b_mean);
 }
 
+TEST(RenderCpu, NonFiniteContributionsAreDroppedAloneInEverySchedule) {
+  // A small floor of albedo 2000 (not physical: it makes the numbers overflow) under a small
+  // sphere light of radiance 3e38, out of the camera's view: every shadow ray's contribution,
+  // throughput x BSDF x radiance / pdf, overflows a float (the floor reaches no farther than 1.5
+  // from the light), while a BSDF-sampled ray that hits the light (its MIS weight is about 1e-6)
+  // stays finite. Each contribution is checked where it is made and a non-finite one is dropped
+  // alone, so every schedule keeps the rest of the path and renders the same image. Before, the
+  // megakernel added the infinite shadow term into the path and so dropped the whole path, while
+  // the wavefront dropped the shadow term alone. Depth 2: direct light only.
+  Scene scene;
+  scene.path = "overflow (test)";
+  scene.materials = {test::make_material("floor", MaterialType::diffuse, glm::vec3(2000.0f)),
+                     test::make_material("light", MaterialType::emitting, glm::vec3(1.0f), 3e38f)};
+  scene.objects = {test::make_object(ShapeType::cube, 0, glm::vec3(0.0f, -0.01f, 0.0f),
+                                     glm::vec3(0.0f), glm::vec3(1.6f, 0.02f, 1.6f)),
+                   test::make_object(ShapeType::sphere, 1, glm::vec3(0.0f, 1.0f, 0.0f),
+                                     glm::vec3(0.0f), glm::vec3(0.1f))};
+  scene.camera.width = 16;
+  scene.camera.height = 12;
+  scene.camera.fovy_degrees = 12.0f;
+  scene.camera.eye = glm::vec3(0.0f, 0.6f, 2.2f);
+  scene.camera.lookat = glm::vec3(0.0f);
+  scene.depth = 2;
+  const RenderSettings s = settings_for(scene, ExecutorKind::cpu, 64);
+  const RenderResult stream = render(scene, s);
+  test::expect_all_finite(stream.image);
+  // Every shadow ray's contribution was dropped before it was traced, yet the floor is lit by
+  // the BSDF-sampled rays that hit the light.
+  EXPECT_EQ(stream.stats.shadow_rays, 0u);
+  EXPECT_GT(test::mean_channel(stream.image, 0), 0.0);
+  for (const Schedule schedule : {Schedule::frame, Schedule::megakernel}) {
+    SCOPED_TRACE(schedule_name(schedule));
+    const RenderResult r = render(scene, with_schedule(s, schedule));
+    EXPECT_EQ(r.stats.shadow_rays, 0u);
+    test::expect_images_close(stream.image, r.image);
+  }
+}
+
 TEST(RenderCpu, NextEventEstimationAgreesWithBsdfSampling) {
   // Triangle, sphere and environment lights; rough glass, rough and smooth metal, textures: the
   // two estimators converge to the same image, and NEE + MIS has the lower noise.
