@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "geometry/scene_acceleration.h"
-#include "integrator/buffer.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/buffer.h"
+#include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "lights/light_table.h"
 #include "scene/scene.h"

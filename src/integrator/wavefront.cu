@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "integrator/buffer.h"
-#include "integrator/executor.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/buffer.h"
+#include "integrator/backend/executor.h"
+#include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
-#include "integrator/schedules.h"
+#include "integrator/schedules/schedules.h"
 #include "integrator/wavefront.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
@@ -162,7 +162,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   stats.bvh = upload.bvh_stats();
   stats.integrator = settings.nee ? "path" : "bsdf";
   SceneView view = upload.view();
-  view.nee = settings.nee;
+  view.nee = settings.nee && view.lights.count > 0;
 
   RenderContext context{ex,
                         settings,

@@ -2,7 +2,7 @@
 // backend (the CPU executor uses prim::cpu whatever the backend).
 #pragma once
 
-#include "integrator/path_primitives.h"
+#include "integrator/backend/path_primitives.h"
 #include "integrator/render.h"
 #include "scene/scene.h"
 

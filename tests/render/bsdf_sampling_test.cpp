@@ -26,7 +26,7 @@
 
 #include "core/rng.h"
 #include "core/sampling.h"
-#include "integrator/roulette.h"
+#include "integrator/path/roulette.h"
 #include "materials/bsdf.h"
 #include "scene/scene.h"
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "integrator/path_primitives.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/path_primitives.h"
+#include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 #include "render_test_scenes.h"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/path_primitives.h"
+#include "integrator/backend/path_primitives.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 #include "render_test_scenes.h"

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "integrator/buffer.h"
-#include "integrator/executor.h"
-#include "integrator/path_buffers.h"
-#include "integrator/path_primitives.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/buffer.h"
+#include "integrator/backend/executor.h"
+#include "integrator/backend/path_primitives.h"
+#include "integrator/path/path_buffers.h"
+#include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
-#include "integrator/stages.h"
+#include "integrator/stages/stages.h"
 #include "integrator/wavefront.h"
 #include "primitives/workspace.h"
 #include "render_test_scenes.h"
@@ -53,14 +53,14 @@ std::vector<T> values(const Buffer<T>& b) {
 
 // Every field of the path state, CPU buffers to GPU buffers and back.
 void copy_paths_to_gpu(const PathBuffers& host, const PathBuffers& device) {
-#define RAYSTREAM_TEST_UPLOAD(type, name, what) \
+#define RAYSTREAM_TEST_UPLOAD(type, name, member, what) \
   copy_from_host(kGpu, device.name.data(), host.name.data(), host.name.bytes());
   RAYSTREAM_PATH_FIELDS(RAYSTREAM_TEST_UPLOAD)
 #undef RAYSTREAM_TEST_UPLOAD
 }
 
 void copy_paths_to_host(const PathBuffers& device, const PathBuffers& host) {
-#define RAYSTREAM_TEST_DOWNLOAD(type, name, what) \
+#define RAYSTREAM_TEST_DOWNLOAD(type, name, member, what) \
   copy_to_host(kGpu, host.name.data(), device.name.data(), device.name.bytes());
   RAYSTREAM_PATH_FIELDS(RAYSTREAM_TEST_DOWNLOAD)
 #undef RAYSTREAM_TEST_DOWNLOAD
@@ -79,23 +79,29 @@ struct Paths {
     for (std::size_t i = 0; i < n; ++i) {
       glm::vec3 d(u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f);
       d = glm::normalize(d + glm::vec3(1e-3f));
+      PathSample path;
       if (i % 4 == 3) {
         d.z = std::fabs(d.z) + 0.1f;  // away from the box, which ends at z = 11
-        p.origin[i] = glm::vec3(0.0f, 5.0f, 40.0f);
-        p.direction[i] = glm::normalize(d);
+        path.origin = glm::vec3(0.0f, 5.0f, 40.0f);
+        path.direction = glm::normalize(d);
       } else {
-        p.origin[i] =
+        path.origin =
             glm::vec3(-4.5f + 9.0f * u(rng), 0.5f + 9.0f * u(rng), -4.5f + 15.0f * u(rng));
-        p.direction[i] = d;
+        path.direction = d;
       }
-      p.throughput[i] = glm::vec3(0.2f + u(rng), 0.2f + u(rng), 0.2f + u(rng));
-      p.radiance[i] = glm::vec3(u(rng), u(rng), u(rng));
-      p.hit_point[i] = glm::vec3(0.0f);
-      p.hit_normal[i] = glm::vec3(0.0f, 1.0f, 0.0f);
-      p.hit_material[i] = -1;
-      p.pixel[i] = static_cast<std::uint32_t>(i % kPixels);
-      p.sample[i] = static_cast<std::uint32_t>(i / kPixels);
-      p.depth[i] = static_cast<std::int32_t>((i / 4) % kMaxDepth);
+      path.throughput = glm::vec3(0.2f + u(rng), 0.2f + u(rng), 0.2f + u(rng));
+      path.radiance = glm::vec3(u(rng), u(rng), u(rng));
+      path.pixel = static_cast<std::uint32_t>(i % kPixels);
+      path.sample = static_cast<std::uint32_t>(i / kPixels);
+      path.depth = static_cast<std::int32_t>((i / 4) % kMaxDepth);
+      SurfaceHit hit;
+      hit.normal = glm::vec3(0.0f, 1.0f, 0.0f);
+      hit.material = -1;
+      hit.light = -1;
+      const auto id = static_cast<std::uint32_t>(i);
+      p.store(id, path);
+      p.store(id, hit);
+      p.store(id, ShadowRay{});
     }
     copy_paths_to_gpu(cpu, gpu);
   }

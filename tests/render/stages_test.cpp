@@ -1,7 +1,7 @@
 // The loop's stages one at a time on the CPU executor: live bounds, dead bits, material keys,
 // deposits on the film, per-depth counts, the refill of a stream pool, compaction and sorting of
 // path ids, and the megakernel against the stages.
-#include "integrator/stages.h"
+#include "integrator/stages/stages.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "integrator/executor.h"
-#include "integrator/path_buffers.h"
-#include "integrator/path_primitives.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/executor.h"
+#include "integrator/backend/path_primitives.h"
+#include "integrator/path/path_buffers.h"
+#include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
 #include "integrator/wavefront.h"
 #include "render_test_scenes.h"
@@ -40,19 +40,19 @@ struct Fixture {
         film(kPixels, glm::vec3(0.0f)),
         paths_in(kMaxDepth, 0),
         paths_out(kMaxDepth, 0) {
+    PathSample p;  // at the origin, looking up: misses everything
+    p.direction = glm::vec3(0.0f, 1.0f, 0.0f);
+    p.throughput = glm::vec3(1.0f);
+    SurfaceHit hit;
+    hit.point = glm::vec3(-1.0f);
+    hit.normal = glm::vec3(-1.0f);
+    hit.material = -7;
+    hit.light = -1;
     for (std::size_t i = 0; i < n; ++i) {
-      paths.origin[i] = glm::vec3(0.0f);
-      paths.direction[i] = glm::vec3(0.0f, 1.0f, 0.0f);  // up: misses everything
-      paths.throughput[i] = glm::vec3(1.0f);
-      paths.radiance[i] = glm::vec3(0.0f);
-      paths.hit_point[i] = glm::vec3(-1.0f);
-      paths.hit_normal[i] = glm::vec3(-1.0f);
-      paths.hit_material[i] = -7;
-      paths.hit_light[i] = -1;
-      paths.bsdf_pdf[i] = 0.0f;
-      paths.pixel[i] = static_cast<std::uint32_t>(i % kPixels);
-      paths.sample[i] = 0;
-      paths.depth[i] = 0;
+      p.pixel = static_cast<std::uint32_t>(i % kPixels);
+      paths.store(static_cast<std::uint32_t>(i), p);
+      paths.store(static_cast<std::uint32_t>(i), hit);
+      paths.store(static_cast<std::uint32_t>(i), ShadowRay{});
     }
     Object sphere;
     sphere.translation = glm::vec3(0.0f, 0.0f, -5.0f);
@@ -322,21 +322,21 @@ TEST(Stages, GenerateCameraPaths) {
     EXPECT_EQ(p.depth[i], 0);
     // The same camera path the megakernel starts from.
     const PathSample expected = camera_path(f.view.camera, std::uint32_t(i), 3, 42);
-    EXPECT_EQ(p.direction[i], expected.ray.direction);
+    EXPECT_EQ(p.direction[i], expected.direction);
   }
   // Row 0 looks up, the last row down; column 0 left, the last column right.
   EXPECT_GT(p.direction[0].y, p.direction[n - 1].y);
   EXPECT_LT(p.direction[0].x, p.direction[5].x);
   // Another sample or seed jitters the rays differently.
   const PathSample other = camera_path(f.view.camera, 0, 4, 42);
-  EXPECT_NE(other.ray.direction, p.direction[0]);
+  EXPECT_NE(other.direction, p.direction[0]);
 }
 
 // Expects slot `to_slot` of `to` to hold the carried state of slot `from_slot` of `from`.
 void expect_carried(const PathState& from, std::uint32_t from_slot, const PathState& to,
                     std::uint32_t to_slot) {
   SCOPED_TRACE("slot " + std::to_string(to_slot) + " from " + std::to_string(from_slot));
-#define RAYSTREAM_TEST_EXPECT_MOVED(type, name, what) \
+#define RAYSTREAM_TEST_EXPECT_MOVED(type, name, member, what) \
   EXPECT_EQ(to.name[to_slot], from.name[from_slot]) << what;
   RAYSTREAM_PATH_CARRIED_FIELDS(RAYSTREAM_TEST_EXPECT_MOVED)
 #undef RAYSTREAM_TEST_EXPECT_MOVED
@@ -352,8 +352,8 @@ void expect_camera_path(const SceneView& view, const PathState& to, std::uint32_
   EXPECT_EQ(to.depth[slot], 0);
   EXPECT_EQ(to.throughput[slot], glm::vec3(1.0f));
   EXPECT_EQ(to.radiance[slot], glm::vec3(0.0f));
-  EXPECT_EQ(to.origin[slot], expected.ray.origin);
-  EXPECT_EQ(to.direction[slot], expected.ray.direction);
+  EXPECT_EQ(to.origin[slot], expected.origin);
+  EXPECT_EQ(to.direction[slot], expected.direction);
 }
 
 TEST(Stages, RefillPacksSurvivorsStartsNewSamplesAndAdvanceCountsThem) {

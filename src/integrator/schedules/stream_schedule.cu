@@ -1,6 +1,7 @@
 // The stream schedule: a pool of path slots kept full. Each wave
 //
-//   regenerate (refill) -> intersect -> (sort by material) -> shade -> (shadow rays) -> compact
+//   regenerate (refill) -> one bounce (WavefrontBounce: intersect -> [sort by material] -> shade
+//                          -> [shadow rays] -> compact)
 //
 // packs the paths that survived the last wave to the front of the pool (in the order the last
 // compaction left their ids) and starts new camera samples in the slots behind them, from a
@@ -27,11 +28,12 @@
 #include <string>
 #include <utility>
 
-#include "integrator/parallel_for.cuh"
-#include "integrator/path_buffers.h"
-#include "integrator/schedules.h"
-#include "integrator/stage_timeline.h"
-#include "integrator/stages.h"
+#include "integrator/backend/parallel_for.cuh"
+#include "integrator/path/path_buffers.h"
+#include "integrator/schedules/bounce.h"
+#include "integrator/schedules/schedules.h"
+#include "integrator/schedules/stage_timeline.h"
+#include "integrator/stages/stages.h"
 #include "primitives/device_info.h"
 
 namespace raystream {
@@ -87,25 +89,15 @@ void run_stream_schedule(RenderContext& c) {
                              " slots is too large (at most " + std::to_string(kMaxPathSlots - 1) +
                              ")");
   pool = static_cast<std::size_t>(std::min<unsigned long long>(pool, total - first));
-  const bool sort = settings.sort_by_material;
-  const int depth = settings.depth;
 
   PathBuffers buffers_a(ex, pool, &c.tally), buffers_b(ex, pool, &c.tally);
   PathState paths = buffers_a.view();     // the state this wave's stages work on
   PathState previous = buffers_b.view();  // the last wave's, where the refill takes survivors
-  Buffer<std::uint32_t> ids_a(ex, "path ids", pool, &c.tally);
-  Buffer<std::uint32_t> ids_b(ex, "path ids (second)", pool, &c.tally);
-  Buffer<std::uint16_t> keys_a(ex, "material keys", sort ? pool : 0, &c.tally);
-  Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", sort ? pool : 0, &c.tally);
-  const bool nee = c.view.nee && c.view.lights.count > 0;
-  Buffer<std::uint32_t> shadow_a(ex, "shadow ray ids", nee ? pool : 0, &c.tally);
-  Buffer<std::uint32_t> shadow_b(ex, "shadow ray ids (compacted)", nee ? pool : 0, &c.tally);
+  WavefrontBounce bounce(c, pool, true);
   Buffer<StreamCounters> counters(ex, "stream counters", 1, &c.tally);
   Buffer<WaveRecord> records(ex, "wave records", 2 * kMaxBatch, &c.tally);
   HostBuffer<StreamCounters> host_counters(ex, "stream counters (host)", 2);
   HostBuffer<WaveRecord> host_records(ex, "wave records (host)", 2 * kMaxBatch);
-  prim::Workspace workspace;
-  reserve_workspace(c, workspace, pool, true);
 
   StreamCounters start;
   start.issued = first;
@@ -123,8 +115,10 @@ void run_stream_schedule(RenderContext& c) {
   std::uint64_t waves_with_work = 0, timed_with_work = 0;
 
   StreamCounters* d_counters = counters.data();
-  std::uint32_t* ids = ids_a.data();
-  std::uint32_t* spare = ids_b.data();
+  BounceCounts bounds;  // every wave: the pool, its active paths, its shadow rays, its survivors
+  bounds.bound = LiveBound{&d_counters->active, pool};
+  bounds.shadow = &d_counters->shadow;
+  bounds.live_out = &d_counters->live;
   std::uint64_t wave = 0;
 
   // Reads a finished batch: its waves' records and times, the counters after it. Returns true
@@ -181,57 +175,19 @@ void run_stream_schedule(RenderContext& c) {
                          sets_used < slots.timed_waves;
       timed_sets[b][j] = timed ? sets_used++ : -1;
       const int set = timed_sets[b][j];
-      auto begin = [&](Stage s) {
-        if (set >= 0) t.mark(slots.stage(set, s, false));
-      };
-      auto end = [&](Stage s) {
-        if (set >= 0) t.mark(slots.stage(set, s, true));
-      };
+      const StageMarks marks{set >= 0 ? &t : nullptr,
+                             set >= 0 ? slots.stage(set, Stage::regenerate, false) : 0};
       if (settings.timing != StageTiming::off) t.mark(slots.wave(j));
 
-      begin(Stage::regenerate);
+      // Paths enter: the survivors packed to the front, new camera samples behind them.
+      marks.begin(Stage::regenerate);
       std::swap(paths, previous);
-      refill_paths(ex, c.view, previous, paths, ids, pool, d_counters, total, c.pixels,
+      refill_paths(ex, c.view, previous, paths, bounce.ids(), pool, d_counters, total, c.pixels,
                    settings.seed);
       advance_stream(ex, d_counters, pool, total, records.data() + std::size_t(b) * kMaxBatch + j);
-      end(Stage::regenerate);
+      marks.end(Stage::regenerate);
 
-      const LiveBound bound{&d_counters->active, pool};
-      begin(Stage::intersect);
-      intersect_paths(ex, c.view, paths, ids, bound, sort ? keys_a.data() : nullptr, c.dead_key,
-                      c.film, c.depth_counts);
-      end(Stage::intersect);
-
-      if (sort) {
-        // Over every slot: dead slots and slots past the bound carry the largest key.
-        begin(Stage::sort);
-        c.primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, pool, c.key_bits,
-                                      settings.material_multisplit, workspace, ex.stream);
-        std::swap(ids, spare);
-        end(Stage::sort);
-      }
-
-      begin(Stage::shade);
-      shade_paths(ex, c.view, paths, ids, nee ? shadow_a.data() : nullptr, bound, depth,
-                  settings.seed, c.film, c.depth_counts);
-      end(Stage::shade);
-
-      if (nee) {
-        // The shadow queue packed like the paths, then traced (any hit).
-        begin(Stage::shadow);
-        c.primitives.compact_live(shadow_a.data(), shadow_b.data(), pool, &d_counters->active,
-                                  &d_counters->shadow, workspace, ex.stream);
-        trace_shadow_rays(ex, c.view, paths, shadow_b.data(), LiveBound{&d_counters->shadow, pool},
-                          c.film);
-        end(Stage::shadow);
-      }
-
-      // The ids of the paths still alive, in order, to the front (their count to counters.live).
-      begin(Stage::compact);
-      c.primitives.compact_live(ids, spare, pool, &d_counters->active, &d_counters->live, workspace,
-                                ex.stream);
-      std::swap(ids, spare);
-      end(Stage::compact);
+      bounce.run(paths, bounds, marks);
     }
     stats.host_queue_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - queue_start)
@@ -279,8 +235,7 @@ void run_stream_schedule(RenderContext& c) {
       timed_with_work > 0 ? double(waves_with_work) / double(timed_with_work) : 0.0;
   for (double& ms : stats.stage_ms) ms *= scale;
   stats.pool = pool;
-  stats.peak_device_bytes =
-      ex.gpu() ? c.tally.bytes + workspace.size() + c.primitives.extra_device_bytes(workspace) : 0;
+  stats.peak_device_bytes = ex.gpu() ? c.tally.bytes + bounce.workspace_device_bytes() : 0;
 }
 
 }  // namespace raystream

@@ -1,6 +1,6 @@
 #include <cstring>
 
-#include "integrator/executor.h"
+#include "integrator/backend/executor.h"
 #include "primitives/error.h"
 
 namespace raystream {

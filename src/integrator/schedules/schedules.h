@@ -6,11 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "integrator/buffer.h"
-#include "integrator/executor.h"
-#include "integrator/path_primitives.h"
-#include "integrator/path_state.h"
-#include "integrator/path_step.h"
+#include "integrator/backend/buffer.h"
+#include "integrator/backend/executor.h"
+#include "integrator/backend/path_primitives.h"
+#include "integrator/path/path_state.h"
+#include "integrator/path/path_step.h"
 #include "integrator/render.h"
 #include "primitives/workspace.h"
 

@@ -2,8 +2,8 @@
 // in registers, calling the same per-path code as the wavefront stages (path_step.h), and
 // deposits it on the film. No path state in memory, no compaction: the baseline every wavefront
 // schedule is measured against.
-#include "integrator/parallel_for.cuh"
-#include "integrator/stages.h"
+#include "integrator/backend/parallel_for.cuh"
+#include "integrator/stages/stages.h"
 
 namespace raystream {
 
@@ -21,23 +21,18 @@ struct MegakernelBody {
     PathSample p = camera_path(scene.camera, static_cast<std::uint32_t>(i), sample, seed);
     while (true) {
       count_depth(counts.paths_in, p.depth);
-      const Hit hit = closest_hit(scene.geometry, p.ray);
+      const Ray ray = p.ray();
+      const Hit hit = closest_hit(scene.geometry, ray);
       if (hit.material < 0) {  // escaped
-        add_finite(p.radiance, escaped_radiance(scene, p.ray.direction, p.throughput, p.bsdf_pdf));
+        add_finite(p.radiance, escaped_radiance(scene, p.direction, p.throughput, p.bsdf_pdf));
         break;
       }
       const int depth = p.depth;
-      SurfaceHit surface;
-      surface.point = point_at(p.ray, hit.t);
-      surface.normal = hit.normal;
-      surface.material = hit.material;
-      surface.light = hit.light;
-      surface.uv = hit.uv;
       ShadowRay shadow;
-      const bool goes_on = scatter_path(p, scene, surface, max_depth, seed, shadow);
+      const bool goes_on = scatter_path(p, scene, surface_hit(ray, hit), max_depth, seed, shadow);
       if (shadow.queued) {
         if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
-        if (sees_light(scene.geometry, shadow.ray, shadow.light)) p.radiance += shadow.radiance;
+        if (sees_light(scene.geometry, shadow.ray(), shadow.light)) p.radiance += shadow.radiance;
       }
       if (!goes_on) break;
       count_depth(counts.paths_out, depth);

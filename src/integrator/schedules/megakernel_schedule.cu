@@ -1,9 +1,9 @@
 // The megakernel schedule: per frame (one sample per pixel), one launch in which every thread
 // traces its pixel's path to the end in registers (trace_megakernel). The baseline the
 // wavefront schedules are measured against, in the same binary and run.
-#include "integrator/schedules.h"
-#include "integrator/stage_timeline.h"
-#include "integrator/stages.h"
+#include "integrator/schedules/schedules.h"
+#include "integrator/schedules/stage_timeline.h"
+#include "integrator/stages/stages.h"
 
 namespace raystream {
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "integrator/buffer.h"
+#include "integrator/backend/buffer.h"
 
 namespace raystream {
 

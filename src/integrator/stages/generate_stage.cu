@@ -1,22 +1,11 @@
 // Stage: camera paths. The frame schedule starts one per pixel; the stream schedule packs the
 // surviving paths together and starts new ones behind them, from a device-side sample counter.
-#include "integrator/parallel_for.cuh"
-#include "integrator/stages.h"
+#include "integrator/backend/parallel_for.cuh"
+#include "integrator/stages/stages.h"
 
 namespace raystream {
 
 namespace {
-
-RAYSTREAM_HD inline void store_path(const PathState& paths, std::uint32_t s, const PathSample& p) {
-  paths.origin[s] = p.ray.origin;
-  paths.direction[s] = p.ray.direction;
-  paths.throughput[s] = p.throughput;
-  paths.radiance[s] = p.radiance;
-  paths.pixel[s] = p.pixel;
-  paths.sample[s] = p.sample;
-  paths.depth[s] = p.depth;
-  paths.bsdf_pdf[s] = p.bsdf_pdf;
-}
 
 struct GenerateBody {
   CameraFrame camera;
@@ -29,7 +18,7 @@ struct GenerateBody {
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     const auto pixel = static_cast<std::uint32_t>(i);
-    store_path(paths, pixel, camera_path(camera, pixel, sample, seed));
+    paths.store(pixel, camera_path(camera, pixel, sample, seed));
     ids[i] = pixel;
     if (i == 0) *live_count = n;
   }
@@ -49,9 +38,7 @@ struct RefillBody {
     const std::size_t live = counters->live;
     if (i < live) {
       const std::uint32_t s = ids[i];
-#define RAYSTREAM_PATH_MOVE(type, name, what) to.name[slot] = from.name[s];
-      RAYSTREAM_PATH_CARRIED_FIELDS(RAYSTREAM_PATH_MOVE)
-#undef RAYSTREAM_PATH_MOVE
+      to.store(slot, from.load<PathSample>(s));
       ids[i] = slot;
       return;
     }
@@ -62,7 +49,7 @@ struct RefillBody {
     }
     const auto pixel = static_cast<std::uint32_t>(k % pixels);
     const auto sample = static_cast<std::uint32_t>(k / pixels);
-    store_path(to, slot, camera_path(camera, pixel, sample, seed));
+    to.store(slot, camera_path(camera, pixel, sample, seed));
     ids[i] = slot;
   }
 };

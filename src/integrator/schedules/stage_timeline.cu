@@ -1,6 +1,6 @@
 #include <algorithm>
 
-#include "integrator/stage_timeline.h"
+#include "integrator/schedules/stage_timeline.h"
 #include "primitives/error.h"
 
 namespace raystream {

@@ -1,7 +1,7 @@
 // Stage: closest hit of every live path: BVH traversal over triangles, spheres and cubes (or every
 // primitive in turn when the scene has no BVH).
-#include "integrator/parallel_for.cuh"
-#include "integrator/stages.h"
+#include "integrator/backend/parallel_for.cuh"
+#include "integrator/stages/stages.h"
 
 namespace raystream {
 
@@ -29,9 +29,7 @@ struct IntersectBody {
       return;
     }
     count_depth(counts.paths_in, paths.depth[id]);
-    Ray ray;
-    ray.origin = paths.origin[id];
-    ray.direction = paths.direction[id];
+    const Ray ray{paths.origin[id], paths.direction[id]};
     const Hit hit = closest_hit(scene.geometry, ray);
     if (hit.material < 0) {  // escaped: the environment, if any, ends it
       glm::vec3 radiance = paths.radiance[id];
@@ -42,11 +40,7 @@ struct IntersectBody {
       if (keys) keys[i] = dead_key;
       return;
     }
-    paths.hit_point[id] = point_at(ray, hit.t);
-    paths.hit_normal[id] = hit.normal;
-    paths.hit_material[id] = hit.material;
-    paths.hit_light[id] = hit.light;
-    paths.hit_uv[id] = hit.uv;
+    paths.store(id, surface_hit(ray, hit));
     if (keys) keys[i] = static_cast<std::uint16_t>(hit.material);
   }
 };

@@ -1,7 +1,7 @@
-// The frame schedule: per frame, generate one camera path per pixel, then per bounce
-// intersect -> (sort by material) -> shade -> compact, until the frame's paths have ended or the
-// depth is reached. Every bounce pays its launches however few paths are left: the tail that the
-// stream schedule removes.
+// The frame schedule: per frame, generate one camera path per pixel, then per depth one bounce
+// (WavefrontBounce: intersect -> [sort by material] -> shade -> [shadow] -> [compact]), until the
+// frame's paths have ended or the depth is reached. Every bounce pays its launches however few
+// paths are left: the tail that the stream schedule removes.
 //
 // Dead paths are tracked in the path-id array (kDeadBit). With compaction on, the live ids are
 // compacted into the other id buffer and the count stays on the device, where the next bounce's
@@ -15,10 +15,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "integrator/path_buffers.h"
-#include "integrator/schedules.h"
-#include "integrator/stage_timeline.h"
-#include "integrator/stages.h"
+#include "integrator/path/path_buffers.h"
+#include "integrator/schedules/bounce.h"
+#include "integrator/schedules/schedules.h"
+#include "integrator/schedules/stage_timeline.h"
+#include "integrator/stages/stages.h"
 
 namespace raystream {
 
@@ -35,24 +36,14 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   const RenderSettings& settings = c.settings;
   const std::size_t n = c.pixels;
   const int depth = settings.depth;
-  const bool sort = settings.sort_by_material;
   const bool live_slots_only = !ex.gpu() && options.cpu_live_slots_only;
 
   PathBuffers paths_buffers(ex, n, &c.tally);
   const PathState paths = paths_buffers.view();
-  Buffer<std::uint32_t> ids_a(ex, "path ids", n, &c.tally),
-      ids_b(ex, "path ids (second)", n, &c.tally);
-  Buffer<std::uint16_t> keys_a(ex, "material keys", sort ? n : 0, &c.tally);
-  Buffer<std::uint16_t> keys_b(ex, "material keys (sorted)", sort ? n : 0, &c.tally);
   // [b]: paths alive entering bounce b (the bound the kernels read); [depth + 1 + b]: shadow rays
   // of bounce b.
   Buffer<std::size_t> live_counts(ex, "live path counts", 2 * std::size_t(depth) + 1, &c.tally);
-  const bool nee = c.view.nee && c.view.lights.count > 0;
-  Buffer<std::uint32_t> shadow_a(ex, "shadow ray ids", nee ? n : 0, &c.tally);
-  Buffer<std::uint32_t> shadow_b(ex, "shadow ray ids (compacted)", nee ? n : 0, &c.tally);
-  prim::Workspace workspace;
-  // Shadow rays are compacted into their queue even when the paths are not (--compact off).
-  reserve_workspace(c, workspace, n, settings.compact || nee);
+  WavefrontBounce bounce(c, n, settings.compact);
 
   // Two timelines: on the GPU the host reads one frame's events while the next frame runs.
   const int frame_slot = stage_slot(depth, Stage::regenerate);
@@ -85,66 +76,23 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     const bool timed =
         settings.timing == StageTiming::all ||
         (settings.timing == StageTiming::sampled && frame % kTimingSamplePeriod == 0);
-    auto begin = [&](int b, Stage s) {
-      if (timed) t.mark(stage_slot(b, s));
-    };
-    auto end = [&](int b, Stage s) {
-      if (timed) t.mark(stage_slot(b, s) + 1);
-    };
     t.mark(frame_slot);
     std::size_t* counts = live_counts.data();
     fill_bytes(ex, counts, 0, live_counts.bytes());
-    generate_camera_paths(ex, c.view, paths, ids_a.data(), n, counts,
+    generate_camera_paths(ex, c.view, paths, bounce.ids(), n, counts,
                           static_cast<std::uint32_t>(settings.first_sample + frame), settings.seed);
-    std::uint32_t* ids = ids_a.data();    // the slots the stages work on
-    std::uint32_t* spare = ids_b.data();  // where sort and compaction write
-    for (int bounce = 0; bounce < depth; ++bounce) {
+    for (int d = 0; d < depth; ++d) {
       // The slots this bounce works on: on the GPU all n (the kernels read the live count
-      // themselves); on the CPU, where the count is host memory, just the live ones.
-      const std::size_t slots = live_slots_only && settings.compact ? counts[bounce] : n;
-      const LiveBound bound{settings.compact ? counts + bounce : nullptr, slots};
-
-      begin(bounce, Stage::intersect);
-      intersect_paths(ex, c.view, paths, ids, bound, sort ? keys_a.data() : nullptr, c.dead_key,
-                      c.film, c.depth_counts);
-      end(bounce, Stage::intersect);
-
-      if (sort) {
-        // Over all slots: dead slots carry the largest key and end up last, so the live ones
-        // stay in [0, live count).
-        begin(bounce, Stage::sort);
-        c.primitives.sort_by_material(keys_a.data(), keys_b.data(), ids, spare, slots, c.key_bits,
-                                      settings.material_multisplit, workspace, ex.stream);
-        std::swap(ids, spare);
-        end(bounce, Stage::sort);
-      }
-
-      begin(bounce, Stage::shade);
-      shade_paths(ex, c.view, paths, ids, nee ? shadow_a.data() : nullptr, bound, depth,
-                  settings.seed, c.film, c.depth_counts);
-      end(bounce, Stage::shade);
-
-      if (nee) {
-        // The queued shadow rays packed to the front (their count on the device), then traced.
-        begin(bounce, Stage::shadow);
-        std::size_t* shadow_count = counts + depth + 1 + bounce;
-        c.primitives.compact_live(shadow_a.data(), shadow_b.data(), slots,
-                                  bound.count ? bound.count : counts, shadow_count, workspace,
-                                  ex.stream);
-        trace_shadow_rays(ex, c.view, paths, shadow_b.data(), LiveBound{shadow_count, slots},
-                          c.film);
-        end(bounce, Stage::shadow);
-      }
-
-      if (settings.compact) {
-        begin(bounce, Stage::compact);
-        c.primitives.compact_live(ids, spare, slots, counts + bounce, counts + bounce + 1,
-                                  workspace, ex.stream);
-        std::swap(ids, spare);
-        end(bounce, Stage::compact);
-        // On the CPU the count is already in host memory: stop once every path has ended.
-        if (live_slots_only && counts[bounce + 1] == 0) break;
-      }
+      // themselves); on the CPU, where the count is host memory, just the live ones. Without
+      // compaction every slot stays in use (counts[0] = n) and dead ones are skipped.
+      const std::size_t slots = live_slots_only && settings.compact ? counts[d] : n;
+      BounceCounts bounds;
+      bounds.bound = LiveBound{settings.compact ? counts + d : counts, slots};
+      bounds.shadow = counts + depth + 1 + d;
+      bounds.live_out = settings.compact ? counts + d + 1 : nullptr;
+      bounce.run(paths, bounds, StageMarks{timed ? &t : nullptr, stage_slot(d, Stage::regenerate)});
+      // On the CPU the count is already in host memory: stop once every path has ended.
+      if (live_slots_only && settings.compact && counts[d + 1] == 0) break;
     }
     t.mark(frame_slot + 1);
     if (frame > 0) finish_frame(frame - 1);  // queued before, read while this frame runs
@@ -167,8 +115,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     stats.stage_ms[int(Stage::compact)] += row.compact_ms;
   }
   stats.pool = n;
-  stats.peak_device_bytes =
-      ex.gpu() ? c.tally.bytes + workspace.size() + c.primitives.extra_device_bytes(workspace) : 0;
+  stats.peak_device_bytes = ex.gpu() ? c.tally.bytes + bounce.workspace_device_bytes() : 0;
 }
 
 }  // namespace raystream

@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "integrator/executor.h"
-#include "integrator/path_state.h"
-#include "integrator/path_step.h"
+#include "integrator/backend/executor.h"
+#include "integrator/path/path_state.h"
+#include "integrator/path/path_step.h"
 
 namespace raystream {
 

@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "integrator/executor.h"
+#include "integrator/backend/executor.h"
 #include "primitives/error.h"
 
 namespace raystream {

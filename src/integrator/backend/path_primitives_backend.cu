@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "integrator/path_primitives.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/path_primitives.h"
+#include "integrator/path/path_state.h"
 #include "primitives/backend.h"
 
 #if PRIM_BACKEND == PRIM_BACKEND_THRUST

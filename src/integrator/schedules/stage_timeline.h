@@ -9,7 +9,7 @@
 #include <chrono>
 #include <vector>
 
-#include "integrator/executor.h"
+#include "integrator/backend/executor.h"
 
 namespace raystream {
 

@@ -11,22 +11,22 @@
 #include "core/rng.h"
 #include "geometry/camera.h"
 #include "geometry/ray.h"
-#include "integrator/path_state.h"
-#include "integrator/roulette.h"
+#include "integrator/path/path_state.h"
+#include "integrator/path/roulette.h"
 #include "materials/bsdf.h"
 
 namespace raystream {
 
-// A path between bounces.
-struct PathSample {
-  Ray ray;
-  glm::vec3 throughput{1.0f};
-  glm::vec3 radiance{0.0f};
-  std::uint32_t pixel = 0;
-  std::uint32_t sample = 0;
-  int depth = 0;          // bounces done
-  float bsdf_pdf = 0.0f;  // density of the last bounce's direction; 0: delta or camera ray
-};
+// The surface a ray's closest hit found (hit.material >= 0).
+RAYSTREAM_HD inline SurfaceHit surface_hit(const Ray& ray, const Hit& hit) {
+  SurfaceHit s;
+  s.point = point_at(ray, hit.t);
+  s.normal = hit.normal;
+  s.material = hit.material;
+  s.light = hit.light;
+  s.uv = hit.uv;
+  return s;
+}
 
 // Random-number stream 0 of a sample is its camera ray; stream depth + 1 its bounce at `depth`.
 RAYSTREAM_HD inline Rng path_rng(std::uint32_t pixel, std::uint32_t sample, int depth,
@@ -43,9 +43,12 @@ RAYSTREAM_HD inline PathSample camera_path(const CameraFrame& camera, std::uint3
   const float jy = rng.next_float();
   const float lx = rng.next_float();
   const float ly = rng.next_float();
+  const Ray ray = camera_ray(camera, static_cast<int>(pixel % width),
+                             static_cast<int>(pixel / width), jx, jy, lx, ly);
   PathSample p;
-  p.ray = camera_ray(camera, static_cast<int>(pixel % width), static_cast<int>(pixel / width), jx,
-                     jy, lx, ly);
+  p.origin = ray.origin;
+  p.direction = ray.direction;
+  p.throughput = glm::vec3(1.0f);
   p.pixel = pixel;
   p.sample = sample;
   return p;
@@ -58,25 +61,6 @@ inline constexpr float kRelativeRayOffset = 1.0e-5f;
 RAYSTREAM_HD inline float ray_offset(const glm::vec3& p) {
   return kRelativeRayOffset * (1.0f + fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z))));
 }
-
-// A shadow ray of next-event estimation: when it sees the light whose primitive is `light`
-// (sees_light: nothing before the light's own surface), the light adds `radiance` to the path's
-// pixel.
-struct ShadowRay {
-  Ray ray;
-  std::int32_t light = kNoPrimitive;
-  glm::vec3 radiance{0.0f};
-  bool queued = false;
-};
-
-// The surface a path hit, as the shade step needs it.
-struct SurfaceHit {
-  glm::vec3 point{0.0f};
-  glm::vec3 normal{0.0f};  // unit, outward
-  int material = 0;
-  int light = -1;      // the light this surface is, -1 none
-  glm::vec2 uv{0.0f};  // texture coordinates
-};
 
 // Random-number stream of the light sample at bounce `depth` (separate from the path's own, so
 // the BSDF-only and the NEE estimators trace the same paths).
@@ -119,19 +103,19 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
 RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const SurfaceHit& hit,
                                       int max_depth, std::uint64_t seed, ShadowRay& shadow) {
   const MaterialData& m = scene.materials[hit.material];
-  const glm::vec3 wo = -p.ray.direction;
+  const glm::vec3 wo = -p.direction;
   if (is_emissive(m)) {
     const glm::vec3 le = emitted_radiance(m, wo, hit.normal);
     float w = 1.0f;
     if (scene.nee && p.bsdf_pdf > 0.0f)
       w = power_heuristic(p.bsdf_pdf,
-                          light_pdf(scene.lights, hit.light, p.ray.origin, hit.point, hit.normal));
+                          light_pdf(scene.lights, hit.light, p.origin, hit.point, hit.normal));
     add_finite(p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow between
   }
   if (p.depth + 1 >= max_depth) return false;
   const glm::vec3 albedo =
       m.texture >= 0 ? m.albedo * texture_lookup(scene.textures[m.texture], hit.uv) : m.albedo;
-  if (scene.nee && !is_specular(m) && scene.lights.count > 0) {
+  if (scene.nee && !is_specular(m)) {
     Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
     const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),
                 u2 = lr.next_float();
@@ -143,11 +127,10 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
         // The ray leaves from off the surface, so it aims at the light's point from there: aimed
         // along wi, it could pass beside a small light's edge, or meet another part of the
         // light's plane than the one sampled.
-        shadow.ray.origin = offset_origin(hit.point, hit.normal, ls.wi);
-        shadow.ray.direction = ls.wi;
+        shadow.origin = offset_origin(hit.point, hit.normal, ls.wi);
+        shadow.direction = ls.wi;
         if (ls.distance < kNoLightDistance)
-          shadow.ray.direction =
-              glm::normalize(hit.point + ls.distance * ls.wi - shadow.ray.origin);
+          shadow.direction = glm::normalize(hit.point + ls.distance * ls.wi - shadow.origin);
         shadow.light = ls.primitive;
         shadow.radiance = p.throughput * f * ls.radiance * (w / ls.pdf);
         shadow.queued = is_finite(shadow.radiance);  // a non-finite one is dropped alone
@@ -161,8 +144,8 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
   const bool black = !(p.throughput.x > 0.0f || p.throughput.y > 0.0f || p.throughput.z > 0.0f);
   if (black || !survive_roulette(p.throughput, p.depth, rng.next_float())) return false;
   p.bsdf_pdf = scene.nee && !s.delta ? s.pdf : 0.0f;
-  p.ray.origin = offset_origin(hit.point, hit.normal, s.wi);
-  p.ray.direction = s.wi;
+  p.origin = offset_origin(hit.point, hit.normal, s.wi);
+  p.direction = s.wi;
   ++p.depth;
   return true;
 }

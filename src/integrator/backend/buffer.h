@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "integrator/executor.h"
+#include "integrator/backend/executor.h"
 
 namespace raystream {
 

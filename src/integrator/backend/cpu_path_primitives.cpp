@@ -1,8 +1,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "integrator/path_primitives.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/path_primitives.h"
+#include "integrator/path/path_state.h"
 #include "primitives/cpu/reference.h"
 
 namespace raystream {

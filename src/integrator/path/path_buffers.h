@@ -4,27 +4,27 @@
 
 #include <cstddef>
 
-#include "integrator/buffer.h"
-#include "integrator/path_state.h"
+#include "integrator/backend/buffer.h"
+#include "integrator/path/path_state.h"
 
 namespace raystream {
 
 struct PathBuffers {
   PathBuffers(const Executor& ex, std::size_t n, MemoryTally* tally)
-#define RAYSTREAM_PATH_ALLOCATE(type, name, what) name(ex, what, n, tally),
+#define RAYSTREAM_PATH_ALLOCATE(type, name, member, what) name(ex, what, n, tally),
       : RAYSTREAM_PATH_FIELDS(RAYSTREAM_PATH_ALLOCATE) slots(n) {
   }
 #undef RAYSTREAM_PATH_ALLOCATE
 
   PathState view() const {
     PathState p;
-#define RAYSTREAM_PATH_VIEW(type, name, what) p.name = name.data();
+#define RAYSTREAM_PATH_VIEW(type, name, member, what) p.name = name.data();
     RAYSTREAM_PATH_FIELDS(RAYSTREAM_PATH_VIEW)
 #undef RAYSTREAM_PATH_VIEW
     return p;
   }
 
-#define RAYSTREAM_PATH_BUFFER(type, name, what) Buffer<type> name;
+#define RAYSTREAM_PATH_BUFFER(type, name, member, what) Buffer<type> name;
   RAYSTREAM_PATH_FIELDS(RAYSTREAM_PATH_BUFFER)
 #undef RAYSTREAM_PATH_BUFFER
   std::size_t slots;

@@ -1,0 +1,56 @@
+// Stage: emission, next-event estimation, BSDF sampling, throughput update and Russian roulette
+// (scatter_path). A path that queues a shadow ray writes it to its state slot's shadow fields and
+// its id to the shadow queue's slot; the other slots of the queue get the dead bit (the shadow
+// stage, shadow_stage.cu, traces the queue once compaction has packed it).
+#include "integrator/backend/parallel_for.cuh"
+#include "integrator/stages/stages.h"
+
+namespace raystream {
+
+namespace {
+
+struct ShadeBody {
+  SceneView scene;
+  PathState paths;
+  std::uint32_t* ids;
+  std::uint32_t* shadow_ids;  // may be null (no next-event estimation)
+  LiveBound bound;
+  int max_depth;
+  std::uint64_t seed;
+  FilmView film;
+  DepthCounts counts;
+
+  RAYSTREAM_HD void operator()(std::size_t i) const {
+    const std::uint32_t id = i < live_slots(bound) ? ids[i] : kDeadBit;
+    if (shadow_ids) shadow_ids[i] = id | kDeadBit;
+    if (!is_live_id(id)) return;
+    PathSample p = paths.load<PathSample>(id);
+    const SurfaceHit hit = paths.load<SurfaceHit>(id);
+    const int depth = p.depth;
+    ShadowRay shadow;
+    const bool goes_on = scatter_path(p, scene, hit, max_depth, seed, shadow);
+    if (shadow.queued && shadow_ids) {
+      paths.store(id, shadow);
+      shadow_ids[i] = id;
+      if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
+    }
+    if (!goes_on) {
+      deposit(film, p.pixel, p.radiance);
+      ids[i] = id | kDeadBit;
+      return;
+    }
+    count_depth(counts.paths_out, depth);
+    paths.store_bounce(id, p);
+  }
+};
+
+}  // namespace
+
+void shade_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
+                 std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
+                 std::uint64_t seed, const FilmView& film, const DepthCounts& counts) {
+  parallel_for(ex, "shade stage", bound.n,
+               ShadeBody{scene, paths, ids, shadow_ids, bound, max_depth, seed, film, counts});
+}
+
+}  // namespace raystream
