@@ -55,7 +55,7 @@ struct RenderSettings {
   bool compact = true;  // frame schedule: compact after every bounce (stream always compacts)
   bool use_bvh = true;  // false: every ray tests every primitive (for speedup measurements)
   // Scenes with fewer primitives than this are intersected without a BVH (testing a handful of
-  // primitives beats walking a tree over them: on an H100, smallpt's 9 render 1.4x faster so).
+  // primitives beats walking a tree over them, as smallpt's 9 do).
   std::size_t bvh_min_primitives = 17;
   StageTiming timing = StageTiming::sampled;
   std::uint64_t seed = 0;

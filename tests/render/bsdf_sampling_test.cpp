@@ -29,24 +29,15 @@
 #include "integrator/path/roulette.h"
 #include "materials/bsdf.h"
 #include "scene/scene.h"
+#include "statistics.h"
 
 namespace raystream {
 namespace {
 
 constexpr double kPiD = 3.14159265358979323846;
 
-// Upper critical value of chi-square with k degrees of freedom at p = 0.001 (Wilson-Hilferty).
-double chi_square_critical(int k) {
-  const double z = 3.0902;  // standard normal quantile of 0.999
-  const double a = 2.0 / (9.0 * k);
-  return k * std::pow(1.0 - a + z * std::sqrt(a), 3.0);
-}
-
-double chi_square(const std::vector<double>& observed, double expected_each) {
-  double chi = 0.0;
-  for (double o : observed) chi += (o - expected_each) * (o - expected_each) / expected_each;
-  return chi;
-}
+using test::chi_square;
+using test::chi_square_critical;
 
 // ---- Random numbers and warps -------------------------------------------------------------------
 

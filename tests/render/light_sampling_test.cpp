@@ -25,18 +25,14 @@
 #include "materials/bsdf.h"
 #include "render_test_scenes.h"
 #include "scene/scene.h"
+#include "statistics.h"
 
 namespace raystream {
 namespace {
 
 constexpr double kPiD = 3.14159265358979323846;
 
-// Upper critical value of chi-square with k degrees of freedom at p = 0.001 (Wilson-Hilferty).
-double chi_square_critical(int k) {
-  const double z = 3.0902;
-  const double a = 2.0 / (9.0 * k);
-  return k * std::pow(1.0 - a + z * std::sqrt(a), 3.0);
-}
+using test::chi_square_critical;
 
 Material emitting(glm::vec3 color, float emittance, bool two_sided) {
   Material m;

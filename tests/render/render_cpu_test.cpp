@@ -16,6 +16,7 @@
 #include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
+#include "render_suite.h"
 #include "render_test_scenes.h"
 #include "stats/report.h"
 
@@ -27,42 +28,8 @@ using test::furnace_scene;
 using test::settings_for;
 using test::with_schedule;
 
-std::string trace_name(const RenderSettings& s) {
-  return std::string("schedule ") + schedule_name(s.schedule) + ", pool " + std::to_string(s.pool) +
-         ", compact " + (s.compact ? "on" : "off") + ", sort " +
-         (s.sort_by_material ? "on" : "off");
-}
-
-TEST(RenderCpu, WhiteFurnaceRendersTheEmitterEverywhere) {
-  const Scene scene = furnace_scene();
-  RenderSettings settings = settings_for(scene, ExecutorKind::cpu, 32);
-  // Next-event estimation with MIS: the mean is the emitter's radiance.
-  const RenderResult with_nee = render(scene, settings);
-  test::expect_all_finite(with_nee.image);
-  test::expect_consistent_stats(with_nee, settings);
-  EXPECT_GT(with_nee.stats.shadow_rays, 0u);
-  for (int c = 0; c < 3; ++c)
-    EXPECT_NEAR(test::mean_channel(with_nee.image, c), test::kFurnaceRadiance[c],
-                0.01 * test::kFurnaceRadiance[c])
-        << "channel " << c;
-  // BSDF sampling alone: per pixel, only Russian roulette adds noise (the weights are exactly 1
-  // before it).
-  settings.nee = false;
-  const RenderResult r = render(scene, settings);
-  EXPECT_EQ(r.stats.shadow_rays, 0u);
-  for (int c = 0; c < 3; ++c)
-    EXPECT_NEAR(test::mean_channel(r.image, c), test::kFurnaceRadiance[c],
-                0.005 * test::kFurnaceRadiance[c])
-        << "channel " << c;
-  const std::size_t pixels = r.image.rgb.size() / 3;
-  for (std::size_t p = 0; p < pixels; ++p)
-    for (int c = 0; c < 3; ++c)
-      ASSERT_NEAR(r.image.rgb[3 * p + c], test::kFurnaceRadiance[c],
-                  0.3 * test::kFurnaceRadiance[c])
-          << "pixel " << p << " channel " << c;
-  // Roulette did act: the furnace has paths longer than three bounces.
-  EXPECT_GT(r.stats.bounces[4].paths_in, 0u);
-}
+using test::RenderOnExecutor;
+using test::trace_name;
 
 TEST(RenderCpu, EnvironmentFurnaceRendersOne) {
   // A diffuse sphere of albedo 1 and a conductor of reflectance 1 at low roughness under a
@@ -275,29 +242,6 @@ TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
   EXPECT_LT(open_reference.stats.bounces[1].paths_in, open_reference.stats.bounces[0].paths_in / 2);
 }
 
-TEST(RenderCpu, SortOverMoreThanEightKeyBits) {
-  // 306 materials: keys need 9 bits, two digits of an 8-bit radix sort.
-  const Scene scene = test::many_materials_scene(300);
-  EXPECT_EQ(material_key_bits(static_cast<int>(scene.materials.size())), 9);
-  for (const Schedule schedule : {Schedule::frame, Schedule::stream}) {
-    RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 2), schedule);
-    s.width = 24;
-    s.height = 20;
-    s.pool = 300;  // stream: several waves, the last one partly filled
-    SCOPED_TRACE(trace_name(s));
-    const RenderResult unsorted = render(scene, s);
-    s.sort_by_material = true;
-    const RenderResult sorted = render(scene, s);
-    test::expect_consistent_stats(sorted, s);
-    test::expect_same_counts(sorted, unsorted);
-    if (schedule == Schedule::frame) {
-      EXPECT_EQ(sorted.image.rgb, unsorted.image.rgb);
-    } else {
-      test::expect_images_close(sorted.image, unsorted.image);
-    }
-  }
-}
-
 TEST(RenderCpu, SameSeedSameImageOtherSeedOtherImage) {
   const Scene scene = box_scene();
   for (const Schedule schedule : test::kSchedules) {
@@ -331,18 +275,6 @@ TEST(RenderCpu, BoxKeepsPathsAliveAndLosesSomeEachBounce) {
   EXPECT_GT(b[0].paths_out, b[0].paths_in / 2);
   EXPECT_LT(b[s.depth - 1].paths_out, b[0].paths_in);
   EXPECT_LT(b[5].paths_out, b[2].paths_out);  // roulette from bounce 3 on
-}
-
-TEST(RenderCpu, OpenSceneLosesMostPathsAtTheFirstBounce) {
-  Scene scene = box_scene();
-  scene.objects.erase(scene.objects.begin() + 1, scene.objects.begin() + 7);  // no walls
-  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 2);
-  const RenderResult r = render(scene, s);
-  test::expect_consistent_stats(r, s);
-  test::expect_all_finite(r.image);
-  EXPECT_LT(r.stats.bounces[0].paths_out, r.stats.bounces[0].paths_in / 2);
-  EXPECT_GT(r.stats.bounces[0].paths_out, 0u);
-  EXPECT_GT(test::mean_channel(r.image, 0), 0.0);
 }
 
 TEST(RenderCpu, EmptySceneIsBlackAndEveryPathEscapes) {
@@ -473,87 +405,6 @@ TEST(RenderCpu, BadSettingsThrowNamingTheProblem) {
 }
 
 // ---- The schedules -------------------------------------------------------------------------
-
-TEST(RenderCpu, EverySampleIsIssuedExactlyOnce) {
-  // Counting samples, every path adds exactly 1 to its pixel when it ends and the image is not
-  // divided by spp: every pixel must hold spp, for every schedule and pool. 13 x 7 x 5 = 455
-  // samples: pool 1 (one path at a time), 7 (divides 455), 32 (does not), 1024 (more slots than
-  // samples) and the default.
-  const Scene scene = box_scene();
-  RenderSettings base = settings_for(scene, ExecutorKind::cpu, 5);
-  base.width = 13;
-  base.height = 7;
-  base.count_samples = true;
-  std::vector<RenderSettings> cases;
-  for (const std::size_t pool :
-       {std::size_t(1), std::size_t(7), std::size_t(32), std::size_t(1024), std::size_t(0)}) {
-    RenderSettings s = with_schedule(base, Schedule::stream);
-    s.pool = pool;
-    cases.push_back(s);
-  }
-  for (const bool compact : {true, false}) {
-    for (const bool sort : {false, true}) {
-      RenderSettings s = with_schedule(base, Schedule::frame);
-      s.compact = compact;
-      s.sort_by_material = sort;
-      cases.push_back(s);
-    }
-  }
-  RenderSettings sorted_stream = with_schedule(base, Schedule::stream);
-  sorted_stream.pool = 32;
-  sorted_stream.sort_by_material = true;
-  cases.push_back(sorted_stream);
-  cases.push_back(with_schedule(base, Schedule::megakernel));
-  for (const RenderSettings& s : cases) {
-    SCOPED_TRACE(trace_name(s));
-    const RenderResult r = render(scene, s);
-    test::expect_consistent_stats(r, s);
-    ASSERT_EQ(r.image.rgb.size(), std::size_t(3 * 13 * 7));
-    for (std::size_t k = 0; k < r.image.rgb.size(); ++k)
-      ASSERT_EQ(r.image.rgb[k], 5.0f) << "pixel " << k / 3 << ", channel " << k % 3;
-    if (s.schedule == Schedule::stream) {
-      const std::size_t pool = s.pool == 0 ? r.stats.pool : std::min<std::size_t>(s.pool, 455);
-      EXPECT_EQ(r.stats.pool, pool);
-      // Fewer slots, more waves: at least one per sample's worth of pool.
-      EXPECT_GE(r.stats.waves.size(), (455 + pool - 1) / pool);
-    }
-  }
-}
-
-TEST(RenderCpu, SchedulesTraceTheSamePaths) {
-  // Random numbers keyed by (pixel, sample, depth, seed): the stream, frame and megakernel
-  // schedules trace exactly the same paths. The per-depth counts are identical; the images differ
-  // at most by the order of the film's additions (the megakernel adds a path's shadow rays to its
-  // radiance, the wavefronts add them to the film as they are traced).
-  for (const Scene& scene : {box_scene(), furnace_scene()}) {
-    SCOPED_TRACE(scene.path);
-    RenderSettings base = settings_for(scene, ExecutorKind::cpu, 3);
-    const bool furnace = scene.depth > 8;  // long paths: a smaller image
-    base.width = furnace ? 24 : 40;
-    base.height = furnace ? 16 : 32;
-    const RenderResult frame = render(scene, with_schedule(base, Schedule::frame));
-    const RenderResult mega = render(scene, with_schedule(base, Schedule::megakernel));
-    test::expect_consistent_stats(frame, with_schedule(base, Schedule::frame));
-    test::expect_consistent_stats(mega, with_schedule(base, Schedule::megakernel));
-    test::expect_same_counts(mega, frame);
-    EXPECT_EQ(mega.stats.shadow_rays, frame.stats.shadow_rays);
-    ASSERT_EQ(mega.image.rgb.size(), frame.image.rgb.size());
-    for (std::size_t k = 0; k < mega.image.rgb.size(); ++k)
-      ASSERT_NEAR(mega.image.rgb[k], frame.image.rgb[k], 1e-4f * (1.0f + frame.image.rgb[k])) << k;
-    EXPECT_GT(test::mean_channel(frame.image, 0), 0.01);
-    EXPECT_GT(frame.stats.bounces[3].paths_in, 0u);
-    for (const std::size_t pool : {std::size_t(0), std::size_t(1000)}) {
-      RenderSettings s = with_schedule(base, Schedule::stream);
-      s.pool = pool;
-      SCOPED_TRACE(trace_name(s));
-      const RenderResult stream = render(scene, s);
-      test::expect_consistent_stats(stream, s);
-      test::expect_same_counts(stream, frame);
-      EXPECT_EQ(stream.stats.path_segments, frame.stats.path_segments);
-      test::expect_images_close(stream.image, frame.image);
-    }
-  }
-}
 
 // Mean and standard deviation over the values of a - b.
 struct Difference {
@@ -691,30 +542,6 @@ TEST(RenderCpu, StreamWaveStatistics) {
         }
         for (int k = 0; k < kStageCount; ++k) EXPECT_EQ(st.stage_ms[k], 0.0);
         break;
-    }
-  }
-}
-
-TEST(RenderCpu, NoNanOrInfInAnyTestSceneWithAnySchedule) {
-  Scene open = box_scene();
-  open.objects.erase(open.objects.begin() + 1, open.objects.begin() + 7);  // no walls
-  open.path = "open box (test)";
-  Scene lens = box_scene();
-  lens.camera.lens_radius = 0.3f;
-  lens.camera.focal_distance = 8.0f;
-  lens.path = "thin lens box (test)";
-  for (const Scene& scene :
-       {furnace_scene(), box_scene(), test::many_materials_scene(40), open, lens}) {
-    for (const Schedule schedule : test::kSchedules) {
-      RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::cpu, 2), schedule);
-      s.width = 24;
-      s.height = 16;
-      s.sort_by_material = schedule != Schedule::megakernel;
-      SCOPED_TRACE(scene.path + ", " + trace_name(s));
-      const RenderResult r = render(scene, s);
-      test::expect_all_finite(r.image);
-      test::expect_consistent_stats(r, s);
-      EXPECT_GT(test::mean_channel(r.image, 1), 0.0);
     }
   }
 }
@@ -893,11 +720,11 @@ TEST(RenderSplitCpu, AShareThatFailsNamesItself) {
 namespace raystream {
 namespace {
 
-// Every shipped scene, in every schedule, at a size the CPU renders in a moment: a finite image
-// (run from the source folder, where ctest starts the tests).
-TEST(ShippedScenes, RenderFiniteInEverySchedule) {
-  test::expect_shipped_scenes_finite(ExecutorKind::cpu, 24, 16, 2);
-}
+// The render tests written once for both executors (render_suite.h), on the CPU.
+INSTANTIATE_TEST_SUITE_P(Cpu, RenderOnExecutor,
+                         testing::Values(test::ExecutorCase{
+                             "cpu", ExecutorKind::cpu, {{"cpu", render}}, true}),
+                         test::executor_case_name);
 
 }  // namespace
 }  // namespace raystream

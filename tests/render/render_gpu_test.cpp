@@ -15,6 +15,7 @@
 #include "integrator/backend/path_primitives.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
+#include "render_suite.h"
 #include "render_test_scenes.h"
 
 namespace raystream {
@@ -32,47 +33,10 @@ RenderResult render_thrust(const Scene& scene, const RenderSettings& s) {
   return render_wavefront(scene, s, thrust_primitives::path_primitives());
 }
 
-std::string trace_name(const RenderSettings& s) {
-  return std::string("schedule ") + schedule_name(s.schedule) + ", pool " + std::to_string(s.pool) +
-         ", compact " + (s.compact ? "on" : "off") + ", sort " +
-         (s.sort_by_material ? "on" : "off");
-}
-
-// Per-depth counts of two renders whose paths may differ by rounding between kernels: within
-// `relative` (and `absolute` paths).
-void expect_counts_near(const RenderResult& a, const RenderResult& b, double relative,
-                        double absolute = 0.0) {
-  ASSERT_EQ(a.stats.bounces.size(), b.stats.bounces.size());
-  for (std::size_t d = 0; d < a.stats.bounces.size(); ++d) {
-    const double in_b = double(b.stats.bounces[d].paths_in);
-    const double out_b = double(b.stats.bounces[d].paths_out);
-    EXPECT_NEAR(double(a.stats.bounces[d].paths_in), in_b, relative * in_b + absolute)
-        << "depth " << d;
-    EXPECT_NEAR(double(a.stats.bounces[d].paths_out), out_b, relative * out_b + absolute)
-        << "depth " << d;
-  }
-}
-
-// Two images of the same paths but for rounding between kernels: pixel by pixel within rounding
-// (relative, or absolute), but for at most `fraction` of the pixels, where a path took another
-// turn.
-void expect_images_mostly_close(const Image& a, const Image& b, double fraction,
-                                double relative = 1e-4, double absolute = 1e-5) {
-  ASSERT_EQ(a.rgb.size(), b.rgb.size());
-  const std::size_t pixels = a.rgb.size() / 3;
-  std::size_t differ = 0;
-  for (std::size_t p = 0; p < pixels; ++p) {
-    bool same = true;
-    for (int c = 0; c < 3; ++c) {
-      const double x = a.rgb[3 * p + c], y = b.rgb[3 * p + c];
-      same = same && std::fabs(x - y) <=
-                         std::max(absolute, relative * std::max(std::fabs(x), std::fabs(y)));
-    }
-    differ += !same;
-  }
-  std::printf("%zu of %zu pixels differ beyond rounding\n", differ, pixels);
-  EXPECT_LE(double(differ), fraction * double(pixels)) << differ << " of " << pixels;
-}
+using test::expect_counts_near;
+using test::expect_images_mostly_close;
+using test::RenderOnExecutor;
+using test::trace_name;
 
 // The same scene and seed on the GPU and the CPU: the same per-path code and random numbers, so
 // the paths agree but for float rounding (fused multiply-adds on the device, library sin/cos),
@@ -126,108 +90,6 @@ TEST(RenderGpu, EveryLightAndMaterialAgreesWithCpu) {
     expect_gpu_matches_cpu(scene, with_schedule(s, schedule));
   s.nee = false;
   expect_gpu_matches_cpu(scene, with_schedule(s, Schedule::stream));
-}
-
-TEST(RenderGpu, WhiteFurnace) {
-  const Scene scene = furnace_scene();
-  for (const Schedule schedule : test::kSchedules) {
-    const RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::gpu, 64), schedule);
-    SCOPED_TRACE(trace_name(s));
-    const RenderResult r = render_own(scene, s);
-    test::expect_all_finite(r.image);
-    test::expect_consistent_stats(r, s);
-    for (int c = 0; c < 3; ++c)
-      EXPECT_NEAR(test::mean_channel(r.image, c), test::kFurnaceRadiance[c],
-                  0.01 * test::kFurnaceRadiance[c]);
-  }
-}
-
-TEST(RenderGpu, EverySampleIsIssuedExactlyOnce) {
-  // Counting samples, every pixel must hold exactly spp: 13 x 7 x 5 = 455 samples, pools of 1,
-  // 7 (divides 455), 32 (does not), 1024 (more slots than samples) and the default, with both
-  // backends; the frame and megakernel schedules too.
-  const Scene scene = box_scene();
-  RenderSettings base = settings_for(scene, ExecutorKind::gpu, 5);
-  base.width = 13;
-  base.height = 7;
-  base.count_samples = true;
-  std::vector<RenderSettings> cases;
-  for (const std::size_t pool :
-       {std::size_t(1), std::size_t(7), std::size_t(32), std::size_t(1024), std::size_t(0)}) {
-    RenderSettings s = with_schedule(base, Schedule::stream);
-    s.pool = pool;
-    cases.push_back(s);
-  }
-  RenderSettings sorted_stream = with_schedule(base, Schedule::stream);
-  sorted_stream.pool = 32;
-  sorted_stream.sort_by_material = true;
-  cases.push_back(sorted_stream);
-  for (const bool compact : {true, false}) {
-    RenderSettings s = with_schedule(base, Schedule::frame);
-    s.compact = compact;
-    s.sort_by_material = true;
-    cases.push_back(s);
-  }
-  cases.push_back(with_schedule(base, Schedule::megakernel));
-  for (const RenderSettings& s : cases) {
-    for (const bool thrust : {false, true}) {
-      SCOPED_TRACE(std::string(thrust ? "thrust, " : "own, ") + trace_name(s));
-      const RenderResult r = thrust ? render_thrust(scene, s) : render_own(scene, s);
-      test::expect_consistent_stats(r, s);
-      ASSERT_EQ(r.image.rgb.size(), std::size_t(3 * 13 * 7));
-      for (std::size_t k = 0; k < r.image.rgb.size(); ++k)
-        ASSERT_EQ(r.image.rgb[k], 5.0f) << "pixel " << k / 3 << ", channel " << k % 3;
-    }
-  }
-  // A large image through a pool that does not divide it.
-  RenderSettings big = with_schedule(base, Schedule::stream);
-  big.width = 640;
-  big.height = 360;
-  big.spp = 3;
-  big.pool = 100000;
-  const RenderResult r = render_own(scene, big);
-  test::expect_consistent_stats(r, big);
-  for (std::size_t k = 0; k < r.image.rgb.size(); ++k)
-    ASSERT_EQ(r.image.rgb[k], 3.0f) << "pixel " << k / 3 << ", channel " << k % 3;
-}
-
-TEST(RenderGpu, SchedulesTraceTheSamePaths) {
-  // The same paths in every schedule (random numbers keyed by pixel, sample, depth and seed): the
-  // per-depth counts agree but for the rare path that rounding in another kernel sends elsewhere;
-  // the images agree pixel by pixel but for those paths' pixels and the order of the film's
-  // additions.
-  const Scene scene = box_scene();
-  RenderSettings base = settings_for(scene, ExecutorKind::gpu, 8);
-  base.width = 128;
-  base.height = 96;
-  const RenderResult frame = render_own(scene, with_schedule(base, Schedule::frame));
-  test::expect_consistent_stats(frame, with_schedule(base, Schedule::frame));
-  std::vector<RenderSettings> others = {with_schedule(base, Schedule::megakernel)};
-  for (const std::size_t pool :
-       {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(1024), std::size_t(20000)}) {
-    RenderSettings s = with_schedule(base, Schedule::stream);
-    s.pool = pool;
-    if (pool == 1) {  // one path at a time: a smaller image
-      s.width = 16;
-      s.height = 12;
-      s.spp = 2;
-    }
-    others.push_back(s);
-  }
-  for (const RenderSettings& s : others) {
-    SCOPED_TRACE(trace_name(s));
-    const RenderResult r = render_own(scene, s);
-    test::expect_consistent_stats(r, s);
-    test::expect_all_finite(r.image);
-    const RenderResult& reference =
-        s.width == base.width ? frame : render_own(scene, with_schedule(s, Schedule::frame));
-    expect_counts_near(r, reference, 1e-4, 2.0);
-    expect_images_mostly_close(r.image, reference.image, 0.01);
-    for (int c = 0; c < 3; ++c) {
-      const double m = test::mean_channel(reference.image, c);
-      EXPECT_NEAR(test::mean_channel(r.image, c), m, 0.002 * m + 1e-6) << "channel " << c;
-    }
-  }
 }
 
 TEST(RenderGpu, OwnAndThrustAgreeWithCompactionAndSortingOnAndOff) {
@@ -309,31 +171,6 @@ TEST(RenderGpu, OwnAndThrustAgreeInTheStreamSchedule) {
   }
 }
 
-TEST(RenderGpu, SortOverMoreThanEightKeyBitsAgreesWithCpu) {
-  // 306 materials: 9-bit keys, so radix sorts with 8-bit digits need two passes.
-  const Scene scene = test::many_materials_scene(300);
-  RenderSettings s = settings_for(scene, ExecutorKind::gpu, 2);
-  s.width = 80;
-  s.height = 64;
-  for (const Schedule schedule : {Schedule::frame, Schedule::stream}) {
-    s.schedule = schedule;
-    s.sort_by_material = false;
-    const RenderResult unsorted = render_own(scene, s);
-    s.sort_by_material = true;
-    for (const bool thrust : {false, true}) {
-      SCOPED_TRACE(std::string(thrust ? "thrust, " : "own, ") + trace_name(s));
-      const RenderResult sorted = thrust ? render_thrust(scene, s) : render_own(scene, s);
-      test::expect_consistent_stats(sorted, s);
-      test::expect_same_counts(sorted, unsorted);
-      if (schedule == Schedule::frame) {
-        EXPECT_EQ(sorted.image.rgb, unsorted.image.rgb);
-      } else {
-        test::expect_images_close(sorted.image, unsorted.image);
-      }
-    }
-  }
-}
-
 TEST(RenderGpu, DeviceMemoryDoesNotGrowWithSamples) {
   // Everything is allocated once per render; Thrust's cached temporaries are reused, so the peak
   // after six samples per pixel is the peak after one (the stream pool is fixed here: its
@@ -355,50 +192,6 @@ TEST(RenderGpu, DeviceMemoryDoesNotGrowWithSamples) {
       const std::size_t paths = schedule == Schedule::frame ? 200 * 150 : 20000;
       EXPECT_GT(one.stats.peak_device_bytes, paths * 60);  // the path state
       EXPECT_EQ(six.stats.peak_device_bytes, one.stats.peak_device_bytes);
-    }
-  }
-}
-
-TEST(RenderGpu, OpenSceneLosesMostPathsAtTheFirstBounce) {
-  Scene scene = box_scene();
-  scene.objects.erase(scene.objects.begin() + 1, scene.objects.begin() + 7);  // no walls
-  for (const Schedule schedule : test::kSchedules) {
-    RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::gpu, 2), schedule);
-    s.width = 128;
-    s.height = 96;
-    SCOPED_TRACE(trace_name(s));
-    const RenderResult r = render_own(scene, s);
-    test::expect_consistent_stats(r, s);
-    test::expect_all_finite(r.image);
-    EXPECT_LT(r.stats.bounces[0].paths_out, r.stats.bounces[0].paths_in / 2);
-    if (schedule != Schedule::megakernel) {
-      const RenderResult t = render_thrust(scene, s);
-      test::expect_same_counts(t, r);
-      test::expect_images_close(t.image, r.image);
-    }
-  }
-}
-
-TEST(RenderGpu, NoNanOrInfInAnyTestSceneWithAnySchedule) {
-  Scene open = box_scene();
-  open.objects.erase(open.objects.begin() + 1, open.objects.begin() + 7);
-  open.path = "open box (test)";
-  Scene lens = box_scene();
-  lens.camera.lens_radius = 0.3f;
-  lens.camera.focal_distance = 8.0f;
-  lens.path = "thin lens box (test)";
-  for (const Scene& scene :
-       {furnace_scene(), box_scene(), test::many_materials_scene(300), open, lens}) {
-    for (const Schedule schedule : test::kSchedules) {
-      RenderSettings s = with_schedule(settings_for(scene, ExecutorKind::gpu, 4), schedule);
-      s.width = 160;
-      s.height = 120;
-      s.sort_by_material = schedule != Schedule::megakernel;
-      SCOPED_TRACE(scene.path + ", " + trace_name(s));
-      const RenderResult r = render_own(scene, s);
-      test::expect_all_finite(r.image);
-      test::expect_consistent_stats(r, s);
-      EXPECT_GT(test::mean_channel(r.image, 1), 0.0);
     }
   }
 }
@@ -503,10 +296,13 @@ TEST(RenderSplitGpu, SharesOnDevicesGiveTheSameImage) {
 namespace raystream {
 namespace {
 
-// Every shipped scene, in every schedule, small: a finite image on the GPU.
-TEST(ShippedScenesGpu, RenderFiniteInEverySchedule) {
-  test::expect_shipped_scenes_finite(ExecutorKind::gpu, 64, 48, 4);
-}
+// The render tests written once for both executors (render_suite.h), on the GPU with each
+// primitives backend.
+INSTANTIATE_TEST_SUITE_P(
+    Gpu, RenderOnExecutor,
+    testing::Values(test::ExecutorCase{
+        "gpu", ExecutorKind::gpu, {{"own", render_own}, {"thrust", render_thrust}}, false}),
+    test::executor_case_name);
 
 }  // namespace
 }  // namespace raystream

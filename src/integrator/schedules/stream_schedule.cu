@@ -13,9 +13,8 @@
 // The carried state lives in two buffers: the refill moves the survivors from one to the other
 // (about 60 bytes read and written per surviving path, in nearly ascending order), so every stage
 // of a wave reads and writes its paths' state in slot order, coalesced. Regenerating into the
-// ended paths' own state slots instead, through the ids, would leave the state scattered: measured
-// on an H100 (smallpt, pool 1M), that ran at 0.22 Gsamples/s, the frame schedule's rate per path
-// segment divided by four.
+// ended paths' own state slots instead, through the ids, would leave the state scattered, every
+// stage's loads uncoalesced (the rates measured: renders/schedules/RESULTS.md).
 //
 // No count travels to the host inside the loop: every kernel reads its bound from the counters
 // on the device (StreamCounters), and a wave with no work costs only its launches. The host
@@ -40,7 +39,8 @@ namespace raystream {
 
 namespace {
 
-// Waves queued per batch at most: about 50 ms of GPU time at 0.2 ms a wave.
+// Waves queued per batch at most: enough GPU work that the host's reading of the previous batch
+// hides behind it, few enough that the progress and the drain stay prompt.
 constexpr int kMaxBatch = 256;
 // Waves per batch once every sample is issued (the pool drains): few, so that the waves queued
 // after the last path has ended, which only launch and return, stay few.
@@ -64,9 +64,9 @@ std::size_t default_pool_size(const Executor& ex, unsigned long long total_sampl
   std::size_t pool = std::size_t(1) << 18;
   if (ex.gpu()) {
     const prim::DeviceInfo info = prim::device_info();
-    // Eight times the threads the SMs hold at once: on an H100, smallpt at depth 64 renders
-    // 0.76, 0.92, 1.07, 1.20, 1.28 and 1.30 Gsamples/s with pools of 2^17 .. 2^22 slots (fewer,
-    // longer waves; a pool of 2^21 slots takes about 370 MB).
+    // Eight times the threads the SMs hold at once: larger pools make fewer, longer waves (each
+    // wave's launches cost the same), with diminishing returns past this while the path state
+    // grows with the pool (renders/schedules/RESULTS.md has the measured curve).
     pool = static_cast<std::size_t>(info.sm_count) * 2048u * 8u;
   }
   return static_cast<std::size_t>(

@@ -7,9 +7,9 @@ namespace raystream {
 
 namespace {
 
-// Five blocks of 256 threads per SM: at most 48 registers (with 36 bytes of spill loads) instead
-// of the 56 the traversal would take, 62% occupancy instead of 50%. On an H100 (smallpt, stream
-// schedule): 1.15 against 1.10 Gsamples/s; six blocks (40 registers, 100 bytes of spills) 1.09.
+// Five blocks of 256 threads per SM: at most 48 registers (with a few spill loads) instead of the
+// 56 the traversal would take, so more warps hide the traversal's memory latency; six blocks
+// spill too much (the trials: renders/schedules/RESULTS.md).
 constexpr int kIntersectMinBlocks = 5;
 
 struct IntersectBody {

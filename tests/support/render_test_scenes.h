@@ -400,27 +400,4 @@ inline void expect_images_close(const Image& a, const Image& b, double relative 
   }
 }
 
-// Every shipped scene (scenes/*.json, from the source folder where ctest runs the tests) in every
-// schedule at a small size: a finite image and some paths traced.
-inline void expect_shipped_scenes_finite(ExecutorKind executor, int width, int height, int spp) {
-  std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::directory_iterator("scenes"))
-    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  ASSERT_GE(paths.size(), 12u);
-  for (const std::string& path : paths) {
-    SCOPED_TRACE(path);
-    std::vector<std::string> warnings;
-    const Scene scene = load_scene(path, warnings);
-    for (const Schedule schedule : kSchedules) {
-      SCOPED_TRACE(schedule_name(schedule));
-      RenderSettings s = with_schedule(settings_for(scene, executor, spp), schedule);
-      s.width = width;
-      s.height = height;
-      const RenderResult r = render(scene, s);
-      expect_all_finite(r.image);
-      EXPECT_GT(r.stats.path_segments, 0u);
-    }
-  }
-}
-
 }  // namespace raystream::test

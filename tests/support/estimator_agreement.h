@@ -20,20 +20,11 @@
 #include "integrator/render.h"
 #include "render_test_scenes.h"
 #include "scene/scene_loader.h"
+#include "statistics.h"
 
 namespace raystream::test {
 
 inline constexpr double kAgreementFamilyAlpha = 1e-4;
-
-// z with P(|N(0,1)| > z) = p, by bisection on erfc.
-inline double two_sided_normal_quantile(double p) {
-  double lo = 0.0, hi = 40.0;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
-}
 
 struct RegionTest {
   std::string where;  // "region (x, y)" or "whole image", and the channel
