@@ -723,7 +723,7 @@ namespace {
 // The render tests written once for both executors (render_suite.h), on the CPU.
 INSTANTIATE_TEST_SUITE_P(Cpu, RenderOnExecutor,
                          testing::Values(test::ExecutorCase{
-                             "cpu", ExecutorKind::cpu, {{"cpu", render}}, true}),
+                             "cpu", ExecutorKind::cpu, {{"cpu", render}}, true, 64}),
                          test::executor_case_name);
 
 }  // namespace

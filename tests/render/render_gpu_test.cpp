@@ -301,7 +301,7 @@ namespace {
 INSTANTIATE_TEST_SUITE_P(
     Gpu, RenderOnExecutor,
     testing::Values(test::ExecutorCase{
-        "gpu", ExecutorKind::gpu, {{"own", render_own}, {"thrust", render_thrust}}, false}),
+        "gpu", ExecutorKind::gpu, {{"own", render_own}, {"thrust", render_thrust}}, false, 1024}),
     test::executor_case_name);
 
 }  // namespace

@@ -34,6 +34,7 @@ struct ExecutorCase {
   ExecutorKind executor;
   std::vector<Backend> backends;  // the first renders where one backend is enough
   bool same_rounding;             // every kernel rounds alike: the schedules' paths are identical
+  int shipped_half_spp;           // samples per pixel of each half of the shipped-scene renders
 };
 
 inline std::string trace_name(const RenderSettings& s) {
@@ -301,16 +302,21 @@ TEST_P(RenderOnExecutor, SortOverMoreThanEightKeyBits) {
 TEST_P(RenderOnExecutor, ShippedScenesMatchTheirReferenceMeans) {
   // Every shipped scene in every schedule at 64x48: the image's mean per channel against the
   // scene's reference (tests/render/data/shipped_scene_means.json, written by
-  // scripts/shipped_scene_means.py from many samples), within six standard errors of the
-  // difference (this render's, from its per-pixel spread, and the reference's) plus 0.1%.
+  // scripts/shipped_scene_means.py from many samples). The render is two halves (samples per
+  // pixel: the case's shipped_half_spp) under two seeds: per pixel their difference is pure noise,
+  // so its spread gives the standard error of the mean (the scene's own structure cancels); the
+  // reference's error is that scaled by the ratio of samples. The mean must lie within six standard
+  // errors plus 0.1%.
   std::ifstream file("tests/render/data/shipped_scene_means.json");
   ASSERT_TRUE(file) << "tests/render/data/shipped_scene_means.json";
   const nlohmann::json references = nlohmann::json::parse(file);
+  const double reference_spp = references["spp"];
   std::vector<std::string> paths;
   for (const auto& entry : std::filesystem::directory_iterator("scenes"))
     if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
   std::sort(paths.begin(), paths.end());
   ASSERT_GE(paths.size(), 12u);
+  const int half_spp = executor_case().shipped_half_spp;
   for (const std::string& path : paths) {
     SCOPED_TRACE(path);
     const std::string name = std::filesystem::path(path).filename().string();
@@ -320,28 +326,39 @@ TEST_P(RenderOnExecutor, ShippedScenesMatchTheirReferenceMeans) {
     const Scene scene = load_scene(path, warnings);
     for (const Schedule schedule : kSchedules) {
       SCOPED_TRACE(schedule_name(schedule));
-      RenderSettings s = with_schedule(settings(scene, 16), schedule);
+      RenderSettings s = with_schedule(settings(scene, half_spp), schedule);
       s.width = references["resolution"][0];
       s.height = references["resolution"][1];
-      const RenderResult r = render(scene, s);
-      expect_all_finite(r.image);
-      EXPECT_GT(r.stats.path_segments, 0u);
-      const std::size_t pixels = r.image.rgb.size() / 3;
+      s.seed = 101;
+      const RenderResult a = render(scene, s);
+      s.seed = 202;
+      const RenderResult b = render(scene, s);
+      expect_all_finite(a.image);
+      expect_all_finite(b.image);
+      EXPECT_GT(a.stats.path_segments, 0u);
+      const std::size_t pixels = a.image.rgb.size() / 3;
       for (int c = 0; c < 3; ++c) {
-        double sum = 0, sum2 = 0;
+        double sum = 0, sum_d = 0, sum_d2 = 0;
         for (std::size_t p = 0; p < pixels; ++p) {
-          const double v = r.image.rgb[3 * p + c];
-          sum += v;
-          sum2 += v * v;
+          const double x = a.image.rgb[3 * p + c], y = b.image.rgb[3 * p + c];
+          sum += x + y;
+          sum_d += x - y;
+          sum_d2 += (x - y) * (x - y);
         }
-        const double mean = sum / pixels;
-        const double variance = std::max(0.0, (sum2 - pixels * mean * mean) / (pixels - 1));
-        const double se = std::sqrt(variance / pixels);
-        const double expected = reference["mean"][c];
-        const double se_reference = reference["standard_error"][c];
-        EXPECT_NEAR(mean, expected,
-                    6.0 * std::sqrt(se * se + se_reference * se_reference) + 1e-3 * expected)
-            << "channel " << c;
+        const double mean = sum / (2.0 * pixels);
+        const double mean_d = sum_d / pixels;
+        // Var((a + b) / 2) per pixel = Var(a - b) / 4; the mean over the pixels divides by n.
+        const double var_d = std::max(0.0, (sum_d2 - pixels * mean_d * mean_d) / (pixels - 1));
+        const double se = std::sqrt(var_d / (4.0 * pixels));
+        const double se_reference = se * std::sqrt(2.0 * half_spp / reference_spp);
+        const double expected = reference[c];
+        const double tolerance =
+            6.0 * std::sqrt(se * se + se_reference * se_reference) + 1e-3 * expected;
+        EXPECT_NEAR(mean, expected, tolerance)
+            << "channel " << c << " (standard error " << se << ")";
+        if (c == 1)
+          std::printf("%-32s %-10s green %.5f, reference %.5f, tolerance %.2f%%\n", name.c_str(),
+                      schedule_name(schedule), mean, expected, 100.0 * tolerance / expected);
       }
     }
   }
