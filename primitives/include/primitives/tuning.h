@@ -25,6 +25,30 @@ inline constexpr int kLookbackItemsPerThread = 16;  // int32: four 16-byte loads
 // within 1% of it at 2^28 on both; at 2^24 (where two runs of the defaults differ by 4%) the
 // scan at 256 x 16 was up to 3% faster (H200: 47.8 against 49.2 us; the compaction 45.1 both).
 inline constexpr int kLookbackMaxRegisters = 40;
+
+// Items per thread of the look-back kernels for items of T: four 16-byte loads for 4- and 8-byte T,
+// one or two for smaller T, and about 64 bytes for larger T.
+//
+//   int32:   16 items per thread, 4 per 16-byte load     (tile = 512 threads x 16 = 8192 items)
+//   uint8:   16 items per thread, 16 per 16-byte load
+//   int64:    8 items per thread, 2 per 16-byte load
+//   48-byte:  1 item per thread, scalar loads
+template <class T>
+constexpr int lookback_items_per_thread() {
+  if constexpr (sizeof(T) <= 4) {
+    return kLookbackItemsPerThread;
+  } else if constexpr (sizeof(T) == 8) {
+    return kLookbackItemsPerThread / 2;
+  } else {
+    return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
+  }
+}
+
+// Register cap (__maxnreg__) of the look-back kernels for items of T.
+template <class T>
+constexpr int lookback_max_registers() {
+  return sizeof(T) <= 4 ? kLookbackMaxRegisters : 64;
+}
 // The look-back schedule (block/tile_lookback.cuh): pauses and a prefetch, used from this many
 // tiles on. Without the first pause a tile reads its predecessors before their inclusive
 // prefixes exist and walks back window after window: at 2^28 int32 (256 x 16 tiles) the scan took

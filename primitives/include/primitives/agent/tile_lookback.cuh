@@ -21,19 +21,15 @@
 // a pause keep the L2 slices that hold them busy and slow down every other access to those slices.
 #pragma once
 
-#include <climits>
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "primitives/block/tile_shape.cuh"
-#include "primitives/block/tile_status.cuh"
-#include "primitives/config.h"
-#include "primitives/error.h"
-#include "primitives/tuning.h"
+#include "primitives/agent/tile_status.cuh"
 #include "primitives/warp/warp_reduce.cuh"
 
-namespace prim::block {
+namespace prim::agent {
 
 // When a tile of a long grid acts: `first_ns`, the pause after it publishes its aggregate and
 // before it first reads its predecessors (they are likely still busy; reading at once only adds
@@ -44,14 +40,6 @@ struct LookbackSchedule {
   unsigned poll_ns = 0;
   unsigned prefetch_tiles = 0;
 };
-
-// The schedule for a grid of `tiles` tiles: none for short grids, whose look-backs are short and
-// whose input L2 may still hold (tuning.h).
-inline LookbackSchedule lookback_schedule(std::size_t tiles) {
-  if (static_cast<long long>(tiles) < tuning::kLookbackScheduleMinTiles) return {};
-  return {tuning::kLookbackFirstDelayNs, tuning::kLookbackPollDelayNs,
-          tuning::kLookbackPrefetchTiles};
-}
 
 // Tile `tile` asks L2 for the input of tile `tile + ahead` (tiles of tile_items items of the n at
 // `in`), so that it is on its way from DRAM before that tile's block starts: one bulk prefetch
@@ -71,37 +59,6 @@ __device__ __forceinline__ void prefetch_tile_ahead(const T* in, std::size_t n,
                "r"(static_cast<unsigned>(tile_items * sizeof(T)))
                : "memory");
 #endif
-}
-
-// Block size, items per thread and tiles of a single-pass call on n items of T (the lookback scan
-// and the fused compaction), checked against what their kernels support, and the schedule for
-// that many tiles.
-struct LookbackShape {
-  int threads = 0;
-  int items = 0;
-  std::size_t tiles = 0;
-  LookbackSchedule schedule;
-};
-
-template <class T>
-LookbackShape lookback_shape(std::size_t n, const ScanConfig& config, const char* function) {
-  LookbackShape shape;
-  shape.threads = config.block_threads ? config.block_threads : tuning::kLookbackThreads;
-  shape.items = config.items_per_thread ? config.items_per_thread : default_items_per_thread<T>();
-  require(shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function, [&] {
-    return "block_threads " + std::to_string(shape.threads) +
-           " must be a multiple of 32 in [32, 1024]";
-  });
-  require(shape.items == 1 || shape.items == default_items_per_thread<T>(), function, [&] {
-    return "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
-           std::to_string(default_items_per_thread<T>());
-  });
-  const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
-  shape.tiles = (n + tile_items - 1) / tile_items;
-  require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
-          [&] { return "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles"; });
-  shape.schedule = lookback_schedule(shape.tiles);
-  return shape;
 }
 
 template <class Status, class T, class Op>
@@ -161,4 +118,27 @@ __device__ __forceinline__ void unpark(const T* parked, T (&items)[ITEMS], int l
   for (int i = 0; i < ITEMS; ++i) items[i] = parked[i * warp::kWarpThreads + lane];
 }
 
-}  // namespace prim::block
+// The chained tile prefix, as warp 0 of a look-back kernel finds it once it knows its tile's
+// aggregate (block::BlockScan::warp_base's tile_prefix_of; every lane calls it). Tile 0 publishes
+// its aggregate as its inclusive prefix and gets `identity`. Any other tile publishes its
+// aggregate, parks its items in `parked` (above), pauses schedule.first_ns, looks back, publishes
+// its inclusive prefix and takes its items back. Returns the tile's exclusive prefix.
+template <class Status, class T, class Op, int ITEMS, class Item>
+__device__ __forceinline__ T tile_exclusive_prefix(const Status& status, int tile,
+                                                   const T& tile_aggregate, const T& identity,
+                                                   Op op, const LookbackSchedule& schedule,
+                                                   Item* parked, Item (&items)[ITEMS], int lane) {
+  if (tile == 0) {
+    if (lane == 0) status.publish(0, kTileInclusive, tile_aggregate);
+    return identity;
+  }
+  if (lane == 0) status.publish(tile, kTileAggregate, tile_aggregate);
+  park(parked, items, lane);
+  if (schedule.first_ns) __nanosleep(schedule.first_ns);
+  const T exclusive = tile_lookback(status, tile, identity, op, schedule.poll_ns);
+  if (lane == 0) status.publish(tile, kTileInclusive, op(exclusive, tile_aggregate));
+  unpark(parked, items, lane);
+  return exclusive;
+}
+
+}  // namespace prim::agent
