@@ -122,8 +122,9 @@ TEST(OnesweepSort, BothSidesOfTheOneWaveLimit) {
   namespace os = prim::detail::radix_sort_onesweep;
   if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
   const std::size_t tiles =
-      os::one_wave_tiles<4, std::uint32_t, std::uint32_t, os::RadixDigit<4>>();
-  EXPECT_EQ(tiles, std::size_t(os::kPassBlocksPerSm) * prim::device_info().sm_count);
+      os::one_wave_tiles<4, std::uint32_t, std::uint32_t, prim::agent::onesweep::RadixDigit<4>>();
+  EXPECT_EQ(tiles,
+            std::size_t(prim::agent::onesweep::kPassBlocksPerSm) * prim::device_info().sm_count);
   const std::size_t limit = tiles * prim_test::kOnesweepTile;
   for (std::size_t n : {limit - 1, limit, limit + 1}) {
     prim::Workspace ws(
