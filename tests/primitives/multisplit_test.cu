@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/multisplit.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
 #include "production_support.h"

@@ -13,7 +13,7 @@
 
 #include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/device_info.h"
 #include "production_support.h"
 
