@@ -22,7 +22,6 @@
 // up to the end of the look-back (loads, ranking) overlaps it; only the offsets
 // are read after griddep_wait. Later passes read what the pass before wrote and start after it,
 // as usual.
-// On an H100 at 2^21 pairs (3 bits) this took the sort from 42.0 to 36.3 us.
 //
 //   keys = [3, 1, 2, 1, 0], bits [0, 2): one pass; digit counts [1, 2, 1, 1] -> runs start at
 //   [0, 1, 3, 4]; keys_out = [0, 1, 1, 2, 3], and the two 1s keep their order (stable).
@@ -37,10 +36,9 @@
 // 264 tiles on 132 SMs; the renderer's material sorts of 691,200 slots are 85) is one cooperative
 // launch of the pass kernel alone, with no zeroing or histogram kernel:
 // each tile publishes its digit counts, a grid barrier, and every tile sums all tiles' counts,
-// which gives both its look-back and the digit totals. The keys are read once. On an H100, uint32
-// pairs in 8 buckets: 2^20 24.5 -> 15.6 us, 2^21 29.1 -> 24.1 us (a copy: 9.4, 14.9 us). Staging
-// before the barrier, or loading the values after it, spilled 72 to 120 bytes at 64 registers and
-// was slower (2^21: 25.6 us).
+// which gives both its look-back and the digit totals. The keys are read once. Staging before the
+// barrier, or loading the values after it, spilled 72 to 120 bytes at 64 registers and was
+// slower.
 //
 // Portions: look-back counts are 30-bit, so tiles are grouped in portions of fewer than 2^30
 // items, each its own launch with its own status and digit offsets (computed by the
@@ -92,10 +90,9 @@ constexpr std::size_t kTilesPerPortion = ((std::size_t(1) << 30) - 1) / kTile;
 // Resident pass blocks per SM: 1024 threads of at most 64 registers fill the 65536 registers.
 constexpr int kPassBlocksPerSm = 1024 / kThreads;
 // Predecessor tiles a digit's look-back reads at once (independent loads, folded nearest first):
-// 2 took the 3-bit sort at 2^21 from 36.3 to 34.0 us on an H100; 4 spills registers (64 at most)
-// and was slower at 2^24. Spreading a digit's look-back over a group of 8 or 32 threads (one
-// predecessor each, 32 tiles a step) gained nothing measurable and slowed the 8-bit sorts (the
-// table in primitives/bench/results/RESULTS.md).
+// 2 was faster than 1; 4 spills registers (64 at most) and was slower. Spreading a digit's
+// look-back over a group of 8 or 32 threads (one predecessor each, 32 tiles a step) gained nothing
+// measurable and slowed the 8-bit sorts (the table in primitives/bench/results/RESULTS.md).
 constexpr int kLookbackWindow = 2;
 // One-wave passes (AgentRadixSortOnesweep's ONE_WAVE): digits of at most this many bits, so that a
 // tile reads every tile's counts in a few loads per thread (32 digits x 264 tiles: 17 loads per
@@ -233,7 +230,8 @@ __device__ __forceinline__ void sum_published_counts(const unsigned* status, uns
 // item indices for wide keys).
 //
 // At most 64 registers (uint32 pairs need 64 without spills, 48 spill), so that 1024 threads fit
-// on an SM: the pass is memory-bound, and at 80 registers a 2^21-pair sort ran as 1.3 waves.
+// on an SM: the pass is memory-bound, and at 80 registers a mid-sized sort ran in more than one
+// wave of blocks.
 // Where shared memory holds fewer blocks (8-byte values: one block of 512 threads per SM) the
 // pass runs at that occupancy. The keys and values are read before griddep_wait: only the first
 // pass, whose inputs are the caller's, may be launched as a programmatic dependent.

@@ -19,14 +19,12 @@
 // hundreds of aggregates; and the kernel is held to 40 registers for items of up to 4 bytes, so
 // that three blocks of 512 threads stay resident per SM and keep enough loads in flight while
 // some of them wait in their look-back. Warp 0 parks its items in shared memory during the
-// look-back (agent::park), which keeps the kernel within those 40 registers without spilling: on
-// an H100 that took the scan of 2^24 int32 from 59.3 to 56.4 us and 2^28 from 867 to 819 us.
+// look-back (agent::park), which keeps the kernel within those 40 registers without spilling.
 // A block holds its tile until its look-back ends, so few tiles' loads are in flight while most
 // resident tiles wait; in a long grid each tile therefore first asks L2 for the input of the tile
 // 128 ahead (agent::prefetch_tile_ahead), which DRAM delivers while the tiles between run, and
-// that tile's loads then find L2 (no extra bytes while the 4 MiB ahead stay in L2). At 2^28
-// int32 it took the scan from 819 to 756 us on an H100 (1.15 to 1.06 x a copy) and from 632 to
-// 601 us on an H200 (1.25 to 1.19 x); tuning.h has the distances tried.
+// that tile's loads then find L2 (no extra bytes while the 4 MiB ahead stay in L2). What each
+// of these gained: bench/results/RESULTS.md.
 //
 // The tile status is zeroed by a kernel ahead of this one (device/dispatch_scan.cuh); the tile
 // loads and scans its items before it waits for that kernel, and publishes only after.

@@ -16,17 +16,15 @@
 // kept items are staged `kept_before_tile % VEC` places further into shared memory, so that the
 // staged vectors line up with aligned output vectors, and a partition's rejected run is staged
 // after them with its own shift; only the partial vectors at the ends of each run are written
-// item by item. (A partition's stores of 4-byte items one by one left it 8% behind CUB at 2^24.)
+// item by item. (A partition's stores of 4-byte items one by one left it behind CUB.)
 // The kept flags live in one bit mask and the ranks are recomputed from one count per row, and the
 // kernel is held to 40 registers for items of up to 4 bytes (see agent/agent_scan.cuh for that
 // and for the look-back pauses). Warp 0 parks its items in its segment of the staging area during
-// the look-back (agent::park): without that the chained compaction spilled 24 bytes per thread,
-// and parking took compact50 on an H100 from 50.6 to 47.6 us at 2^24 and 678 to 635 us at 2^28.
+// the look-back (agent::park): without that the chained compaction spilled 24 bytes per thread.
 // (The chained partition in CUB's order still spills: 32 bytes per thread with a plain selector,
 // 16 with partition_index's gather.) Items are staged without a branch per item (see the
 // staging). Long chained grids prefetch the input of the tile 128 ahead, as the scan does
-// (agent/agent_scan.cuh), except the partition of vector items (see consume_tile): compact50
-// at 2^28 went from 633 to 605 us on an H100 and from 526 to 489 us on an H200.
+// (agent/agent_scan.cuh), except the partition of vector items (see consume_tile).
 //
 // Wide items (sizeof(T) a multiple of 4 bytes, VEC of them not one 16-byte vector: 12, 20, 24,
 // 32, 48 bytes, and 4- or 8-byte items with one item per thread) would load and store member by
@@ -37,7 +35,7 @@
 // put them into shared memory. The kept items of a tile and its rejected items are each one
 // contiguous run of the output, so the stores are word copies too. Bytes moved: the floor's
 // (read the tile once, write it once); the shared-memory round trip costs no global traffic.
-// (partition_path48 at 2^24 on an H200: 3084 us with member accesses, CUB 1446 us, a copy 380 us.)
+// (With member accesses the partition of 48-byte items took twice CUB's time.)
 //
 // Partition (Partition == true): the one-pass partition leaves the rejected items after the kept
 // ones in reverse input order, as described next; the stable partition then restores their order.
@@ -241,8 +239,8 @@ struct AgentSelect {
     // tile ahead (agent/agent_scan.cuh) goes here rather than further down, where it made the
     // chained partition spill 20 bytes more. One wave: every tile has started already. The chained
     // partition of vector items (CUB's order, and the stable one's first pass) does not prefetch:
-    // it spills (above), and prefetching cost it 1.7% on an H200 (partition_index 2^24, 72.7 ->
-    // 74.0 us), where the partitions of wide items gained 7% to 10% (path48 2^24: 545 -> 491 us).
+    // it spills (above), and prefetching cost it time, where the partitions of wide items gained
+    // (bench/results/RESULTS.md).
     constexpr bool kPrefetch = !ONE_WAVE && !(R == Rejected::reversed && kVectorItems);
     if (threadIdx.x == 0) {
       const std::size_t count = d_n && *d_n < max_n ? *d_n : max_n;

@@ -8,10 +8,9 @@
 // every predecessor is running or done and the wait ends (no deadlock). CUB's single-pass scan
 // relies on that order too ("blocks are launched in increasing order", agent_scan.cuh); the CUDA
 // documentation does not promise it. An atomic ticket taken at the start of each block promises it
-// by construction, but on the tile's critical path (an L2 round trip before the loads). With one,
-// on an H100: the scan and the compaction of 2^21 to 2^25 int32 took 1% to 11% longer, the
-// onesweep sorts of 2^22 to 2^25 pairs 1% to 17%; the scan at 2^27 and 2^28 and the 8- and
-// 32-bit sorts at 2^26 took 0.6% to 3% less.
+// by construction, but on the tile's critical path (an L2 round trip before the loads), and with
+// one most sizes of the scan, the compaction and the onesweep sorts ran longer
+// (bench/results/RESULTS.md).
 //
 //   predecessors  ... [P:10] [A:3] [A:4]   (nearest first on the right)
 //   exclusive prefix = 10 + 3 + 4 = 17   (op applied left to right)
@@ -46,7 +45,7 @@ struct LookbackSchedule {
 // (cp.async.bulk.prefetch.L2, sm_90 on) by the calling thread, which does not wait for it. Nothing
 // where ahead is 0, the tile is not whole, `in` is not 16-byte aligned, or before sm_90. A tile
 // spends most of its life in its look-back; with the loads of the tiles to come already in flight
-// DRAM stays busy meanwhile (tuning.h has the figures).
+// DRAM stays busy meanwhile (tuning.h).
 template <class T>
 __device__ __forceinline__ void prefetch_tile_ahead(const T* in, std::size_t n,
                                                     std::size_t tile_items, int tile,
@@ -97,14 +96,13 @@ __device__ __forceinline__ T tile_lookback(const Status& status, int tile, const
 
 // Warp 0 of a look-back kernel holds its tile's items in registers while it looks back, and the
 // look-back's own registers come on top. Under the kernels' register cap (tuning.h) that peak
-// spilled 4 to 9 registers to local memory around warp_base, in every warp of every tile: in
-// ncu, the scan of 2^28 int32 on an H100 made as many local-memory requests as global loads and
-// stores together (about 4.2M of each). park moves the calling warp's items to shared memory
-// (lane-interleaved: no bank conflicts) once it has published its aggregate, and unpark brings
-// them back after the look-back, so no items are live at the peak and only warp 0 pays, ITEMS
-// shared stores and loads per thread. The __syncwarp between them is a memory barrier to the
-// compiler, which therefore reloads the items instead of keeping them in registers across the
-// look-back.
+// spilled 4 to 9 registers to local memory around warp_base, in every warp of every tile, as many
+// local-memory requests as global loads and stores (bench/results/RESULTS.md). park moves the
+// calling warp's items to shared memory (lane-interleaved: no bank conflicts) once it has published
+// its aggregate, and unpark brings them back after the look-back, so no items are live at the peak
+// and only warp 0 pays, ITEMS shared stores and loads per thread. The __syncwarp between them is a
+// memory barrier to the compiler, which therefore reloads the items instead of keeping them in
+// registers across the look-back.
 template <int ITEMS, class T>
 __device__ __forceinline__ void park(T* parked, const T (&items)[ITEMS], int lane) {
 #pragma unroll

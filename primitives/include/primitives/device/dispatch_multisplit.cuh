@@ -3,7 +3,7 @@
 // the bucket (device/dispatch_radix_sort.cuh, kernels/radix_sort_onesweep.cuh).
 //
 // While all its tiles fit on the GPU at once (two tiles of 8192 items per SM for keys and values
-// of up to 4 bytes each: about 2.16M items on an H100 or H200; one per SM, so half as many items,
+// of up to 4 bytes each: about 2.16M items on 132 SMs; one per SM, so half as many items,
 // for 8-byte keys with 8-byte values), one cooperative launch: every tile ranks its keys by bucket
 // and publishes its bucket counts, and after a grid barrier sums all tiles' counts, which gives
 // both each bucket's count in earlier tiles and the bucket offsets (block 0 writes them); then it
@@ -27,9 +27,8 @@
 
 namespace prim::detail {
 
-// The multisplit: one pass with the narrowest digit that holds the buckets, 3, 4 or 5 bits.
-// (16 buckets in 5-bit digits ranked 32 digit values where the sort of the same keys ranks 16:
-// material_spheres in the frame schedule, H200, 270 ms a frame; in 4-bit digits 267 ms.)
+// The multisplit: one pass with the narrowest digit that holds the buckets, 3, 4 or 5 bits (16
+// buckets in 5-bit digits would rank 32 digit values where the sort of the same keys ranks 16).
 inline int multisplit_radix_bits(int buckets) {
   return buckets <= 8 ? 3 : buckets <= 16 ? 4 : 5;
 }

@@ -130,7 +130,7 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   // The histogram grid is at most one wave of resident blocks, each looping over its share. The
   // blocks an SM holds come from the occupancy calculator: at 35 registers three blocks of 512
   // threads fit, not the four that the thread count alone allows, and a grid sized for four ran
-  // as 1.3 waves (SMs active 53% of the kernel's time under ncu).
+  // in more than one wave, its SMs idle much of the kernel's time.
   const std::size_t per_block = std::size_t(onesweep::kThreads) * onesweep::kHistogramUnroll;
   const std::size_t portion_blocks =
       (p.portion_tiles * onesweep::kTile + per_block - 1) / per_block;

@@ -36,8 +36,8 @@ __global__ void __maxnreg__(tuning::lookback_max_registers<T>())
 // Items of a multiple of 4 bytes (aligned to 4) are swapped a 4-byte word at a time, consecutive
 // threads on consecutive words, so that a warp reads and writes 128 contiguous bytes at each end
 // (item by item, a warp's accesses to a 48-byte item's members would stride 48 bytes). Each
-// thread has kReverseUnroll words of each end in flight at once: with one, the swap of 2^24
-// int32 ran at 1.7 TB/s on an H100 (a copy: 3.0).
+// thread has kReverseUnroll words of each end in flight at once: with one, the swap ran well
+// below a copy's bandwidth.
 template <class T>
 using ReverseWord = std::conditional_t<sizeof(T) % 4 == 0 && alignof(T) >= 4, unsigned, T>;
 inline constexpr int kReverseUnroll = 4;
