@@ -272,10 +272,10 @@ TEST(Multisplit, WorkspaceReusedAcrossSizesAndBucketCounts) {
 }
 
 // Where every tile fits on the GPU at once the multisplit is one cooperative pass that reads the
-// keys once (pass_kernel's ONE_WAVE); past that, the zeroing and histogram kernels and a chained
-// pass. Sizes at the limit and one item past it, for 3- and 5-bit digits (8 and 32 buckets). The
-// one-wave pass leaves the workspace's histograms as they were (0xAB bytes), the other path
-// zeroes and fills them.
+// keys once (AgentRadixSortOnesweep's ONE_WAVE); past that, the zeroing and histogram kernels and a
+// chained pass. Sizes at the limit and one item past it, for 3- and 5-bit digits (8 and 32
+// buckets). The one-wave pass leaves the workspace's histograms as they were (0xAB bytes), the
+// other path zeroes and fills them.
 TEST(Multisplit, BothSidesOfTheOneWaveLimit) {
   namespace os = prim::detail::radix_sort_onesweep;
   using Digit = prim::agent::onesweep::BucketDigit<KeyIsBucket>;

@@ -114,8 +114,8 @@ TEST(OnesweepSort, OnePassMaterials) {
 }
 
 // A one-pass sort of 4-bit digits runs as one cooperative pass while its tiles fit on the GPU at
-// once (pass_kernel's ONE_WAVE), else as the zeroing and histogram kernels and a chained pass:
-// sizes at the limit and past it take each path. Which one ran shows in the workspace: the
+// once (AgentRadixSortOnesweep's ONE_WAVE), else as the zeroing and histogram kernels and a chained
+// pass: sizes at the limit and past it take each path. Which one ran shows in the workspace: the
 // one-wave pass leaves the histograms as they were (here 0xAB bytes), the other path zeroes and
 // fills them.
 TEST(OnesweepSort, BothSidesOfTheOneWaveLimit) {

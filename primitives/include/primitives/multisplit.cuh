@@ -5,7 +5,7 @@
 //   -> keys_out = [0, 3, 7, 4, 5, 2], bucket_offsets = [0, 2, 4, 6]
 //   (bucket b is keys_out[bucket_offsets[b], bucket_offsets[b + 1]); each keeps the input order)
 //
-// One onesweep pass whose digit is the bucket (kernels/radix_sort_onesweep.cuh), dispatched by
+// One onesweep pass whose digit is the bucket (agent/agent_radix_sort_onesweep.cuh), dispatched by
 // device/dispatch_multisplit.cuh; while all its tiles fit on the GPU at once it reads keys and
 // values once and writes them once, as a copy does.
 //

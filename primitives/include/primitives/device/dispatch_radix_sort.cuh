@@ -89,9 +89,9 @@ std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const Sor
   return Layout<K, V>(nullptr, n, make_plan(n, begin_bit, end_bit, config)).bytes;
 }
 
-// One-wave passes (pass_kernel's ONE_WAVE): a sort of one pass, or a multisplit, of digits of at
-// most onesweep::kOneWaveMaxBits bits runs as one cooperative pass when its tiles fit on the GPU at
-// once, at most this many (0 where the device has no cooperative launch).
+// One-wave passes (AgentRadixSortOnesweep's ONE_WAVE): a sort of one pass, or a multisplit, of
+// digits of at most onesweep::kOneWaveMaxBits bits runs as one cooperative pass when its tiles fit
+// on the GPU at once, at most this many (0 where the device has no cooperative launch).
 template <int RADIX_BITS, class K, class V, class Digit>
 std::size_t one_wave_tiles() {
   static_assert(RADIX_BITS <= onesweep::kOneWaveMaxBits);
@@ -161,7 +161,7 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
       unsigned* status = layout.status + slot * p.portion_tiles * kRadix;
       if (slot == 0) {
         // Right after the histogram kernel: the first pass loads, ranks and looks back while
-        // the histogram kernel ends (pass_kernel's griddep_wait).
+        // the histogram kernel ends (AgentRadixSortOnesweep's griddep_wait).
         launch_dependent("onesweep pass_kernel", chained_pass, dim3(static_cast<unsigned>(tiles)),
                          dim3(onesweep::kThreads), shared_bytes, stream, keys_src, keys_dst,
                          values_src, values_dst, n, portion_start, digit, pass, offsets, status,
