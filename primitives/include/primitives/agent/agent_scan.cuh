@@ -52,14 +52,17 @@ struct AgentScan {
   using BlockScanT = block::BlockScan<T>;
   static constexpr int kSegmentItems = warp::kWarpThreads * ITEMS;  // a warp's items
 
-  struct TempStorage {
-    typename BlockScanT::TempStorage scan;
-    // Warp 0's items while it looks back (park); raw bytes, as T need not be trivially
-    // constructible.
-    alignas(alignof(T)) unsigned char parked[kSegmentItems * sizeof(T)];
+  using TempStorage = typename BlockScanT::TempStorage;
+  // Warp 0's items while it looks back (park); raw bytes, as T need not be trivially
+  // constructible. A shared variable of its own rather than a member of TempStorage: addressed
+  // from one base with the block scan's storage, the kernels' registers and spills changed (the
+  // 16-byte-item scans spilled more).
+  struct ParkStorage {
+    alignas(alignof(T)) unsigned char bytes[kSegmentItems * sizeof(T)];
   };
 
   TempStorage& storage;
+  ParkStorage& park_storage;
   const T* in;
   T* out;
   std::size_t n;
@@ -68,10 +71,11 @@ struct AgentScan {
   Status status;
   LookbackSchedule schedule;
 
-  __device__ __forceinline__ AgentScan(TempStorage& storage, const T* in, T* out, std::size_t n,
-                                       const T& identity, Op op, const Status& status,
-                                       const LookbackSchedule& schedule)
+  __device__ __forceinline__ AgentScan(TempStorage& storage, ParkStorage& park_storage, const T* in,
+                                       T* out, std::size_t n, const T& identity, Op op,
+                                       const Status& status, const LookbackSchedule& schedule)
       : storage(storage),
+        park_storage(park_storage),
         in(in),
         out(out),
         n(n),
@@ -103,9 +107,9 @@ struct AgentScan {
                              // it
     T prefix[ITEMS / VEC];
     const T warp_aggregate = warp::striped_scan<ITEMS, VEC>(items, prefix, identity, op);
-    T* parked = reinterpret_cast<T*>(storage.parked);
+    T* parked = reinterpret_cast<T*>(park_storage.bytes);
     const T base =
-        BlockScanT::warp_base(storage.scan, warp_aggregate, identity, op, [&](const T& aggregate) {
+        BlockScanT::warp_base(storage, warp_aggregate, identity, op, [&](const T& aggregate) {
           return tile_exclusive_prefix(status, tile, aggregate, identity, op, schedule, parked,
                                        items, lane);
         });

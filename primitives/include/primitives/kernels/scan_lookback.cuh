@@ -19,7 +19,8 @@ __global__ void __maxnreg__(tuning::lookback_max_registers<T>())
                 agent::LookbackSchedule schedule) {
   using Agent = agent::AgentScan<Inclusive, ITEMS, VEC, T, Op, Status>;
   __shared__ typename Agent::TempStorage storage;
-  Agent(storage, in, out, n, identity, op, status, schedule).consume_tile(aligned);
+  __shared__ typename Agent::ParkStorage parked;
+  Agent(storage, parked, in, out, n, identity, op, status, schedule).consume_tile(aligned);
 }
 
 }  // namespace prim::detail::lookback
