@@ -116,7 +116,7 @@ bool check_compact(Buffers& b) {
 }
 
 template <int ITEMS>
-void scan_new(Buffers& b, const char* label, int threads, prim::block::LookbackSchedule schedule,
+void scan_new(Buffers& b, const char* label, int threads, prim::agent::LookbackSchedule schedule,
               double copy_us, double cub_us) {
   namespace lb = prim::detail::lookback;
   lb::TileShape shape;
@@ -136,7 +136,7 @@ void scan_new(Buffers& b, const char* label, int threads, prim::block::LookbackS
 }
 
 template <int ITEMS>
-void compact_new(Buffers& b, const char* label, int threads, prim::block::LookbackSchedule schedule,
+void compact_new(Buffers& b, const char* label, int threads, prim::agent::LookbackSchedule schedule,
                  double copy_us, double cub_us) {
   namespace cf = prim::detail::compact_fused;
   const std::size_t staging = std::size_t(threads) * ITEMS * 4 + cf::kStagingSlack;
@@ -238,7 +238,7 @@ int main(int argc, char** argv) {
     std::printf("compact n=%-10zu unaligned output and n - 3: %s\n", n,
                 check_unaligned(b) ? "ok" : "WRONG");
     // The pauses at the default prefetch distance, then the distance at the default pauses.
-    using Schedule = prim::block::LookbackSchedule;
+    using Schedule = prim::agent::LookbackSchedule;
     const unsigned ahead = prim::tuning::kLookbackPrefetchTiles;
     for (Schedule d : {Schedule{0, 0, ahead}, Schedule{0, 650, ahead}, Schedule{600, 300, ahead},
                        Schedule{1200, 650, ahead}, Schedule{2000, 1000, ahead},

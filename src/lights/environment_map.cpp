@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "scene/scene_loader.h"
 
 // Only the Radiance HDR reader of stb_image (its writer lives in film/image_output.cpp).

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 
 namespace raystream {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "test_support.h"
 
 namespace prim_test {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/multisplit.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
 #include "production_support.h"
@@ -272,18 +272,19 @@ TEST(Multisplit, WorkspaceReusedAcrossSizesAndBucketCounts) {
 }
 
 // Where every tile fits on the GPU at once the multisplit is one cooperative pass that reads the
-// keys once (pass_kernel's ONE_WAVE); past that, the zeroing and histogram kernels and a chained
-// pass. Sizes at the limit and one item past it, for 3- and 5-bit digits (8 and 32 buckets). The
-// one-wave pass leaves the workspace's histograms as they were (0xAB bytes), the other path
-// zeroes and fills them.
+// keys once (AgentRadixSortOnesweep's ONE_WAVE); past that, the zeroing and histogram kernels and a
+// chained pass. Sizes at the limit and one item past it, for 3- and 5-bit digits (8 and 32
+// buckets). The one-wave pass leaves the workspace's histograms as they were (0xAB bytes), the
+// other path zeroes and fills them.
 TEST(Multisplit, BothSidesOfTheOneWaveLimit) {
   namespace os = prim::detail::radix_sort_onesweep;
-  using Digit = os::BucketDigit<KeyIsBucket>;
+  using Digit = prim::agent::onesweep::BucketDigit<KeyIsBucket>;
   if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
   const std::size_t tiles3 = os::one_wave_tiles<3, std::uint32_t, std::uint32_t, Digit>();
   const std::size_t tiles5 = os::one_wave_tiles<5, std::uint32_t, std::uint32_t, Digit>();
   // Two blocks of 512 threads at 64 registers fill an SM's registers; their shared memory fits.
-  const std::size_t resident = std::size_t(os::kPassBlocksPerSm) * prim::device_info().sm_count;
+  const std::size_t resident =
+      std::size_t(prim::agent::onesweep::kPassBlocksPerSm) * prim::device_info().sm_count;
   EXPECT_EQ(tiles3, resident);
   EXPECT_EQ(tiles5, resident);
   for (auto [buckets, tiles] : {std::pair{8, tiles3}, std::pair{32, tiles5}}) {
@@ -295,7 +296,7 @@ TEST(Multisplit, BothSidesOfTheOneWaveLimit) {
       check(Backend::own, make_keys(Keys::uniform, n, buckets, n + buckets), buckets, KeyIsBucket{},
             true, &ws);
       const os::Layout<std::uint32_t, std::uint32_t> layout(
-          ws.data(), n, os::make_plan(n, os::multisplit_radix_bits(buckets), 1));
+          ws.data(), n, os::make_plan(n, prim::detail::multisplit_radix_bits(buckets), 1));
       unsigned histogram = 0;
       ASSERT_EQ(cudaMemcpy(&histogram, layout.histograms, sizeof histogram, cudaMemcpyDeviceToHost),
                 cudaSuccess);

@@ -13,7 +13,7 @@
 
 #include "primitives/classic/compact.cuh"
 #include "primitives/compact.cuh"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/device_info.h"
 #include "production_support.h"
 
@@ -403,7 +403,7 @@ TEST(FusedCompaction, DeviceSideItemCount) {
 TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
   namespace cf = prim::detail::compact_fused;
   using Selector = prim::detail::ItemSelector<Positive>;
-  constexpr int kItems = prim::block::default_items_per_thread<int>();
+  constexpr int kItems = prim::tuning::lookback_items_per_thread<int>();
   if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
   const cf::TileShape shape = cf::tile_shape<int>(std::size_t(1) << 22, prim::CompactConfig{}, "");
   const std::size_t tile = std::size_t(shape.threads) * shape.items;
@@ -446,11 +446,11 @@ TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
       ASSERT_EQ(cudaMemcpy(&word, layout.status.words + tiles_of_n - 1, sizeof word,
                            cudaMemcpyDeviceToHost),
                 cudaSuccess);
-      const auto flag = static_cast<unsigned>(word >> prim::block::CountTileStatus::kShift);
+      const auto flag = static_cast<unsigned>(word >> prim::agent::CountTileStatus::kShift);
       if (n == limit) {
-        EXPECT_EQ(flag, prim::block::kTileAggregate) << "not one wave";
+        EXPECT_EQ(flag, prim::agent::kTileAggregate) << "not one wave";
       } else {
-        EXPECT_EQ(flag, prim::block::kTileInclusive) << "not the chained path";
+        EXPECT_EQ(flag, prim::agent::kTileInclusive) << "not the chained path";
       }
     }
   }
@@ -458,17 +458,18 @@ TEST(FusedCompaction, BothSidesOfTheOneWaveLimit) {
 
 // Within the look-back kernels' register cap without spilling: the chained compaction, and the
 // one-wave compaction and stable partition. (The chained partition, CUB's order, still spills:
-// kernels/compact_fused.cuh.)
+// agent/agent_select.cuh.)
 TEST(FusedCompaction, Int32KernelsKeepToTheirRegisters) {
   namespace cf = prim::detail::compact_fused;
+  using prim::agent::Rejected;
   using Selector = prim::detail::ItemSelector<Positive>;
-  constexpr int kItems = prim::block::default_items_per_thread<int>();
+  constexpr int kItems = prim::tuning::lookback_items_per_thread<int>();
   constexpr int kVec = prim::block::vector_width<int, kItems>();
-  expect_no_spills(cf::select_kernel<cf::Rejected::dropped, false, kItems, kVec, int, Selector>,
+  expect_no_spills(cf::select_kernel<Rejected::dropped, false, kItems, kVec, int, Selector>,
                    "compaction, chained");
-  expect_no_spills(cf::select_kernel<cf::Rejected::dropped, true, kItems, kVec, int, Selector>,
+  expect_no_spills(cf::select_kernel<Rejected::dropped, true, kItems, kVec, int, Selector>,
                    "compaction, one wave");
-  expect_no_spills(cf::select_kernel<cf::Rejected::in_order, true, kItems, kVec, int, Selector>,
+  expect_no_spills(cf::select_kernel<Rejected::in_order, true, kItems, kVec, int, Selector>,
                    "stable partition, one wave");
 }
 

@@ -105,7 +105,7 @@ struct Value24 {
   std::uint32_t words[6];
 };
 TEST(ProductionHost, OnesweepStagingFitsSharedMemory) {
-  namespace os = prim::detail::radix_sort_onesweep;
+  namespace os = prim::agent::onesweep;
   using prim::detail::NoValues;
   constexpr std::size_t tile = os::kTile;
   EXPECT_EQ((os::staging_bytes<std::uint32_t, std::uint32_t>()), tile * 8);

@@ -114,16 +114,17 @@ TEST(OnesweepSort, OnePassMaterials) {
 }
 
 // A one-pass sort of 4-bit digits runs as one cooperative pass while its tiles fit on the GPU at
-// once (pass_kernel's ONE_WAVE), else as the zeroing and histogram kernels and a chained pass:
-// sizes at the limit and past it take each path. Which one ran shows in the workspace: the
+// once (AgentRadixSortOnesweep's ONE_WAVE), else as the zeroing and histogram kernels and a chained
+// pass: sizes at the limit and past it take each path. Which one ran shows in the workspace: the
 // one-wave pass leaves the histograms as they were (here 0xAB bytes), the other path zeroes and
 // fills them.
 TEST(OnesweepSort, BothSidesOfTheOneWaveLimit) {
   namespace os = prim::detail::radix_sort_onesweep;
   if (!prim::device_info().cooperative_launch) GTEST_SKIP() << "no cooperative launch";
   const std::size_t tiles =
-      os::one_wave_tiles<4, std::uint32_t, std::uint32_t, os::RadixDigit<4>>();
-  EXPECT_EQ(tiles, std::size_t(os::kPassBlocksPerSm) * prim::device_info().sm_count);
+      os::one_wave_tiles<4, std::uint32_t, std::uint32_t, prim::agent::onesweep::RadixDigit<4>>();
+  EXPECT_EQ(tiles,
+            std::size_t(prim::agent::onesweep::kPassBlocksPerSm) * prim::device_info().sm_count);
   const std::size_t limit = tiles * prim_test::kOnesweepTile;
   for (std::size_t n : {limit - 1, limit, limit + 1}) {
     prim::Workspace ws(

@@ -97,8 +97,8 @@ std::vector<Affine16> random_affine16(std::size_t n, std::uint64_t seed) {
 TEST(LookbackScan, TinyTilesInt) {
   // The largest size runs 32,769 tiles of 32 items: a long grid, whose tiles pause in their
   // look-back and prefetch the input of the tiles ahead, up to the last whole tile.
-  const prim::block::LookbackSchedule schedule =
-      prim::block::lookback_shape<int>((std::size_t(1) << 20) + 7, tiny_tiles(), "test").schedule;
+  const prim::agent::LookbackSchedule schedule =
+      prim::detail::lookback_shape<int>((std::size_t(1) << 20) + 7, tiny_tiles(), "test").schedule;
   EXPECT_GT(schedule.prefetch_tiles, 0u);
   EXPECT_GT(schedule.first_ns, 0u);
   for (std::size_t n :
@@ -182,12 +182,12 @@ TEST(LookbackScan, RejectsUnsupportedShapes) {
 
 // The look-back kernels are held to tuning::kLookbackMaxRegisters registers so that three blocks
 // of 512 threads stay resident per SM; the int32 scans fit without spilling to local memory (warp
-// 0 parks its items in shared memory during its look-back, block/tile_lookback.cuh).
+// 0 parks its items in shared memory during its look-back, agent/tile_lookback.cuh).
 TEST(LookbackScan, Int32KernelsKeepToTheirRegisters) {
   namespace lb = prim::detail::lookback;
-  constexpr int kItems = prim::block::default_items_per_thread<int>();
+  constexpr int kItems = prim::tuning::lookback_items_per_thread<int>();
   constexpr int kVec = prim::block::vector_width<int, kItems>();
-  using Status = prim::block::TileStatusFor<int>;
+  using Status = prim::agent::TileStatusFor<int>;
   expect_no_spills(lb::scan_kernel<false, kItems, kVec, int, prim::Plus, Status>, "exclusive");
   expect_no_spills(lb::scan_kernel<true, kItems, kVec, int, prim::Plus, Status>, "inclusive");
 }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "device_buffer.h"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/operators.h"
 #include "test_support.h"
 

@@ -8,7 +8,7 @@
 #include <random>
 
 #include "device_buffer.h"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/scatter.cuh"
 #include "primitives/thrust/thrust_backend.cuh"
 #include "test_support.h"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "device_buffer.h"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "test_support.h"
 
 namespace prim_test {

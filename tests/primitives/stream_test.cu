@@ -12,7 +12,7 @@
 
 #include "device_buffer.h"
 #include "primitives/compact.cuh"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 #include "primitives/radix_sort.cuh"
 #include "primitives/scan.cuh"
 #include "primitives/scatter.cuh"

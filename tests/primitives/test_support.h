@@ -16,7 +16,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "primitives/block/tile_shape.cuh"
 #include "primitives/error.h"
 #include "primitives/tuning.h"
 
@@ -45,7 +44,7 @@ inline std::vector<std::size_t> sorted_unique(std::vector<std::size_t> sizes) {
 // The tile of the single-pass kernels (lookback scan, fused compaction) for items of type T.
 template <class T>
 constexpr std::size_t lookback_tile() {
-  return std::size_t(prim::tuning::kLookbackThreads) * prim::block::default_items_per_thread<T>();
+  return std::size_t(prim::tuning::kLookbackThreads) * prim::tuning::lookback_items_per_thread<T>();
 }
 
 // PRIM_TEST_SANITIZER=1 in the environment (scripts/gpu_check.sh sets it for its

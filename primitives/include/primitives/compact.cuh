@@ -25,7 +25,7 @@
 //   compact_if(in, out, DeviceItems{d_n, 6}, pred, d_count) -> out = [5, 8, ...], *d_count = 2
 //
 // One fused pass with decoupled look-back, or, where all tiles fit on the GPU at once, one
-// cooperative launch with a grid barrier instead (kernels/compact_fused.cuh), dispatched by
+// cooperative launch with a grid barrier instead (agent/agent_select.cuh), dispatched by
 // device/dispatch_compact.cuh; config sets its tile shape and can turn the one-wave launch off. The
 // classic scan-and-scatter compaction is prim::classic::compact_if and friends,
 // primitives/classic/compact.cuh.

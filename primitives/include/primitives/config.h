@@ -6,7 +6,7 @@
 namespace prim {
 
 // Tile shape of the single-pass look-back scan: block_threads a multiple of 32 up to 1024,
-// items_per_thread 1 or the default for the item type (block/tile_shape.cuh).
+// items_per_thread 1 or the default for the item type (tuning::lookback_items_per_thread).
 struct ScanConfig {
   int block_threads = 0;
   int items_per_thread = 0;
@@ -15,7 +15,7 @@ struct ScanConfig {
 // The fused compaction's tile shape: the same knobs as the look-back scan. one_wave: where every
 // tile fits on the GPU at once (and there are enough tiles for it to pay, tuning.h), one
 // cooperative launch with a grid barrier instead of the chained look-back
-// (kernels/compact_fused.cuh); false takes the chained path at every size (to compare).
+// (agent/agent_select.cuh); false takes the chained path at every size (to compare).
 struct CompactConfig {
   ScanConfig scan = {};
   bool one_wave = true;

@@ -5,17 +5,9 @@
 //   -> keys_out = [0, 3, 7, 4, 5, 2], bucket_offsets = [0, 2, 4, 6]
 //   (bucket b is keys_out[bucket_offsets[b], bucket_offsets[b + 1]); each keeps the input order)
 //
-// While all its tiles fit on the GPU at once (two tiles of 8192 items per SM for keys and values
-// of up to 4 bytes each: about 2.16M items on an H100 or H200; one per SM, so half as many items,
-// for 8-byte keys with 8-byte values), one cooperative launch: every tile ranks its keys by bucket
-// and publishes its bucket counts, and after a grid barrier sums all tiles' counts, which gives
-// both each bucket's count in earlier tiles and the bucket offsets (block 0 writes them); then it
-// writes the keys (and values) of each bucket to consecutive addresses. Bytes: read keys and values
-// once, write them once, as a copy does. Larger inputs take three launches: a zeroing kernel, a
-// histogram kernel that reads the keys once and whose last block writes the bucket offsets, and the
-// pass, which finds each bucket's count in earlier tiles by decoupled look-back (one thread per
-// bucket); the keys are read twice. A sort over ceil(log2 k) bits moves the same; the multisplit
-// needs no key bits, only the bucket function.
+// One onesweep pass whose digit is the bucket (agent/agent_radix_sort_onesweep.cuh), dispatched by
+// device/dispatch_multisplit.cuh; while all its tiles fit on the GPU at once it reads keys and
+// values once and writes them once, as a copy does.
 //
 // bucket_of(key) is a device functor returning an integer in [0, buckets); results >= buckets
 // count as bucket buckets - 1. d_bucket_offsets (buckets + 1 entries, on the device) receives the
@@ -27,58 +19,12 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <string>
-#include <type_traits>
 
 #include "primitives/detail/multisplit_arguments.h"
-#include "primitives/device/dispatch_radix_sort.cuh"
-#include "primitives/error.h"
+#include "primitives/device/dispatch_multisplit.cuh"
 #include "primitives/workspace.h"
 
-namespace prim {
-namespace detail {
-
-template <class K, class V>
-std::size_t multisplit_workspace_bytes(std::size_t n, int buckets) {
-  using namespace radix_sort_onesweep;
-  check_multisplit_buckets("prim::own::multisplit_workspace_bytes", buckets);
-  if (n == 0) return 0;
-  return Layout<K, V>(nullptr, n, make_plan(n, multisplit_radix_bits(buckets), 1)).bytes;
-}
-
-template <class K, class V, class BucketOf>
-void dispatch_multisplit(const char* function, const K* d_keys_in, K* d_keys_out,
-                         const V* d_values_in, V* d_values_out, std::size_t n, int buckets,
-                         BucketOf bucket_of, unsigned long long* d_bucket_offsets, Workspace& ws,
-                         cudaStream_t stream) {
-  using namespace radix_sort_onesweep;
-  static_assert(alignof(K) <= 16 && alignof(V) <= 16, "staging assumes alignment <= 16");
-  if (!check_multisplit_arguments(function, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
-                                  buckets, d_bucket_offsets)) {
-    PRIM_CUDA_CHECK(cudaMemsetAsync(
-        d_bucket_offsets, 0, (std::size_t(buckets) + 1) * sizeof(unsigned long long), stream));
-    return;
-  }
-  const int radix_bits = multisplit_radix_bits(buckets);
-  const Plan p = make_plan(n, radix_bits, 1);
-  ws.require(multisplit_workspace_bytes<K, V>(n, buckets), function);
-  const Layout<K, V> layout(ws.data(), n, p);
-  const BucketDigit<BucketOf> digit{bucket_of, static_cast<unsigned>(buckets - 1)};
-  if (radix_bits == 3) {
-    run<3>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, digit, p, layout, d_bucket_offsets,
-           buckets, stream);
-  } else if (radix_bits == 4) {
-    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, digit, p, layout, d_bucket_offsets,
-           buckets, stream);
-  } else {
-    run<5>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, digit, p, layout, d_bucket_offsets,
-           buckets, stream);
-  }
-}
-
-}  // namespace detail
-
-namespace own {
+namespace prim::own {
 
 // Workspace bytes of multisplit_pairs (V = the value type) and of multisplit (V = NoValues).
 template <class K, class V = detail::NoValues>
@@ -105,5 +51,4 @@ void multisplit(const K* d_keys_in, K* d_keys_out, std::size_t n, int buckets, B
                                                    d_bucket_offsets, ws, stream);
 }
 
-}  // namespace own
-}  // namespace prim
+}  // namespace prim::own

@@ -7,9 +7,9 @@
 // Sorting 8 materials is one pass over bits [0, 3). Inputs are left unchanged; outputs must not
 // alias inputs. 0 <= begin_bit < end_bit <= 8 * sizeof(K), else prim::Error.
 //
-// Onesweep (kernels/radix_sort_onesweep.cuh), dispatched by device/dispatch_radix_sort.cuh; config
-// sets its digit width. The classic sorts (1-bit split, LSD with per-tile histograms) are
-// prim::classic::sort_pairs, primitives/classic/radix_sort.cuh.
+// Onesweep (agent/agent_radix_sort_onesweep.cuh, kernels/radix_sort_onesweep.cuh), dispatched by
+// device/dispatch_radix_sort.cuh; config sets its digit width. The classic sorts (1-bit split, LSD
+// with per-tile histograms) are prim::classic::sort_pairs, primitives/classic/radix_sort.cuh.
 #pragma once
 
 #include <cstddef>

@@ -9,7 +9,7 @@
 // The workspace must hold scan_workspace_bytes<T>(n, config) bytes; nothing is allocated.
 // Work is queued on `stream`; nothing synchronizes the host.
 //
-// One pass with decoupled look-back (kernels/scan_lookback.cuh), dispatched by
+// One pass with decoupled look-back (agent/agent_scan.cuh), dispatched by
 // device/dispatch_scan.cuh; config sets its tile shape. The classic scans (naive, work-efficient,
 // blocked) are prim::classic::exclusive_scan and inclusive_scan, primitives/classic/scan.cuh.
 #pragma once

@@ -3,7 +3,7 @@
 
 #include "integrator/backend/path_primitives.h"
 #include "integrator/path/path_state.h"
-#include "primitives/cpu/reference.h"
+#include "primitives/cpu/cpu_backend.h"
 
 namespace raystream {
 

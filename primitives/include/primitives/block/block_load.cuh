@@ -16,6 +16,25 @@
 
 namespace prim::block {
 
+// Items of T per 16-byte vector when T tiles 16 bytes exactly, else 1 (scalar accesses).
+template <class T>
+constexpr int vector_width() {
+  return (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? static_cast<int>(16 / sizeof(T)) : 1;
+}
+
+// The vector width of a thread's ITEMS items of T: vector_width<T>() where the items fill whole
+// vectors, else 1.
+template <class T, int ITEMS>
+constexpr int vector_width() {
+  return ITEMS % vector_width<T>() == 0 ? vector_width<T>() : 1;
+}
+
+// True when VEC items of T make one 16-byte vector.
+template <class T, int VEC>
+constexpr bool vectorizable() {
+  return VEC * sizeof(T) == 16;
+}
+
 // Segment index of item i (= r * VEC + v) of `lane`.
 template <int VEC>
 __device__ __forceinline__ int striped_index(int i, int lane) {

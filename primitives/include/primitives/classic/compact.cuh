@@ -4,9 +4,8 @@
 // compact_flags and stable_partition (primitives/compact.cuh). For tests, the benchmark and the
 // examples; production code includes primitives/compact.cuh, which compiles the fused pass alone.
 //
-//   scan_scatter  flags -> exclusive scan (config.scan) -> scatter
-//   classic/device/compact_scan_scatter.cuh fused         prim::own's single pass
-//   kernels/compact_fused.cuh
+//   scan_scatter  flags -> exclusive scan -> scatter   classic/device/compact_scan_scatter.cuh
+//   fused         prim::own's single pass              agent/agent_select.cuh
 //
 // DeviceItems (a count read on the device) needs the fused algorithm: scan_scatter sizes its
 // passes on the host.

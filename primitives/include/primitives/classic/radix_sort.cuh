@@ -4,10 +4,9 @@
 // (primitives/radix_sort.cuh). For tests, the benchmark and the examples; production code includes
 // primitives/radix_sort.cuh, which compiles onesweep alone.
 //
-//   split_1bit  one stable split per bit, on a scan (config.scan)
-//   classic/device/radix_sort_split.cuh lsd         per-tile digit histograms, scan, scatter per
-//   pass   classic/device/radix_sort_lsd.cuh onesweep    prim::own's sort
-//   kernels/radix_sort_onesweep.cuh
+//   split_1bit  one stable split per bit, on a scan     classic/device/radix_sort_split.cuh
+//   lsd         per-tile digit histograms, scan, scatter classic/device/radix_sort_lsd.cuh
+//   onesweep    prim::own's sort                       agent/agent_radix_sort_onesweep.cuh
 #pragma once
 
 #include <cstddef>

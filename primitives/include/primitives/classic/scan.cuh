@@ -8,7 +8,7 @@
 //   work_efficient      Blelloch up-sweep / down-sweep classic/device/scan_work_efficient.cuh
 //   blocked_brent_kung  shared-memory tiles, recursive sums   classic/device/scan_blocked.cuh
 //   blocked_blelloch    (same, Blelloch tree per tile)        classic/device/scan_blocked.cuh
-//   lookback            prim::own's single pass               kernels/scan_lookback.cuh
+//   lookback            prim::own's single pass               agent/agent_scan.cuh
 #pragma once
 
 #include <cstddef>

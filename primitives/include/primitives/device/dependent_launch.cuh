@@ -25,22 +25,11 @@
 #include <cstddef>
 #include <utility>
 
+#include "primitives/detail/grid_dependency.cuh"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 
 namespace prim::detail {
-
-__device__ __forceinline__ void griddep_launch_dependents() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void griddep_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
 
 // Zeroes `bytes` bytes at `p` (any alignment) with a kernel that lets the next kernel, launched
 // with launch_dependent(), start at once (a cudaMemsetAsync cannot).

@@ -1,7 +1,7 @@
 // Dispatch of compaction and partition (prim::own::compact_if, compact_flags, partition,
 // stable_partition, compact.cuh): checks the arguments, sizes the tiles, the shared-memory staging
 // and the workspace, resets the tile status and launches the fused kernels
-// (kernels/compact_fused.cuh, which describes the algorithm).
+// (kernels/compact_fused.cuh; agent/agent_select.cuh describes the algorithm).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,13 +10,13 @@
 #include <cstdint>
 #include <string>
 
-#include "primitives/block/block_scan.cuh"
-#include "primitives/block/tile_lookback.cuh"
-#include "primitives/block/tile_shape.cuh"
-#include "primitives/block/tile_status.cuh"
+#include "primitives/agent/agent_select.cuh"
+#include "primitives/agent/tile_status.cuh"
+#include "primitives/block/block_load.cuh"
 #include "primitives/config.h"
 #include "primitives/detail/arguments.h"
 #include "primitives/device/dependent_launch.cuh"
+#include "primitives/device/lookback_shape.cuh"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 #include "primitives/kernels/compact_fused.cuh"
@@ -25,25 +25,23 @@
 
 namespace prim::detail::compact_fused {
 
-// The lookback scan's shape (block/tile_lookback.cuh) and the kernel's staging in shared memory.
-struct TileShape : block::LookbackShape {
+// The lookback scan's shape (device/lookback_shape.cuh) and the kernel's staging in shared memory.
+struct TileShape : LookbackShape {
   std::size_t staging_bytes = 0;  // dynamic shared memory: one tile of T (+ kStagingSlack)
 };
 
-// Room for the shifts of 16-byte stores (kernels/compact_fused.cuh): the kept run's shift, the
+// Room for the shifts of 16-byte stores (agent/agent_select.cuh): the kept run's shift, the
 // gap to the next vector and the rejected run's shift, each under one vector.
 inline constexpr std::size_t kStagingSlack = 48;
 
 // The dynamic shared memory a block may have by default: 48 KiB less the kernel's static shared
-// memory (the block scan's storage, the item count and the one-wave sums).
-inline constexpr std::size_t kStagingLimit =
-    48 * 1024 - sizeof(block::BlockScan<unsigned long long>::TempStorage) - sizeof(std::size_t) -
-    2 * sizeof(unsigned long long);
+// memory (the agent's: the block scan's storage, the item count and the one-wave sums).
+inline constexpr std::size_t kStagingLimit = 48 * 1024 - sizeof(agent::SelectTempStorage<true>);
 
 // The block size and items per thread come from config.scan (the same knobs as the lookback scan).
 template <class T>
 TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* function) {
-  TileShape shape{block::lookback_shape<T>(n, config.scan, function)};
+  TileShape shape{lookback_shape<T>(n, config.scan, function)};
   const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
   shape.staging_bytes = tile_items * sizeof(T);
   require(shape.staging_bytes <= kStagingLimit, function, [&] {
@@ -59,12 +57,12 @@ TileShape tile_shape(std::size_t n, const CompactConfig& config, const char* fun
 // Workspace: the kept count per tile, zeroed per chained call; a one-wave call writes every count
 // it reads.
 struct Layout {
-  block::CountTileStatus status;
+  agent::CountTileStatus status;
   std::size_t bytes = 0;
 
   Layout(void* workspace, std::size_t tiles) {
     WorkspaceCarver carver(workspace);
-    status = block::CountTileStatus::carve(carver, tiles);
+    status = agent::CountTileStatus::carve(carver, tiles);
     bytes = carver.used();
   }
 };
@@ -83,11 +81,11 @@ enum class Select { compact, partition, stable_partition };
 // A stable partition's chained pass writes CUB's order; its second kernel restores the rest. In one
 // wave it writes input order at once.
 template <Select Mode>
-inline constexpr Rejected kChained =
-    Mode == Select::compact ? Rejected::dropped : Rejected::reversed;
+inline constexpr agent::Rejected kChained =
+    Mode == Select::compact ? agent::Rejected::dropped : agent::Rejected::reversed;
 template <Select Mode>
-inline constexpr Rejected kOneWave =
-    Mode == Select::stable_partition ? Rejected::in_order : kChained<Mode>;
+inline constexpr agent::Rejected kOneWave =
+    Mode == Select::stable_partition ? agent::Rejected::in_order : kChained<Mode>;
 
 // The most tiles a selection of this shape runs in one wave: the blocks of its one-wave kernel
 // that the GPU holds at once (0 where it has no cooperative launch).
@@ -104,17 +102,17 @@ void launch(const T* in, T* out, std::size_t n, const std::size_t* d_n, Selector
             std::size_t* d_count, void* workspace, cudaStream_t stream, const TileShape& shape,
             const CompactConfig& config) {
   constexpr int kVec = block::vector_width<T, ITEMS>();
-  constexpr std::size_t kAlign = access_alignment<T, kVec>();
+  constexpr std::size_t kAlign = agent::access_alignment<T, kVec>();
   const Layout layout(workspace, shape.tiles);
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % kAlign == 0;
   // Stores of words of wide items need an aligned output; 16-byte stores of vectors of items
   // also need the staging slack.
   const bool out_aligned =
       reinterpret_cast<std::uintptr_t>(out) % kAlign == 0 &&
-      (wide_items<T, kVec>() ||
+      (agent::wide_items<T, kVec>() ||
        shape.staging_bytes >= shape.threads * std::size_t(shape.items) * sizeof(T) + kStagingSlack);
   // One wave where every tile fits on the GPU at once: no status reset, no look-back, no second
-  // kernel (kernels/compact_fused.cuh); refused, the chained path below. Short grids do better
+  // kernel (agent/agent_select.cuh); refused, the chained path below. Short grids do better
   // chained (tuning.h).
   const std::size_t min_tiles =
       Mode == Select::stable_partition ? 2 : std::size_t(tuning::kOneWaveMinTiles);
@@ -165,8 +163,8 @@ void select(const T* d_in, T* d_out, std::size_t n, const std::size_t* d_n, Sele
   if (shape.items == 1) {
     launch<Mode, 1>(d_in, d_out, n, d_n, selector, d_count, workspace, stream, shape, config);
   } else {
-    launch<Mode, block::default_items_per_thread<T>()>(d_in, d_out, n, d_n, selector, d_count,
-                                                       workspace, stream, shape, config);
+    launch<Mode, tuning::lookback_items_per_thread<T>()>(d_in, d_out, n, d_n, selector, d_count,
+                                                         workspace, stream, shape, config);
   }
 }
 

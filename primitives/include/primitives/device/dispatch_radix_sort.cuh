@@ -1,6 +1,6 @@
 // Dispatch of the radix sort (prim::own::sort_pairs, radix_sort.cuh): checks the arguments, plans
 // the passes and portions, carves the workspace and launches the onesweep kernels
-// (kernels/radix_sort_onesweep.cuh, which describes the algorithm).
+// (kernels/radix_sort_onesweep.cuh; agent/agent_radix_sort_onesweep.cuh describes the algorithm).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -10,6 +10,8 @@
 #include <string>
 #include <type_traits>
 
+#include "primitives/agent/agent_radix_sort_histogram.cuh"
+#include "primitives/agent/agent_radix_sort_onesweep.cuh"
 #include "primitives/config.h"
 #include "primitives/detail/sort_arguments.h"
 #include "primitives/device/dependent_launch.cuh"
@@ -19,6 +21,8 @@
 #include "primitives/workspace.h"
 
 namespace prim::detail::radix_sort_onesweep {
+
+namespace onesweep = agent::onesweep;  // the tile, the staging and the digits
 
 struct Plan {
   int radix_bits = 8;
@@ -34,9 +38,10 @@ inline Plan make_plan(std::size_t n, int radix_bits, int passes) {
   p.radix_bits = radix_bits;
   p.radix = 1 << p.radix_bits;
   p.passes = passes;
-  p.tiles = (n + kTile - 1) / kTile;
-  p.portions = p.tiles == 0 ? 0 : (p.tiles + kTilesPerPortion - 1) / kTilesPerPortion;
-  p.portion_tiles = p.tiles < kTilesPerPortion ? p.tiles : kTilesPerPortion;
+  p.tiles = (n + onesweep::kTile - 1) / onesweep::kTile;
+  p.portions =
+      p.tiles == 0 ? 0 : (p.tiles + onesweep::kTilesPerPortion - 1) / onesweep::kTilesPerPortion;
+  p.portion_tiles = p.tiles < onesweep::kTilesPerPortion ? p.tiles : onesweep::kTilesPerPortion;
   return p;
 }
 
@@ -47,13 +52,6 @@ inline Plan make_plan(std::size_t n, int begin_bit, int end_bit, const SortConfi
       [&] { return "radix_bits " + std::to_string(config.radix_bits) + " must be 4 or 8 (or 0)"; });
   const int radix_bits = config.radix_bits ? config.radix_bits : (end_bit - begin_bit <= 4 ? 4 : 8);
   return make_plan(n, radix_bits, (end_bit - begin_bit + radix_bits - 1) / radix_bits);
-}
-
-// The multisplit: one pass with the narrowest digit that holds the buckets, 3, 4 or 5 bits.
-// (16 buckets in 5-bit digits ranked 32 digit values where the sort of the same keys ranks 16:
-// material_spheres in the frame schedule, H200, 270 ms a frame; in 4-bit digits 267 ms.)
-inline int multisplit_radix_bits(int buckets) {
-  return buckets <= 8 ? 3 : buckets <= 16 ? 4 : 5;
 }
 
 // Workspace: [done counter | histograms | status] zeroed per sort (outside one wave, which uses
@@ -91,16 +89,16 @@ std::size_t workspace_bytes(std::size_t n, int begin_bit, int end_bit, const Sor
   return Layout<K, V>(nullptr, n, make_plan(n, begin_bit, end_bit, config)).bytes;
 }
 
-// One-wave passes (pass_kernel's ONE_WAVE): a sort of one pass, or a multisplit, of digits of at
-// most kOneWaveMaxBits bits runs as one cooperative pass when its tiles fit on the GPU at once, at
-// most this many (0 where the device has no cooperative launch).
+// One-wave passes (AgentRadixSortOnesweep's ONE_WAVE): a sort of one pass, or a multisplit, of
+// digits of at most onesweep::kOneWaveMaxBits bits runs as one cooperative pass when its tiles fit
+// on the GPU at once, at most this many (0 where the device has no cooperative launch).
 template <int RADIX_BITS, class K, class V, class Digit>
 std::size_t one_wave_tiles() {
-  static_assert(RADIX_BITS <= kOneWaveMaxBits);
+  static_assert(RADIX_BITS <= onesweep::kOneWaveMaxBits);
   const void* kernel = reinterpret_cast<const void*>(pass_kernel<RADIX_BITS, true, K, V, Digit>);
-  constexpr std::size_t shared_bytes = staging_bytes<K, V>();
+  constexpr std::size_t shared_bytes = onesweep::staging_bytes<K, V>();
   if (shared_bytes > 32 * 1024) allow_dynamic_shared(kernel, shared_bytes);  // as in run()
-  return cooperative_grid_limit(kernel, kThreads, shared_bytes);
+  return cooperative_grid_limit(kernel, onesweep::kThreads, shared_bytes);
 }
 
 // The histogram kernel (and the digit offsets, and the multisplit's bucket offsets when `buckets`
@@ -110,15 +108,15 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
          Digit digit, const Plan& p, const Layout<K, V>& layout, unsigned long long* bucket_offsets,
          int buckets, cudaStream_t stream) {
   constexpr int kRadix = 1 << RADIX_BITS;
-  constexpr std::size_t shared_bytes = staging_bytes<K, V>();
-  if constexpr (RADIX_BITS <= kOneWaveMaxBits) {
+  constexpr std::size_t shared_bytes = onesweep::staging_bytes<K, V>();
+  if constexpr (RADIX_BITS <= onesweep::kOneWaveMaxBits) {
     if (p.passes == 1 && p.portions == 1 && p.tiles <= one_wave_tiles<RADIX_BITS, K, V, Digit>()) {
       // Refused where the GPU holds fewer blocks than its SM count promised: the chained path.
       if (launch_cooperative_if_it_fits(
               "onesweep pass_kernel (one wave)", pass_kernel<RADIX_BITS, true, K, V, Digit>,
-              dim3(static_cast<unsigned>(p.tiles)), dim3(kThreads), shared_bytes, stream, d_keys_in,
-              d_keys_out, d_values_in, d_values_out, n, std::size_t(0), digit, 0, layout.offsets,
-              layout.status, bucket_offsets, buckets))
+              dim3(static_cast<unsigned>(p.tiles)), dim3(onesweep::kThreads), shared_bytes, stream,
+              d_keys_in, d_keys_out, d_values_in, d_values_out, n, std::size_t(0), digit, 0,
+              layout.offsets, layout.status, bucket_offsets, buckets))
         return;
     }
   }
@@ -132,17 +130,18 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
   // The histogram grid is at most one wave of resident blocks, each looping over its share. The
   // blocks an SM holds come from the occupancy calculator: at 35 registers three blocks of 512
   // threads fit, not the four that the thread count alone allows, and a grid sized for four ran
-  // as 1.3 waves (SMs active 53% of the kernel's time under ncu).
-  const std::size_t per_block = std::size_t(kThreads) * kHistogramUnroll;
-  const std::size_t portion_blocks = (p.portion_tiles * kTile + per_block - 1) / per_block;
+  // in more than one wave, its SMs idle much of the kernel's time.
+  const std::size_t per_block = std::size_t(onesweep::kThreads) * onesweep::kHistogramUnroll;
+  const std::size_t portion_blocks =
+      (p.portion_tiles * onesweep::kTile + per_block - 1) / per_block;
   const int blocks_per_sm = kernel_blocks_per_sm(
-      reinterpret_cast<const void*>(histogram_kernel<RADIX_BITS, K, Digit>), kThreads, 0);
+      reinterpret_cast<const void*>(histogram_kernel<RADIX_BITS, K, Digit>), onesweep::kThreads, 0);
   const std::size_t wave =
       std::size_t(device_info().sm_count) * std::size_t(blocks_per_sm > 0 ? blocks_per_sm : 1);
   const unsigned hist_blocks = static_cast<unsigned>(portion_blocks < wave ? portion_blocks : wave);
   launch_dependent("onesweep histogram_kernel", histogram_kernel<RADIX_BITS, K, Digit>,
-                   dim3(hist_blocks, static_cast<unsigned>(p.portions)), dim3(kThreads), 0, stream,
-                   d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
+                   dim3(hist_blocks, static_cast<unsigned>(p.portions)), dim3(onesweep::kThreads),
+                   0, stream, d_keys_in, n, digit, p.passes, p.portions, layout.histograms,
                    layout.done_counter, layout.offsets, bucket_offsets, buckets);
 
   // Ping-pong so that the last pass writes the outputs.
@@ -154,19 +153,21 @@ void run(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_ou
     V* values_dst = to_out ? d_values_out : layout.values;
     for (std::size_t portion = 0; portion < p.portions; ++portion) {
       const std::size_t slot = std::size_t(pass) * p.portions + portion;
-      const std::size_t portion_start = portion * kTilesPerPortion * kTile;
-      const std::size_t tiles_left = p.tiles - portion * kTilesPerPortion;
-      const std::size_t tiles = tiles_left < kTilesPerPortion ? tiles_left : kTilesPerPortion;
+      const std::size_t portion_start = portion * onesweep::kTilesPerPortion * onesweep::kTile;
+      const std::size_t tiles_left = p.tiles - portion * onesweep::kTilesPerPortion;
+      const std::size_t tiles =
+          tiles_left < onesweep::kTilesPerPortion ? tiles_left : onesweep::kTilesPerPortion;
       const unsigned long long* offsets = layout.offsets + slot * kRadix;
       unsigned* status = layout.status + slot * p.portion_tiles * kRadix;
       if (slot == 0) {
         // Right after the histogram kernel: the first pass loads, ranks and looks back while
-        // the histogram kernel ends (pass_kernel's griddep_wait).
+        // the histogram kernel ends (AgentRadixSortOnesweep's griddep_wait).
         launch_dependent("onesweep pass_kernel", chained_pass, dim3(static_cast<unsigned>(tiles)),
-                         dim3(kThreads), shared_bytes, stream, keys_src, keys_dst, values_src,
-                         values_dst, n, portion_start, digit, pass, offsets, status, nullptr, 0);
+                         dim3(onesweep::kThreads), shared_bytes, stream, keys_src, keys_dst,
+                         values_src, values_dst, n, portion_start, digit, pass, offsets, status,
+                         nullptr, 0);
       } else {
-        chained_pass<<<static_cast<unsigned>(tiles), kThreads, shared_bytes, stream>>>(
+        chained_pass<<<static_cast<unsigned>(tiles), onesweep::kThreads, shared_bytes, stream>>>(
             keys_src, keys_dst, values_src, values_dst, n, portion_start, digit, pass, offsets,
             status, nullptr, 0);
         PRIM_LAUNCH_CHECK("onesweep pass_kernel");
@@ -186,11 +187,11 @@ void sort_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_va
   const Plan p = make_plan(n, begin_bit, end_bit, config);
   const Layout<K, V> layout(workspace, n, p);
   if (p.radix_bits == 4) {
-    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, RadixDigit<4>{begin_bit, end_bit},
-           p, layout, nullptr, 0, stream);
+    run<4>(d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+           onesweep::RadixDigit<4>{begin_bit, end_bit}, p, layout, nullptr, 0, stream);
   } else {
-    run<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, RadixDigit<8>{begin_bit, end_bit},
-           p, layout, nullptr, 0, stream);
+    run<8>(d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+           onesweep::RadixDigit<8>{begin_bit, end_bit}, p, layout, nullptr, 0, stream);
   }
 }
 

@@ -1,6 +1,19 @@
 // Dispatch of the device-wide scan (prim::own::exclusive_scan / inclusive_scan, scan.cuh): checks
 // the arguments, sizes the tiles and the workspace, resets the tile status and launches the
-// single-pass look-back kernel (kernels/scan_lookback.cuh, which describes the algorithm).
+// single-pass look-back kernel (kernels/scan_lookback.cuh; agent/agent_scan.cuh describes the
+// algorithm).
+//
+// Status reset: the tile flags must be zero before a tile publishes. The workspace is shared with
+// every other primitive, so its old contents are arbitrary; an epoch stamped into the flags cannot
+// tell a stale flag of this scan from a stray bit pattern left by another primitive, and a kernel
+// that cleans up after itself breaks as soon as a different call uses the same bytes in between.
+// So each call zeroes the flags, 8 bytes per tile rounded up to 256 (1 KiB at 2^20 int32, 256 KiB
+// at 2^28): no extra pass over the data, and correct whatever ran before. The zeroing is a kernel
+// of its own (zero_for_dependent) and the scan is its programmatic dependent
+// (device/dependent_launch.cuh): the scan's blocks launch while it runs, load and scan their
+// tiles, and wait for it only before they publish, where a cudaMemsetAsync before a plain launch
+// would hold the launch until the memset ends. A single tile needs no reset: it runs alone, and
+// what it publishes nobody reads.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,37 +22,38 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "primitives/block/tile_lookback.cuh"
-#include "primitives/block/tile_shape.cuh"
-#include "primitives/block/tile_status.cuh"
+#include "primitives/agent/tile_status.cuh"
+#include "primitives/block/block_load.cuh"
 #include "primitives/config.h"
 #include "primitives/detail/arguments.h"
 #include "primitives/device/dependent_launch.cuh"
+#include "primitives/device/lookback_shape.cuh"
 #include "primitives/error.h"
 #include "primitives/kernels/scan_lookback.cuh"
+#include "primitives/tuning.h"
 #include "primitives/workspace.h"
 
 namespace prim::detail::lookback {
 
-using TileShape = block::LookbackShape;
+using TileShape = LookbackShape;
 
 template <class T>
 TileShape tile_shape(std::size_t n, const ScanConfig& config, const char* function) {
-  return block::lookback_shape<T>(n, config, function);
+  return lookback_shape<T>(n, config, function);
 }
 
 // Workspace: the tile status; the first `reset` bytes (the flags) are zeroed per call.
 template <class T>
 struct Layout {
-  block::TileStatusFor<T> status;
+  agent::TileStatusFor<T> status;
   std::size_t reset = 0;
   std::size_t bytes = 0;
 
   Layout(void* workspace, std::size_t tiles) {
     WorkspaceCarver carver(workspace);
-    status = block::TileStatusFor<T>::carve(carver, tiles);
+    status = agent::TileStatusFor<T>::carve(carver, tiles);
     bytes = carver.used();
-    reset = block::TileStatusFor<T>::reset_bytes(tiles);
+    reset = agent::TileStatusFor<T>::reset_bytes(tiles);
   }
 };
 
@@ -66,7 +80,7 @@ void launch(const T* in, T* out, std::size_t n, T identity, Op op, void* workspa
   // for it before they publish.
   zero_for_dependent(workspace, layout.reset, stream);
   launch_dependent("lookback::scan_kernel",
-                   scan_kernel<Inclusive, ITEMS, kVec, T, Op, block::TileStatusFor<T>>,
+                   scan_kernel<Inclusive, ITEMS, kVec, T, Op, agent::TileStatusFor<T>>,
                    dim3(static_cast<unsigned>(shape.tiles)), dim3(shape.threads), 0, stream, in,
                    out, n, identity, op, layout.status, aligned, shape.schedule);
 }
@@ -80,8 +94,8 @@ void scan(const T* d_in, T* d_out, std::size_t n, T identity, Op op, void* works
   if (shape.items == 1) {
     launch<Inclusive, 1>(d_in, d_out, n, identity, op, workspace, stream, shape);
   } else {
-    launch<Inclusive, block::default_items_per_thread<T>()>(d_in, d_out, n, identity, op, workspace,
-                                                            stream, shape);
+    launch<Inclusive, tuning::lookback_items_per_thread<T>()>(d_in, d_out, n, identity, op,
+                                                              workspace, stream, shape);
   }
 }
 

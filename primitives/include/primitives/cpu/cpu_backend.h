@@ -1,7 +1,8 @@
-// CPU versions of the primitives: the sequential reference every device variant is tested
-// against, and OpenMP variants that the renderer's CPU executor uses. Same argument order as the
-// device API (primitives/scan.cuh, compact.cuh, radix_sort.cuh, scatter.cuh) but on host arrays,
-// without workspace or stream; counts are returned as std::size_t.
+// The CPU backend (namespace prim::cpu): the primitives on host arrays. Its sequential versions
+// are what every device variant is tested against; its OpenMP versions are what the renderer's
+// CPU executor runs (and the light tables' scans). Same argument order as the device API
+// (primitives/scan.cuh, compact.cuh, radix_sort.cuh, scatter.cuh, multisplit.cuh) but without
+// workspace or stream; counts are returned as std::size_t.
 //
 // Bad arguments throw prim::Error naming the function and the argument, as on the device: a null
 // pointer with n > 0, an output aliasing the input where that is not allowed, a bit range with

@@ -8,10 +8,9 @@
 // every predecessor is running or done and the wait ends (no deadlock). CUB's single-pass scan
 // relies on that order too ("blocks are launched in increasing order", agent_scan.cuh); the CUDA
 // documentation does not promise it. An atomic ticket taken at the start of each block promises it
-// by construction, but on the tile's critical path (an L2 round trip before the loads). With one,
-// on an H100: the scan and the compaction of 2^21 to 2^25 int32 took 1% to 11% longer, the
-// onesweep sorts of 2^22 to 2^25 pairs 1% to 17%; the scan at 2^27 and 2^28 and the 8- and
-// 32-bit sorts at 2^26 took 0.6% to 3% less.
+// by construction, but on the tile's critical path (an L2 round trip before the loads), and with
+// one most sizes of the scan, the compaction and the onesweep sorts ran longer
+// (bench/results/RESULTS.md).
 //
 //   predecessors  ... [P:10] [A:3] [A:4]   (nearest first on the right)
 //   exclusive prefix = 10 + 3 + 4 = 17   (op applied left to right)
@@ -21,19 +20,15 @@
 // a pause keep the L2 slices that hold them busy and slow down every other access to those slices.
 #pragma once
 
-#include <climits>
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "primitives/block/tile_shape.cuh"
-#include "primitives/block/tile_status.cuh"
-#include "primitives/config.h"
-#include "primitives/error.h"
-#include "primitives/tuning.h"
+#include "primitives/agent/tile_status.cuh"
 #include "primitives/warp/warp_reduce.cuh"
 
-namespace prim::block {
+namespace prim::agent {
 
 // When a tile of a long grid acts: `first_ns`, the pause after it publishes its aggregate and
 // before it first reads its predecessors (they are likely still busy; reading at once only adds
@@ -45,20 +40,12 @@ struct LookbackSchedule {
   unsigned prefetch_tiles = 0;
 };
 
-// The schedule for a grid of `tiles` tiles: none for short grids, whose look-backs are short and
-// whose input L2 may still hold (tuning.h).
-inline LookbackSchedule lookback_schedule(std::size_t tiles) {
-  if (static_cast<long long>(tiles) < tuning::kLookbackScheduleMinTiles) return {};
-  return {tuning::kLookbackFirstDelayNs, tuning::kLookbackPollDelayNs,
-          tuning::kLookbackPrefetchTiles};
-}
-
 // Tile `tile` asks L2 for the input of tile `tile + ahead` (tiles of tile_items items of the n at
 // `in`), so that it is on its way from DRAM before that tile's block starts: one bulk prefetch
 // (cp.async.bulk.prefetch.L2, sm_90 on) by the calling thread, which does not wait for it. Nothing
 // where ahead is 0, the tile is not whole, `in` is not 16-byte aligned, or before sm_90. A tile
 // spends most of its life in its look-back; with the loads of the tiles to come already in flight
-// DRAM stays busy meanwhile (tuning.h has the figures).
+// DRAM stays busy meanwhile (tuning.h).
 template <class T>
 __device__ __forceinline__ void prefetch_tile_ahead(const T* in, std::size_t n,
                                                     std::size_t tile_items, int tile,
@@ -71,37 +58,6 @@ __device__ __forceinline__ void prefetch_tile_ahead(const T* in, std::size_t n,
                "r"(static_cast<unsigned>(tile_items * sizeof(T)))
                : "memory");
 #endif
-}
-
-// Block size, items per thread and tiles of a single-pass call on n items of T (the lookback scan
-// and the fused compaction), checked against what their kernels support, and the schedule for
-// that many tiles.
-struct LookbackShape {
-  int threads = 0;
-  int items = 0;
-  std::size_t tiles = 0;
-  LookbackSchedule schedule;
-};
-
-template <class T>
-LookbackShape lookback_shape(std::size_t n, const ScanConfig& config, const char* function) {
-  LookbackShape shape;
-  shape.threads = config.block_threads ? config.block_threads : tuning::kLookbackThreads;
-  shape.items = config.items_per_thread ? config.items_per_thread : default_items_per_thread<T>();
-  require(shape.threads >= 32 && shape.threads <= 1024 && shape.threads % 32 == 0, function, [&] {
-    return "block_threads " + std::to_string(shape.threads) +
-           " must be a multiple of 32 in [32, 1024]";
-  });
-  require(shape.items == 1 || shape.items == default_items_per_thread<T>(), function, [&] {
-    return "items_per_thread " + std::to_string(shape.items) + " must be 1 or " +
-           std::to_string(default_items_per_thread<T>());
-  });
-  const std::size_t tile_items = static_cast<std::size_t>(shape.threads) * shape.items;
-  shape.tiles = (n + tile_items - 1) / tile_items;
-  require(shape.tiles <= static_cast<std::size_t>(INT_MAX), function,
-          [&] { return "n = " + std::to_string(n) + " needs more than 2^31 - 1 tiles"; });
-  shape.schedule = lookback_schedule(shape.tiles);
-  return shape;
 }
 
 template <class Status, class T, class Op>
@@ -140,14 +96,13 @@ __device__ __forceinline__ T tile_lookback(const Status& status, int tile, const
 
 // Warp 0 of a look-back kernel holds its tile's items in registers while it looks back, and the
 // look-back's own registers come on top. Under the kernels' register cap (tuning.h) that peak
-// spilled 4 to 9 registers to local memory around warp_base, in every warp of every tile: in
-// ncu, the scan of 2^28 int32 on an H100 made as many local-memory requests as global loads and
-// stores together (about 4.2M of each). park moves the calling warp's items to shared memory
-// (lane-interleaved: no bank conflicts) once it has published its aggregate, and unpark brings
-// them back after the look-back, so no items are live at the peak and only warp 0 pays, ITEMS
-// shared stores and loads per thread. The __syncwarp between them is a memory barrier to the
-// compiler, which therefore reloads the items instead of keeping them in registers across the
-// look-back.
+// spilled 4 to 9 registers to local memory around warp_base, in every warp of every tile, as many
+// local-memory requests as global loads and stores (bench/results/RESULTS.md). park moves the
+// calling warp's items to shared memory (lane-interleaved: no bank conflicts) once it has published
+// its aggregate, and unpark brings them back after the look-back, so no items are live at the peak
+// and only warp 0 pays, ITEMS shared stores and loads per thread. The __syncwarp between them is a
+// memory barrier to the compiler, which therefore reloads the items instead of keeping them in
+// registers across the look-back.
 template <int ITEMS, class T>
 __device__ __forceinline__ void park(T* parked, const T (&items)[ITEMS], int lane) {
 #pragma unroll
@@ -161,4 +116,27 @@ __device__ __forceinline__ void unpark(const T* parked, T (&items)[ITEMS], int l
   for (int i = 0; i < ITEMS; ++i) items[i] = parked[i * warp::kWarpThreads + lane];
 }
 
-}  // namespace prim::block
+// The chained tile prefix, as warp 0 of a look-back kernel finds it once it knows its tile's
+// aggregate (block::BlockScan::warp_base's tile_prefix_of; every lane calls it). Tile 0 publishes
+// its aggregate as its inclusive prefix and gets `identity`. Any other tile publishes its
+// aggregate, parks its items in `parked` (above), pauses schedule.first_ns, looks back, publishes
+// its inclusive prefix and takes its items back. Returns the tile's exclusive prefix.
+template <class Status, class T, class Op, int ITEMS, class Item>
+__device__ __forceinline__ T tile_exclusive_prefix(const Status& status, int tile,
+                                                   const T& tile_aggregate, const T& identity,
+                                                   Op op, const LookbackSchedule& schedule,
+                                                   Item* parked, Item (&items)[ITEMS], int lane) {
+  if (tile == 0) {
+    if (lane == 0) status.publish(0, kTileInclusive, tile_aggregate);
+    return identity;
+  }
+  if (lane == 0) status.publish(tile, kTileAggregate, tile_aggregate);
+  park(parked, items, lane);
+  if (schedule.first_ns) __nanosleep(schedule.first_ns);
+  const T exclusive = tile_lookback(status, tile, identity, op, schedule.poll_ns);
+  if (lane == 0) status.publish(tile, kTileInclusive, op(exclusive, tile_aggregate));
+  unpark(parked, items, lane);
+  return exclusive;
+}
+
+}  // namespace prim::agent

@@ -20,7 +20,7 @@
 
 #include "primitives/workspace.h"
 
-namespace prim::block {
+namespace prim::agent {
 
 enum TileFlag : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
 
@@ -119,4 +119,4 @@ struct SplitTileStatus {
 template <class T>
 using TileStatusFor = std::conditional_t<sizeof(T) <= 4, PackedTileStatus<T>, SplitTileStatus<T>>;
 
-}  // namespace prim::block
+}  // namespace prim::agent
