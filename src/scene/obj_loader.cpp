@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "scene/input_file.h"
 #include "scene/scene_loader.h"
 
 namespace raystream {
@@ -89,12 +90,12 @@ class MtlFromLookup : public tinyobj::MaterialReader {
   bool operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
                   std::map<std::string, int>* ids, std::string* warn, std::string* err) override {
     std::string text, mtl_path;
-    if (!find_mtl_ || !find_mtl_(name, text, mtl_path)) {
-      if (warn)
-        *warn += "material library \"" + excerpt(name) + "\" not found next to the OBJ file\n";
-      return false;
-    }
     try {
+      if (!find_mtl_ || !find_mtl_(name, text, mtl_path)) {
+        if (warn)
+          *warn += "material library \"" + excerpt(name) + "\" not found next to the OBJ file\n";
+        return false;
+      }
       check_mtl_values(text, mtl_path);
     } catch (const SceneError& e) {
       if (error_.empty()) error_ = obj_path_ + ": material library " + e.what();
@@ -143,13 +144,11 @@ MtlLookup mtl_beside(const std::string& obj_path) {
     const fs::path candidates[2] = {folder / name, folder / fs::path(name).filename()};
     for (const fs::path& candidate : candidates) {
       std::error_code ec;
-      if (!fs::is_regular_file(candidate, ec)) continue;
-      std::ifstream in(candidate, std::ios::binary);
-      if (!in) continue;
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      text = buffer.str();
+      if (!fs::exists(fs::symlink_status(candidate, ec)) || fs::is_directory(candidate, ec))
+        continue;
+      // Whatever it is, it is named: read_input_file refuses what is not a regular file.
       path = candidate.string();
+      text = read_input_file(path, kMtlFile);
       return true;
     }
     return false;
@@ -412,14 +411,7 @@ void check_mtl_values(const std::string& text, const std::string& path) {
 }
 
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, expected an OBJ file");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw SceneError(path + ": cannot open the OBJ file (missing or unreadable)");
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  if (file.bad()) throw SceneError(path + ": error while reading the OBJ file");
-  return parse_obj(buffer.str(), path, mtl_beside(path), warnings);
+  return parse_obj(read_input_file(path, kObjFile), path, mtl_beside(path), warnings);
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "lights/environment_map.h"
+#include "scene/input_file.h"
 #include "scene/obj_loader.h"
 #include "scene/texture_image.h"
 
@@ -874,16 +875,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
 }
 
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw SceneError(path + ": is a directory, expected a scene file (.json)");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SceneError(path + ": cannot open the scene file (missing or unreadable)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw SceneError(path + ": error while reading the scene file");
-  return parse_scene(text.str(), path, warnings);
+  return parse_scene(read_input_file(path, kSceneFile), path, warnings);
 }
 
 Scene load_scene(const std::string& path) {

@@ -1,17 +1,19 @@
 # Renderer input and output tests: scene loader, film output, report, command line. Included from
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
-foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test)
+foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test
+             input_file_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 
 # End-to-end command lines through the built binaries (--device cpu, tiny sizes). Each case:
-# raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [BINARY <target>] [SETUP_FILE <f>]
-#                    [WORKDIR <folder to run in>] [REQUIRE <files>] [FORBID <files>]
-#                    ARGS <arguments>)
+# raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [STDOUT_REGEX <re>] [STDERR_REGEX <re>]
+#                    [BINARY <target>] [SETUP_FILE <f>] [SETUP_LINK <link> <target>]
+#                    [WORKDIR <folder to run in>] [TIMEOUT <s>] [REQUIRE <files>]
+#                    [FORBID <files>] ARGS <arguments>)
 function(raystream_cli_case)
-  cmake_parse_arguments(C "GPU" "NAME;EXIT;REGEX;BINARY;SETUP_FILE;WORKDIR" "REQUIRE;FORBID;ARGS"
-                        ${ARGN})
+  set(one_value NAME EXIT REGEX STDOUT_REGEX STDERR_REGEX BINARY SETUP_FILE WORKDIR TIMEOUT)
+  cmake_parse_arguments(C "GPU" "${one_value}" "SETUP_LINK;REQUIRE;FORBID;ARGS" ${ARGN})
   if(NOT C_BINARY)
     set(C_BINARY raystream)
   endif()
@@ -26,13 +28,25 @@ function(raystream_cli_case)
   if(C_SETUP_FILE)
     list(APPEND defines "-DSETUP_FILE=${C_SETUP_FILE}")
   endif()
+  if(C_SETUP_LINK)
+    string(REPLACE ";" "|" link "${C_SETUP_LINK}")
+    list(APPEND defines "-DSETUP_LINK=${link}")
+  endif()
+  foreach(stream STDOUT STDERR)
+    if(DEFINED C_${stream}_REGEX)
+      list(APPEND defines "-D${stream}_REGEX=${C_${stream}_REGEX}")
+    endif()
+  endforeach()
+  if(NOT C_TIMEOUT)
+    set(C_TIMEOUT 300)
+  endif()
   if(C_WORKDIR)
     list(APPEND defines "-DWORKDIR=${C_WORKDIR}")
   endif()
   add_test(NAME raystream_cli_${C_NAME}
            COMMAND ${CMAKE_COMMAND} ${defines} -P ${RAYSTREAM_IO_TEST_DIR}/cli_case.cmake
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT 300)
+  set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT ${C_TIMEOUT})
   if(C_GPU)
     # Cases with --device gpu show as skipped where raystream finds no CUDA device.
     set_tests_properties(raystream_cli_${C_NAME} PROPERTIES
@@ -118,6 +132,14 @@ if(TARGET raystream)
                        FORBID ${O}/stats_disk_full/out.png
                        ARGS ${D}/tiny.json --device cpu --spp 1 --quiet --stats /dev/full
                             --output ${O}/stats_disk_full/out.png)
+  endif()
+  # Issue 34, item 4: a scene that is not a regular file is refused at once (/dev/zero used to
+  # grow without end, a FIFO to wait for a writer).
+  if(EXISTS /dev/zero)
+    raystream_cli_case(NAME scene_is_a_device EXIT 2 TIMEOUT 30
+                       REGEX "^raystream: error: /dev/zero: is not a regular file \\(a character device\\), expected a scene file\n$"
+                       FORBID ${O}/scene_is_a_device/out.png
+                       ARGS /dev/zero --device cpu --output ${O}/scene_is_a_device/out.png)
   endif()
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
