@@ -255,6 +255,15 @@ class Reader {
     return j.get<std::string>();
   }
 
+  // A path or file name (TEXTURE, FILE keys): a non-empty string without NUL characters (the
+  // file system would cut the name there).
+  std::string path(const Json& j, const std::string& key, const std::string& what) const {
+    const std::string text = string(j, key);
+    if (text.empty()) fail(key, "expected a non-empty " + what);
+    if (text.find('\0') != std::string::npos) fail(key, "the path holds a NUL character");
+    return text;
+  }
+
   glm::vec3 vec3(const Json& j, const std::string& key) const {
     if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
     glm::vec3 v;
@@ -370,11 +379,7 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
   }
   if (j.contains("TEXTURE")) {
     const std::string texture_key = key + ".TEXTURE";
-    const std::string file = r.string(j["TEXTURE"], texture_key);
-    if (file.empty()) r.fail(texture_key, "expected a non-empty image file path");
-    if (file.find('\0') != std::string::npos) {
-      r.fail(texture_key, "the path holds a NUL character");
-    }
+    const std::string file = r.path(j["TEXTURE"], texture_key, "image file path");
     if (m.type != MaterialType::diffuse && m.type != MaterialType::plastic) {
       r.warn(texture_key, "only Diffuse and Plastic materials are textured; ignored");
     } else {
@@ -421,8 +426,7 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   scene.depth = r.positive_int(r.require(j, key, "DEPTH"), "Camera.DEPTH", kMaxDepth);
 
   if (j.contains("FILE")) {
-    scene.output_name = r.string(j["FILE"], "Camera.FILE");
-    if (scene.output_name.empty()) r.fail("Camera.FILE", "expected a non-empty name");
+    scene.output_name = r.path(j["FILE"], "Camera.FILE", "name");
   } else {
     // The scene file's name without folder and extension.
     std::string stem = path.substr(path.find_last_of('/') + 1);
@@ -583,9 +587,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
                       MeshCache& cache, TextureIds& textures, std::vector<std::string>& warnings) {
   r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
-  const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
-  if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
-  if (file.find('\0') != std::string::npos) r.fail(key + ".FILE", "the path holds a NUL character");
+  const std::string file = r.path(r.require(j, key, "FILE"), key + ".FILE", "OBJ file path");
   int named = -1;
   if (j.contains("MATERIAL")) {
     named = material_id(r, j["MATERIAL"], key + ".MATERIAL", material_ids, scene.materials);
@@ -745,11 +747,7 @@ void read_environment(Reader& r, const Json& j, const std::string& path, Environ
     return;
   }
 
-  const std::string file = r.string(j["FILE"], "Environment.FILE");
-  if (file.empty()) r.fail("Environment.FILE", "expected a non-empty HDR file path");
-  if (file.find('\0') != std::string::npos) {
-    r.fail("Environment.FILE", "the path holds a NUL character");
-  }
+  const std::string file = r.path(j["FILE"], "Environment.FILE", "HDR file path");
   const std::filesystem::path map_path =
       std::filesystem::path(path).parent_path() / std::filesystem::path(file);
   try {

@@ -141,6 +141,12 @@ if(TARGET raystream)
                        FORBID ${O}/scene_is_a_device/out.png
                        ARGS /dev/zero --device cpu --output ${O}/scene_is_a_device/out.png)
   endif()
+  # Issue 34, item 5: a NUL in Camera.FILE is a bad scene (exit 2) like a NUL in any other path,
+  # found before the default output folder renders/ is made.
+  raystream_cli_case(NAME nul_in_camera_file EXIT 2 WORKDIR ${O}/nul_in_camera_file/run
+                     REGEX "^raystream: error: [^\n]*/nul_camera_file.json: Camera.FILE: the path holds a NUL character\n$"
+                     FORBID ${O}/nul_in_camera_file/run/renders
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/nul_camera_file.json --device cpu --spp 1)
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
   raystream_cli_case(NAME render_png EXIT 0

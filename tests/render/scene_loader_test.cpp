@@ -600,5 +600,27 @@ TEST(Excerpt, KeepsBothEndsOnOneLine) {
   EXPECT_NE(e.find("\xc3\xa9..."), std::string::npos) << e;
 }
 
+// Issue 34, item 5: Camera.FILE "a\u0000b" ended as a failed write of "renders/a" (exit 1); every
+// path key follows one rule.
+TEST(SceneLoader, EveryPathKeyRefusesNulCharacters) {
+  const auto with = [](std::string text, const std::string& part, const std::string& by) {
+    return text.replace(text.find(part), part.size(), by);
+  };
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, with(kCamera, R"("t")", R"("a\u0000b")"), kObjects)),
+      "scene.json: Camera.FILE: the path holds a NUL character");
+  EXPECT_CONTAINS(
+      error_of(scene_text(
+          kMaterials + R"(, "wood": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "TEXTURE": "a\u0000b"})",
+          kCamera, kObjects)),
+      "scene.json: Materials.wood.TEXTURE: the path holds a NUL character");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera,
+                                      kObjects + R"(, {"TYPE": "mesh", "FILE": "a\u0000b.obj"})")),
+                  "scene.json: Objects[2].FILE: the path holds a NUL character");
+  EXPECT_CONTAINS(error_of("{\"Environment\": {\"FILE\": \"a\\u0000b\"}, " +
+                           scene_text(kMaterials, kCamera, kObjects).substr(1)),
+                  "scene.json: Environment.FILE: the path holds a NUL character");
+}
+
 }  // namespace
 }  // namespace raystream
