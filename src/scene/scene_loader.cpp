@@ -350,6 +350,11 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.emittance = r.real(j["EMITTANCE"], key + ".EMITTANCE");
   }
   if (m.emittance < 0) r.fail(key + ".EMITTANCE", "expected a non-negative number");
+  // The radiance the renderer uses, as the environment's RGB x SCALE: it must be a float.
+  const glm::vec3 radiance = m.color * m.emittance;
+  if (m.type == MaterialType::emitting &&
+      !(std::isfinite(radiance.x) && std::isfinite(radiance.y) && std::isfinite(radiance.z)))
+    r.fail(key + ".EMITTANCE", "RGB x EMITTANCE overflows a float");
   if (j.contains("IOR")) {
     m.ior = r.real(j["IOR"], key + ".IOR");
     if (m.ior <= 0) r.fail(key + ".IOR", "expected a positive index of refraction");

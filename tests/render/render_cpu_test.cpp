@@ -4,6 +4,7 @@
 // determinism, the report of a stream render and bad settings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 #include "render_test_scenes.h"
+#include "scene/scene_loader.h"
 #include "stats/report.h"
 
 namespace raystream {
@@ -792,6 +794,34 @@ TEST(RenderCpu, ReportOfAStreamRender) {
   EXPECT_EQ(jf["schedule"], "frame");
   EXPECT_FALSE(jf.contains("waves"));
   EXPECT_EQ(jf["pool"], 16 * 12);
+}
+
+// Issue 34, item 1: a lamp of radiance 1e38 lit the floor "mostly black with speckles": its
+// power overflowed the light table's float sum and every pick was NaN. Scaled by the emittance,
+// the floor renders as under a lamp of 1e30. (Pixels that see the lamp itself sum samples of
+// 1e38 and overflow the film; the floor's do not.)
+TEST(RenderCpu, LampsNearTheFloatLimitLightTheFloor) {
+  Scene scene = load_scene("scenes/cornell.json");
+  const auto lamp =
+      std::find_if(scene.materials.begin(), scene.materials.end(),
+                   [](const Material& m) { return m.type == MaterialType::emitting; });
+  ASSERT_NE(lamp, scene.materials.end());
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 4);
+  s.width = 64;
+  s.height = 48;
+  const auto floor_mean = [&](float emittance) {
+    lamp->emittance = emittance;
+    const Image image = render(scene, s).image;
+    double sum = 0.0;
+    for (int y = image.height - 8; y < image.height; ++y)
+      for (int x = 0; x < image.width; ++x)
+        for (int c = 0; c < 3; ++c)
+          sum += double(image.rgb[3 * (std::size_t(y) * image.width + x) + c]) / emittance;
+    return sum / (8.0 * image.width * 3);
+  };
+  const double reference = floor_mean(1e30f), huge = floor_mean(1e38f);
+  EXPECT_GT(reference, 0.0);
+  EXPECT_NEAR(huge, reference, 0.02 * reference);
 }
 
 TEST(RenderCpu, MaterialKeyBits) {

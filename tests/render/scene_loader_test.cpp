@@ -600,6 +600,20 @@ TEST(Excerpt, KeepsBothEndsOnOneLine) {
   EXPECT_NE(e.find("\xc3\xa9..."), std::string::npos) << e;
 }
 
+// Issue 34, item 1: RGB x EMITTANCE of 10 x 1e38 overflowed to an infinite radiance and rendered
+// black. An emitter's radiance must be a float, as the environment's RGB x SCALE must.
+TEST(SceneLoader, EmitterRadianceThatOverflowsAFloatIsRefused) {
+  const std::string huge =
+      R"(, "sun": {"TYPE": "Emitting", "RGB": [10, 10, 10], "EMITTANCE": 1e38})";
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials + huge, kCamera, kObjects)),
+                  "scene.json: Materials.sun.EMITTANCE: RGB x EMITTANCE overflows a float");
+  // 1 x 1e38 is a float: accepted.
+  const Scene s = parse(scene_text(
+      kMaterials + R"(, "sun": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 1e38})", kCamera,
+      kObjects));
+  EXPECT_FLOAT_EQ(s.materials[2].emittance, 1e38f);
+}
+
 // Issue 34, item 5: Camera.FILE "a\u0000b" ended as a failed write of "renders/a" (exit 1); every
 // path key follows one rule.
 TEST(SceneLoader, EveryPathKeyRefusesNulCharacters) {
