@@ -53,8 +53,8 @@ std::vector<std::pair<std::string, std::size_t>> map_kd_lines(const std::string&
     if (keyword("newmtl", 6)) {
       if (!current.first.empty()) out.push_back(current);
       current = {line.substr(i + 7), 0};
-    } else if (keyword("map_Kd", 6)) {
-      current.second = number;
+    } else if (keyword("map_Kd", 6) || line.compare(i, std::string::npos, "map_Kd") == 0) {
+      current.second = number;  // also a map_Kd that names no file
     }
   });
   out.push_back(current);
@@ -114,11 +114,13 @@ class MtlFromLookup : public tinyobj::MaterialReader {
       std::string name = m.diffuse_texname;
       while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
         name.pop_back();
+      const std::size_t k = i - before;
+      const std::size_t line = k < lines.size() && lines[k].first == m.name ? lines[k].second : 0;
       if (!name.empty()) {
-        const std::size_t k = i - before;
-        const std::size_t line = k < lines.size() && lines[k].first == m.name ? lines[k].second : 0;
         map.path = texture_beside(mtl_path, name);
         map.origin = mtl_path + (line > 0 ? ":" + std::to_string(line) : "") + ": map_Kd";
+      } else if (line > 0 && warn) {
+        *warn += mtl_path + ":" + std::to_string(line) + ": map_Kd names no image file; ignored\n";
       }
       kd_maps_.push_back(map);
     }

@@ -308,6 +308,12 @@ int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved) {
   return id;
 }
 
+bool emits(const Material& m) {
+  if (m.type != MaterialType::emitting)
+    return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
+  return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
+}
+
 // `path`: the scene file (TEXTURE is relative to its folder); textures read go to scene.textures.
 Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key,
                        const std::string& path, Scene& scene, TextureIds& textures) {
@@ -329,7 +335,7 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.type = MaterialType::refractive;
   } else if (type == "plastic") {
     m.type = MaterialType::plastic;
-    m.roughness = 0.3f;  // a plastic's default coat; ROUGHNESS below 0.1 counts as 0.1
+    m.roughness = 0.3f;  // a plastic's default coat
   } else {
     r.fail(type_key,
            "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
@@ -350,6 +356,9 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.emittance = r.real(j["EMITTANCE"], key + ".EMITTANCE");
   }
   if (m.emittance < 0) r.fail(key + ".EMITTANCE", "expected a non-negative number");
+  if (m.emittance > 0 && m.type != MaterialType::emitting)
+    r.warn(key + ".EMITTANCE",
+           "only Emitting materials use EMITTANCE (the others emit EMISSION); ignored");
   // The radiance the renderer uses, as the environment's RGB x SCALE: it must be a float.
   const glm::vec3 radiance = m.color * m.emittance;
   if (m.type == MaterialType::emitting &&
@@ -358,6 +367,8 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
   if (j.contains("IOR")) {
     m.ior = r.real(j["IOR"], key + ".IOR");
     if (m.ior <= 0) r.fail(key + ".IOR", "expected a positive index of refraction");
+    if (m.type != MaterialType::refractive && m.type != MaterialType::plastic)
+      r.warn(key + ".IOR", "only Refractive and Plastic materials have an IOR; ignored");
   }
   if (j.contains("ROUGHNESS")) {
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
@@ -367,6 +378,8 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
         m.type != MaterialType::plastic)
       r.warn(key + ".ROUGHNESS",
              "only Specular, Refractive and Plastic materials are rough; ignored");
+    if (m.type == MaterialType::plastic && m.roughness < kMinPlasticRoughness)
+      r.warn(key + ".ROUGHNESS", "a Plastic's coat is at least 0.1 rough; rendered as 0.1");
   }
   if (j.contains("EMISSION")) {
     if (m.type == MaterialType::emitting)
@@ -381,6 +394,9 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     if (!j["TWO_SIDED"].is_boolean())
       r.fail(key + ".TWO_SIDED", "expected true or false, got " + type_name(j["TWO_SIDED"]));
     m.two_sided = j["TWO_SIDED"].get<bool>();
+    if (!emits(m))
+      r.warn(key + ".TWO_SIDED",
+             "only emitters (Emitting, or EMISSION above 0) have sides to emit from; ignored");
   }
   if (j.contains("TEXTURE")) {
     const std::string texture_key = key + ".TEXTURE";
@@ -603,6 +619,8 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   if (j.contains("MISSING_MATERIAL")) {
     missing = material_id(r, j["MISSING_MATERIAL"], key + ".MISSING_MATERIAL", material_ids,
                           scene.materials);
+    if (named >= 0)
+      r.warn(key + ".MISSING_MATERIAL", "MATERIAL gives every face its material; ignored");
   }
   Object transform;
   read_transform(r, j, key, transform);
@@ -760,12 +778,6 @@ void read_environment(Reader& r, const Json& j, const std::string& path, Environ
   } catch (const SceneError& e) {
     r.fail("Environment.FILE", e.what());
   }
-}
-
-bool emits(const Material& m) {
-  if (m.type != MaterialType::emitting)
-    return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
-  return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
 }
 
 }  // namespace

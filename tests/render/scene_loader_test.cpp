@@ -636,5 +636,50 @@ TEST(SceneLoader, EveryPathKeyRefusesNulCharacters) {
                   "scene.json: Environment.FILE: the path holds a NUL character");
 }
 
+// Issue 34, item 6: keys that change nothing say so, each in one warning naming the key.
+TEST(SceneLoader, SettingsThatDoNothingAreWarnedAbout) {
+  const struct {
+    std::string material, key, message;
+  } cases[] = {
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "IOR": 1.5})", "Materials.x.IOR",
+       "only Refractive and Plastic materials have an IOR; ignored"},
+      {R"("x": {"TYPE": "Specular", "RGB": [1, 1, 1], "IOR": 1.5})", "Materials.x.IOR",
+       "only Refractive and Plastic materials have an IOR; ignored"},
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "TWO_SIDED": false})", "Materials.x.TWO_SIDED",
+       "only emitters (Emitting, or EMISSION above 0) have sides to emit from; ignored"},
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "EMITTANCE": 3})", "Materials.x.EMITTANCE",
+       "only Emitting materials use EMITTANCE (the others emit EMISSION); ignored"},
+      {R"("x": {"TYPE": "Plastic", "RGB": [1, 1, 1], "ROUGHNESS": 0.05})", "Materials.x.ROUGHNESS",
+       "a Plastic's coat is at least 0.1 rough; rendered as 0.1"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> warnings;
+    parse(scene_text(kMaterials + ", " + c.material, kCamera, kObjects), &warnings);
+    ASSERT_EQ(warnings.size(), 1u) << c.material;
+    EXPECT_EQ(warnings[0], "scene.json: " + c.key + ": " + c.message);
+  }
+  // What does something is not warned about.
+  for (const char* quiet : {
+           R"("x": {"TYPE": "Refractive", "IOR": 1.3})",
+           R"("x": {"TYPE": "Plastic", "RGB": [1, 1, 1], "IOR": 1.3, "ROUGHNESS": 0.1})",
+           R"("x": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 2, "TWO_SIDED": false})",
+           R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "EMISSION": [1, 1, 1],
+                    "TWO_SIDED": false, "EMITTANCE": 0})",
+       }) {
+    std::vector<std::string> warnings;
+    parse(scene_text(kMaterials + ", " + quiet, kCamera, kObjects), &warnings);
+    EXPECT_TRUE(warnings.empty()) << quiet << ": " << warnings.front();
+  }
+  // MISSING_MATERIAL beside MATERIAL, which gives every face its material.
+  std::vector<std::string> warnings;
+  parse_scene(scene_text(kMaterials, kCamera,
+                         R"({"TYPE": "mesh", "FILE": "materials.obj", "MATERIAL": "light",
+                             "MISSING_MATERIAL": "white"})"),
+              std::string(kData) + "meshes/scene.json", warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_CONTAINS(warnings[0],
+                  "Objects[0].MISSING_MATERIAL: MATERIAL gives every face its material; ignored");
+}
+
 }  // namespace
 }  // namespace raystream
