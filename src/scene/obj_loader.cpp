@@ -167,7 +167,8 @@ bool finite(const glm::vec3& v) {
 
 // tinyobjloader's messages, one line each, prefixed with the file: those about materials go to
 // `material_warnings` (they matter only where the MTL's materials are used), the others to
-// `warnings`. Its note that an MTL has both `d` and `Tr` is dropped: `d` is what is read.
+// `warnings`. Its note that an MTL has both `d` and `Tr` is dropped: `d` is what is read. So is
+// its "Failed to load material file(s)", which follows our own warning naming the library.
 void add_lines(const std::string& path, const std::string& text, std::vector<std::string>& warnings,
                std::vector<std::string>& material_warnings) {
   std::size_t start = 0;
@@ -179,6 +180,7 @@ void add_lines(const std::string& path, const std::string& text, std::vector<std
     // "Degenerated face found" and "Vertex indices out of bounds": the face scan's warnings say
     // it, naming the line; "Vertex texcoord indices out of bounds": the count of such corners.
     if (line.empty() || line == "." || line.find("Both `d` and `Tr`") != std::string::npos ||
+        line.find("Failed to load material file") != std::string::npos ||
         line.find("Degenerated face") != std::string::npos ||
         line.find("Vertex indices out of bounds") != std::string::npos ||
         line.find("Vertex texcoord indices out of bounds") != std::string::npos)

@@ -160,6 +160,20 @@ TEST(ObjLoader, MissingMaterialLibraryWarnsAndLoads) {
   EXPECT_TRUE(named) << "no warning names the file and the missing library";
 }
 
+// Issue 34, item 13: tinyobjloader's own "Failed to load material file(s)" came next to our
+// warning about the missing library: one warning, ours.
+TEST(ObjLoader, MissingMaterialLibraryIsOneWarning) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "missing_mtl.obj", warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  int about_library = 0;
+  for (const std::string& w : mesh.material_warnings) {
+    EXPECT_EQ(w.find("Failed to load material"), std::string::npos) << w;
+    if (w.find("no_such_library.mtl") != std::string::npos) ++about_library;
+  }
+  EXPECT_EQ(about_library, 1);
+}
+
 // Issue 34, item 6: a map_Kd that names no file says so instead of being dropped silently.
 TEST(ObjLoader, MapKdWithoutAFileIsWarnedAbout) {
   const MtlLookup mtl = [](const std::string&, std::string& text, std::string& path) {
