@@ -87,16 +87,12 @@ bool is_hdr_path(const std::string& path) {
   return ends_with(path, ".hdr");
 }
 
-bool is_supported_image_path(const std::string& path) {
-  return ends_with(path, ".png") || ends_with(path, ".hdr");
-}
-
-std::vector<unsigned char> encode_image(const Image& image, const std::string& path) {
-  return is_hdr_path(path) ? encode_hdr(image) : encode_png(image);
+std::vector<unsigned char> encode_image(const Image& image, bool hdr) {
+  return hdr ? encode_hdr(image) : encode_png(image);
 }
 
 void write_image(const Image& image, const std::string& path) {
-  write_file_atomically(path, encode_image(image, path));
+  write_file_atomically(path, encode_image(image, is_hdr_path(path)));
 }
 
 }  // namespace raystream

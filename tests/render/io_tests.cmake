@@ -91,7 +91,8 @@ if(TARGET raystream)
                      FORBID ${O}/stats_unwritable/out.png
                      ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_unwritable/out.png
                           --stats ${O}/stats_unwritable/none/stats.json)
-  raystream_cli_case(NAME unsupported_image_type EXIT 2 REGEX "out.jpg: unsupported image type"
+  raystream_cli_case(NAME unsupported_image_type EXIT 2
+                     REGEX "out.jpg: unsupported image type \\(name the output .png or .hdr, or give --format png\\|hdr\\)"
                      FORBID ${O}/unsupported_image_type/out.jpg
                      ARGS ${D}/tiny.json --device cpu --output ${O}/unsupported_image_type/out.jpg)
   raystream_cli_case(NAME stats_is_the_image EXIT 2 REGEX "the same file"
@@ -101,12 +102,21 @@ if(TARGET raystream)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
   # Finding 9: a command-line error is one line.
   raystream_cli_case(NAME error_is_one_line EXIT 2
-                     REGEX "^raystream: error: --spp: [^\n]*\\(see --help\\)\n$"
+                     REGEX "^raystream: error: --spp: 0 is out of range \\(1 to 1000000\\)\n$"
                      ARGS ${D}/tiny.json --spp 0)
+  raystream_cli_case(NAME cli11_error_is_one_line EXIT 2
+                     REGEX "^raystream: error: [^\n]*--frobnicate[^\n]*\\(see --help\\)\n$"
+                     ARGS ${D}/tiny.json --frobnicate)
   # Finding 7: seeds out of range are refused, not wrapped or clamped.
   raystream_cli_case(NAME seed_negative EXIT 2
-                     REGEX "^raystream: error: --seed: expected an integer from 0 to 18446744073709551615, got '-1'\n$"
+                     REGEX "^raystream: error: --seed: '-1' is not an integer \\(decimal digits only, such as 16\\)\n$"
                      ARGS ${D}/tiny.json --seed -1)
+  # Issue 34, item 7: one integer rule for every numeric option: hex is refused everywhere.
+  raystream_cli_case(NAME pool_hex EXIT 2
+                     REGEX "^raystream: error: --pool: '0x10' is not an integer \\(decimal digits only, such as 16\\)\n$"
+                     FORBID ${O}/pool_hex/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --pool 0x10
+                          --output ${O}/pool_hex/out.png)
   # Finding 3: a transform that overflows is a bad scene (exit 2) naming the object, found before
   # the default output folder renders/ is made.
   raystream_cli_case(NAME overflowing_transform EXIT 2 WORKDIR ${O}/overflowing_transform/run
@@ -133,6 +143,33 @@ if(TARGET raystream)
                        ARGS ${D}/tiny.json --device cpu --spp 1 --quiet --stats /dev/full
                             --output ${O}/stats_disk_full/out.png)
   endif()
+  # Issue 34, item 2: "-o -" (or /dev/stdout) with --format puts the image on stdout, and the
+  # report goes to stderr, out of its way; an output whose name gives no type needs --format.
+  raystream_cli_case(NAME image_to_stdout EXIT 0
+                     STDOUT_REGEX "^.PNG\r\n"
+                     STDERR_REGEX "paths out.*image +/dev/stdout\n$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet -o - --format png)
+  raystream_cli_case(NAME hdr_to_dev_stdout EXIT 0
+                     STDOUT_REGEX "^#\\?RADIANCE\n"
+                     STDERR_REGEX "paths out.*image +/dev/stdout\n$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet -o /dev/stdout
+                          --format hdr)
+  raystream_cli_case(NAME image_type_unknown EXIT 2
+                     REGEX "^raystream: error: /dev/null: unsupported image type \\(name the output .png or .hdr, or give --format png\\|hdr\\)\n$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 -o /dev/null)
+  raystream_cli_case(NAME image_type_disagrees EXIT 2
+                     REGEX "^raystream: error: [^\n]*out.png: the name says png but --format is hdr\n$"
+                     FORBID ${O}/image_type_disagrees/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --format hdr
+                          -o ${O}/image_type_disagrees/out.png)
+  raystream_cli_case(NAME pool_with_frame_schedule EXIT 0
+                     REGEX "raystream: --pool sizes the stream schedule's path pool; ignored by the frame schedule\n"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --schedule frame --pool 64
+                          -o ${O}/pool_with_frame_schedule/out.png)
+  raystream_cli_case(NAME quiet_hides_notices EXIT 0
+                     STDERR_REGEX "^$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --schedule frame --pool 64 --quiet
+                          -o ${O}/quiet_hides_notices/out.png)
   # Issue 34, item 4: a scene that is not a regular file is refused at once (/dev/zero used to
   # grow without end, a FIFO to wait for a writer).
   if(EXISTS /dev/zero)
@@ -147,6 +184,20 @@ if(TARGET raystream)
                      REGEX "^raystream: error: [^\n]*/nul_camera_file.json: Camera.FILE: the path holds a NUL character\n$"
                      FORBID ${O}/nul_in_camera_file/run/renders
                      ARGS ${PROJECT_SOURCE_DIR}/${D}/nul_camera_file.json --device cpu --spp 1)
+  # Issue 34, item 9: --stats onto the image through a symbolic link is the same bad command
+  # line (exit 2) as by name; --stats writes JSON only into a .json file (or through stdout).
+  raystream_cli_case(NAME stats_is_the_image_through_a_link EXIT 2
+                     SETUP_LINK ${O}/stats_is_the_image_through_a_link/link.json out.png
+                     REGEX "^raystream: error: [^\n]*link.json: --stats and the image output name the same file\n$"
+                     FORBID ${O}/stats_is_the_image_through_a_link/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/stats_is_the_image_through_a_link/out.png
+                          --stats ${O}/stats_is_the_image_through_a_link/link.json)
+  raystream_cli_case(NAME stats_not_json EXIT 2
+                     REGEX "^raystream: error: [^\n]*b.png: --stats writes JSON: name the file .json \\(or - for stdout\\)\n$"
+                     FORBID ${O}/stats_not_json/out.png ${O}/stats_not_json/b.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_not_json/out.png
+                          --stats ${O}/stats_not_json/b.png)
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
   raystream_cli_case(NAME render_png EXIT 0
