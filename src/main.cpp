@@ -209,9 +209,6 @@ int run(const Options& options, Team& team) {
       info.scene = options.scene;
       info.output = output;
       info.seed = settings.seed;
-      info.sort_by_material = settings.sort_by_material;
-      info.material_multisplit = settings.material_multisplit;
-      info.compact = settings.compact;
       // The image and the statistics land together or not at all.
       std::vector<OutputFile> files = {{output, encode_image(result.image, hdr)}};
       if (!stats_path.empty()) {

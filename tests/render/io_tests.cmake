@@ -162,6 +162,24 @@ if(TARGET raystream)
                      FORBID ${O}/image_type_disagrees/out.png
                      ARGS ${D}/tiny.json --device cpu --spp 1 --format hdr
                           -o ${O}/image_type_disagrees/out.png)
+  # Issue 34, item 3: the report and the statistics say what ran: 42 materials take 6 key bits,
+  # so the multisplit fell back to the radix sort; the megakernel does not sort.
+  raystream_cli_case(NAME multisplit_fallback_reported EXIT 0
+                     REGEX "\"sort_by_material\": true,\n  \"material_multisplit\": false,.*sort by material on, seed 0"
+                     ARGS ${D}/many_materials.json --device cpu --spp 1 --quiet
+                          --sort-by-material multisplit --stats /dev/stdout
+                          -o ${O}/multisplit_fallback_reported/out.png)
+  raystream_cli_case(NAME multisplit_reported EXIT 0
+                     REGEX "\"material_multisplit\": true,.*sort by material multisplit, seed 0"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet
+                          --sort-by-material multisplit --stats /dev/stdout
+                          -o ${O}/multisplit_reported/out.png)
+  # ... and item 6: a setting that does nothing says so, once, unless --quiet.
+  raystream_cli_case(NAME megakernel_sort_reported EXIT 0
+                     REGEX "raystream: --sort-by-material: the megakernel does not sort; ignored\n.*\"sort_by_material\": false,\n  \"material_multisplit\": false,\n  \"compact\": false,.*schedule megakernel, sort by material off"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --schedule megakernel
+                          --sort-by-material on --stats /dev/stdout
+                          -o ${O}/megakernel_sort_reported/out.png)
   raystream_cli_case(NAME pool_with_frame_schedule EXIT 0
                      REGEX "raystream: --pool sizes the stream schedule's path pool; ignored by the frame schedule\n"
                      ARGS ${D}/tiny.json --device cpu --spp 1 --schedule frame --pool 64
@@ -198,6 +216,11 @@ if(TARGET raystream)
                      FORBID ${O}/stats_not_json/out.png ${O}/stats_not_json/b.png
                      ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_not_json/out.png
                           --stats ${O}/stats_not_json/b.png)
+  # Issue 34, item 13: the CPU's wave table gives CPU time.
+  raystream_cli_case(NAME cpu_wave_table EXIT 0
+                     REGEX "fill +waves +paths +regenerated +CPU ms +time %"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet
+                          -o ${O}/cpu_wave_table/out.png)
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
   raystream_cli_case(NAME render_png EXIT 0

@@ -824,6 +824,38 @@ TEST(RenderCpu, LampsNearTheFloatLimitLightTheFloor) {
   EXPECT_NEAR(huge, reference, 0.02 * reference);
 }
 
+// Issue 34, item 3: what the report says ran is what ran.
+TEST(RenderCpu, StatisticsSayWhatRan) {
+  Scene scene = box_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 1);
+  s.width = 8;
+  s.height = 6;
+  s.sort_by_material = true;
+  s.material_multisplit = true;
+  s.compact = false;
+  RenderResult r = render(scene, with_schedule(s, Schedule::stream));
+  EXPECT_TRUE(r.stats.sort_by_material);
+  EXPECT_TRUE(r.stats.material_multisplit);
+  EXPECT_TRUE(r.stats.compact);  // the stream schedule always compacts
+  r = render(scene, with_schedule(s, Schedule::frame));
+  EXPECT_TRUE(r.stats.sort_by_material);
+  EXPECT_FALSE(r.stats.compact);
+  r = render(scene, with_schedule(s, Schedule::megakernel));
+  EXPECT_FALSE(r.stats.sort_by_material);
+  EXPECT_FALSE(r.stats.material_multisplit);
+  EXPECT_FALSE(r.stats.compact);
+  EXPECT_EQ(r.stats.timing, "off");
+  // 42 materials: keys of 6 bits, more than the multisplit's 5: the radix sort ran.
+  while (scene.materials.size() < 42) scene.materials.push_back(scene.materials.back());
+  r = render(scene, with_schedule(s, Schedule::stream));
+  EXPECT_TRUE(r.stats.sort_by_material);
+  EXPECT_FALSE(r.stats.material_multisplit);
+  const RenderSettings run = settings_that_run(s, 42);
+  EXPECT_FALSE(run.material_multisplit);
+  EXPECT_TRUE(settings_that_run(s, 31).material_multisplit);
+  EXPECT_FALSE(settings_that_run(s, 32).material_multisplit);
+}
+
 TEST(RenderCpu, MaterialKeyBits) {
   // Keys 0..count-1 for materials and count for dead slots.
   EXPECT_EQ(material_key_bits(1), 1);
