@@ -16,6 +16,10 @@ std::uint8_t tone_map_srgb8(float linear);
 // The whole image through tone_map_srgb8, RGB interleaved, rows from the top.
 std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 
+// The largest value a Radiance HDR (RGBE) file holds: the float just below 2^127. encode_hdr
+// writes larger values, and infinity, as this one; negative and NaN values as 0.
+inline constexpr float kLargestHdrValue = 1.70141173e38f;  // 2^127 - 2^103
+
 // Encodes the image as PNG (tone mapped) or as Radiance HDR (linear) in memory.
 std::vector<unsigned char> encode_png(const Image& image);
 std::vector<unsigned char> encode_hdr(const Image& image);
