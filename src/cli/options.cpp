@@ -176,7 +176,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                    "Also write the report's numbers as JSON to this file (.json), "
                                    "or - for stdout");
   app.add_flag("--quiet,-q", options.quiet,
-               "No progress bar and no notices on stderr (the report still goes to stdout)");
+               "No progress bar and no notices on stderr (warnings, errors and the report "
+               "stay)");
 
   try {
     app.parse(argc, argv);
