@@ -4,14 +4,29 @@
 # a scene (default scenes/cornell.json) into renders/, on the GPU if one is present, else on the
 # CPU (where raystream picks a sample count that finishes in about a minute and says so; so few
 # samples leave the image dark and speckled: pass --spp N, a smaller --resolution, or use a GPU).
+# The build's output goes to build/render-build.log, out of the way of the render's report; one
+# line on stderr says how long the build took (the log's last lines too when it fails).
 #   bash scripts/render.sh [SCENE.json] [raystream options...]
+# RAYSTREAM_BUILD_DIR names another build folder (default build); RAYSTREAM_SKIP_SETUP=1 skips
+# the package check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-bash scripts/build.sh --target raystream
+build="${RAYSTREAM_BUILD_DIR:-build}"
+[[ "${RAYSTREAM_SKIP_SETUP:-}" == 1 ]] || bash scripts/setup.sh
+mkdir -p "$build"
+log="$build/render-build.log"
+start=$SECONDS
+if ! bash scripts/build.sh --target raystream >"$log" 2>&1; then
+  tail -n 40 "$log" >&2
+  echo "render: the build failed; the whole log is $log" >&2
+  exit 1
+fi
+echo "render: $build/raystream built in $((SECONDS - start)) s (log: $log)" >&2
 scene="scenes/cornell.json"
 if (($# > 0)) && [[ "$1" != -* ]]; then
   scene="$1"
   shift
 fi
-exec ./build/raystream "$scene" "$@"
+binary="$build/raystream"
+[[ "$binary" == /* ]] || binary="./$binary"
+exec "$binary" "$scene" "$@"

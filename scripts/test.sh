@@ -2,7 +2,8 @@
 # The test command: installs what is missing, builds everything, runs every test; then the
 # sanitizer build (scripts/asan.sh: the CPU tests under ASan and UBSan, in build-asan/) and the
 # fuzz targets (scripts/fuzz.sh: 60 s each, in build-fuzz/). GPU tests are reported as skipped on
-# a machine without a CUDA device. TEST_STEPS picks steps (default: "ctest asan fuzz").
+# a machine without a CUDA device. TEST_STEPS picks steps (default: "ctest asan fuzz");
+# RAYSTREAM_BUILD_DIR names the ctest step's build folder (default build).
 # Every step runs; the exit status is 1 when any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,8 @@ bash scripts/setup.sh
 failed=()
 if [[ $steps == *" ctest "* ]]; then
   start=$SECONDS
-  if bash scripts/build.sh && (cd build && ctest --output-on-failure -j "${JOBS:-2}"); then
+  build="${RAYSTREAM_BUILD_DIR:-build}"
+  if bash scripts/build.sh && (cd "$build" && ctest --output-on-failure -j "${JOBS:-2}"); then
     echo "test: ctest passed in $((SECONDS - start)) s"
   else
     failed+=(ctest)

@@ -48,14 +48,15 @@ struct CreatedFolder {
 
 // Checks the output paths before rendering so a long render does not end in a failed write.
 // Creates renders/ for the default output path only.
-void prepare_outputs(const std::string& image_path, const Options& options, CreatedFolder& folder) {
+void prepare_outputs(const std::string& image_path, const std::string& stats_path,
+                     const Options& options, CreatedFolder& folder) {
   if (!options.output) {
     std::error_code ec;
     folder.created = std::filesystem::create_directories("renders", ec);
     if (ec) throw OutputError("renders: cannot create the output folder: " + ec.message());
   }
   check_writable(image_path);
-  if (options.stats) check_writable(*options.stats);
+  if (!stats_path.empty()) check_writable(stats_path);
 }
 
 // On the CPU, with the spp taken from the scene file: times one frame and returns the number of
@@ -125,13 +126,13 @@ int run(const Options& options, Team& team) {
   if ((code = settle(team, code, message))) return code;
 
   const std::string output = output_path_for(scene, options);
-  if (!is_supported_image_path(output)) {
-    code = kExitUsageError;
-    message = output + ": unsupported image type (the output must end in .png or .hdr)";
-  } else if (options.stats && std::filesystem::path(*options.stats).lexically_normal() ==
-                                  std::filesystem::path(output).lexically_normal()) {
-    code = kExitUsageError;
-    message = output + ": --stats and the image output name the same file";
+  const std::string stats_path = stats_path_for(options);
+  bool hdr = false;
+  try {
+    hdr = output_is_hdr(output, options);
+    check_output_paths(output, stats_path);
+  } catch (const std::invalid_argument& e) {
+    code = kExitUsageError, message = e.what();
   }
   if ((code = settle(team, code, message))) return code;
 
@@ -141,8 +142,6 @@ int run(const Options& options, Team& team) {
     if (options.all_devices) devices = all_gpu_devices();
     if (options.device == DeviceChoice::cpu) {
       executor = ExecutorKind::cpu;
-      if ((!devices.empty() || options.all_devices) && !options.quiet && team.leader())
-        std::cerr << "raystream: --devices names GPUs; it does not apply to --device cpu\n";
     } else if (!gpu_available()) {
       if (options.device == DeviceChoice::gpu)
         throw std::runtime_error(
@@ -162,13 +161,16 @@ int run(const Options& options, Team& team) {
 
   CreatedFolder folder;
   try {
-    if (team.leader()) prepare_outputs(output, options, folder);
+    if (team.leader()) prepare_outputs(output, stats_path, options, folder);
   } catch (const std::exception& e) {
     code = kExitRuntimeError, message = e.what();
   }
   if ((code = settle(team, code, message))) return code;
 
   RenderSettings settings = settings_for(scene, options, executor);
+  if (!options.quiet && team.leader())
+    for (const std::string& notice : unused_setting_notices(options, settings))
+      std::cerr << "raystream: " << notice << "\n";
   RenderResult result;
   try {
     if (executor == ExecutorKind::cpu && !options.spp) {
@@ -207,20 +209,21 @@ int run(const Options& options, Team& team) {
       info.scene = options.scene;
       info.output = output;
       info.seed = settings.seed;
-      info.sort_by_material = settings.sort_by_material;
-      info.material_multisplit = settings.material_multisplit;
-      info.compact = settings.compact;
       // The image and the statistics land together or not at all.
-      std::vector<OutputFile> files = {{output, encode_image(result.image, output)}};
-      if (options.stats) {
+      std::vector<OutputFile> files = {{output, encode_image(result.image, hdr)}};
+      if (!stats_path.empty()) {
         const std::string json = stats_json(result.stats, info);
-        files.push_back({*options.stats, std::vector<unsigned char>(json.begin(), json.end())});
+        files.push_back({stats_path, std::vector<unsigned char>(json.begin(), json.end())});
       }
       write_files_atomically(files);
       folder.created = false;
-      print_report(std::cout, result.stats, info);
-      std::cout.flush();
-      if (!std::cout) throw std::runtime_error("cannot write the report to stdout");
+      // Where the image or the statistics go to stdout, the report keeps out of their way.
+      const bool stdout_taken =
+          writes_to_stdout(output) || (!stats_path.empty() && writes_to_stdout(stats_path));
+      std::ostream& report = stdout_taken ? std::cerr : std::cout;
+      print_report(report, result.stats, info);
+      report.flush();
+      if (!report) throw std::runtime_error("cannot write the report");
     }
   } catch (const std::exception& e) {
     code = kExitRuntimeError, message = e.what();

@@ -3,8 +3,13 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <stdexcept>
+#include <string>
 
+#include "film/atomic_file.h"
 #include "scene/scene_loader.h"
 
 namespace raystream {
@@ -23,24 +28,46 @@ const char* kDescription =
 
 }  // namespace
 
+std::uint64_t parse_integer(const std::string& text, std::uint64_t min, std::uint64_t max) {
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                   [](unsigned char c) { return std::isdigit(c); });
+  if (!digits) {
+    throw std::invalid_argument("'" + excerpt(text) +
+                                "' is not an integer (decimal digits only, such as 16)");
+  }
+  // Past leading zeros, more than 20 digits is beyond 2^64 - 1; up to 20, compare as text so
+  // that nothing wraps around.
+  const std::string value = text.substr(std::min(text.find_first_not_of('0'), text.size() - 1));
+  const std::string largest = std::to_string(max);
+  const bool above =
+      value.size() > largest.size() || (value.size() == largest.size() && value > largest);
+  if (above || std::stoull(value) < min) {
+    throw std::invalid_argument(excerpt(text) + " is out of range (" + std::to_string(min) +
+                                " to " + largest + ")");
+  }
+  return std::stoull(value);
+}
+
 std::pair<int, int> parse_resolution(const std::string& text) {
   const std::size_t x = text.find_first_of("xX");
-  const auto all_digits = [](const std::string& s) {
-    return !s.empty() && s.size() <= 9 &&
-           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
-  };
-  if (x == std::string::npos || !all_digits(text.substr(0, x)) || !all_digits(text.substr(x + 1))) {
+  if (x == std::string::npos) {
     throw std::invalid_argument("expected WIDTHxHEIGHT such as 1920x1080, got '" + excerpt(text) +
                                 "'");
   }
-  const long long w = std::stoll(text.substr(0, x));
-  const long long h = std::stoll(text.substr(x + 1));
-  if (w <= 0 || h <= 0) throw std::invalid_argument("width and height must be positive");
-  if (w > kMaxImageSide || h > kMaxImageSide || w * h > kMaxImagePixels) {
-    throw std::invalid_argument(text + " is too large (at most " + std::to_string(kMaxImageSide) +
-                                " per side and " + std::to_string(kMaxImagePixels) + " pixels)");
+  const auto side = [&](const std::string& part, const char* name) {
+    try {
+      return static_cast<int>(parse_integer(part, 1, kMaxImageSide));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(name) + ": " + e.what());
+    }
+  };
+  const int w = side(text.substr(0, x), "width");
+  const int h = side(text.substr(x + 1), "height");
+  if (static_cast<long long>(w) * h > kMaxImagePixels) {
+    throw std::invalid_argument(text + " is too large (at most " + std::to_string(kMaxImagePixels) +
+                                " pixels)");
   }
-  return {static_cast<int>(w), static_cast<int>(h)};
+  return {w, h};
 }
 
 void parse_devices(const std::string& text, Options& options) {
@@ -51,29 +78,18 @@ void parse_devices(const std::string& text, Options& options) {
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const std::string item = text.substr(start, comma - start);
-    if (item.empty() || item.size() > 4 ||
-        !std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); }))
-      throw std::invalid_argument("expected all or device numbers such as 0,1, got '" +
-                                  excerpt(text) + "'");
-    const int device = std::stoi(item);
+    int device = 0;
+    try {
+      device = static_cast<int>(parse_integer(item, 0, kMaxDeviceNumber));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("expected all or device numbers such as 0,1: " +
+                                  std::string(e.what()));
+    }
     if (std::find(options.devices.begin(), options.devices.end(), device) != options.devices.end())
       throw std::invalid_argument("device " + item + " is named twice");
     options.devices.push_back(device);
     start = comma + 1;
   }
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-  const bool digits =
-      !text.empty() && text.size() <= 20 &&
-      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-  // 2^64 - 1 has 20 digits: compare as text to stay clear of strtoull's wrap-around for "-1".
-  const std::string largest = "18446744073709551615";
-  if (!digits || (text.size() == largest.size() && text > largest)) {
-    throw std::invalid_argument("expected an integer from 0 to " + largest + ", got '" +
-                                excerpt(text) + "'");
-  }
-  return std::stoull(text);
 }
 
 std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
@@ -82,23 +98,28 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
   app.set_version_flag("--version", version, "Print the version and the primitives backend");
 
   app.add_option("scene", options.scene, "Scene file (JSON)")->required();
-  int spp = 0, depth = 0;
-  std::string resolution, output, schedule, timing, sort, compact, bvh, device = "auto", stats,
-                                                                        seed;
-  std::size_t pool = 0;
-  auto* spp_opt = app.add_option("--spp", spp,
-                                 "Samples per pixel (frames); default: the scene's ITERATIONS, or "
-                                 "on the CPU a count that takes about a minute")
-                      ->check(CLI::Range(1, kMaxIterations));
-  auto* depth_opt =
-      app.add_option("--depth", depth, "Maximum bounces per path; default: the scene's DEPTH")
-          ->check(CLI::Range(1, kMaxDepth));
+  // Numbers are read as text and parsed by parse_integer: one rule for every numeric option.
+  std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, sort, compact,
+      bvh, device = "auto", stats;
+  auto* spp_opt =
+      app.add_option("--spp", spp,
+                     "Samples per pixel (frames), 1 to " + std::to_string(kMaxIterations) +
+                         "; default: the scene's ITERATIONS, or on the CPU a count "
+                         "that takes about a minute");
+  auto* depth_opt = app.add_option("--depth", depth,
+                                   "Maximum bounces per path, 1 to " + std::to_string(kMaxDepth) +
+                                       "; default: the scene's DEPTH");
   auto* res_opt =
       app.add_option("--resolution", resolution,
                      "Image size WIDTHxHEIGHT, e.g. 1920x1080; default: the scene's RES");
   auto* output_opt = app.add_option("--output,-o", output,
                                     "Image file, .png (tone mapped sRGB) or .hdr (linear "
-                                    "Radiance); default: renders/<Camera.FILE>.png");
+                                    "Radiance), or - for stdout; default: "
+                                    "renders/<Camera.FILE>.png");
+  auto* format_opt = app.add_option("--format", format,
+                                    "png or hdr: the image format of an output whose name does "
+                                    "not end in .png or .hdr (-, /dev/stdout, a FIFO)")
+                         ->check(CLI::IsMember({"png", "hdr"}));
   const RenderSettings defaults;
   auto* schedule_opt =
       app.add_option("--schedule", schedule,
@@ -108,9 +129,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                          std::string(schedule_name(defaults.schedule)) + ")")
           ->check(CLI::IsMember({"stream", "frame", "megakernel"}));
   auto* pool_opt = app.add_option("--pool", pool,
-                                  "Path slots of the stream schedule (default: enough to fill the "
-                                  "GPU, 2^18 on the CPU)")
-                       ->check(CLI::Range(std::size_t(1), kMaxPathPool));
+                                  "Path slots of the stream schedule, 1 to 2^30 (default: enough "
+                                  "to fill the GPU, 2^18 on the CPU)");
   auto* timing_opt =
       app.add_option("--stage-timing", timing,
                      "Stage times in the report: sampled (every 16th wave or frame), all, or off "
@@ -152,10 +172,12 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       "--devices", devices,
       "GPUs to split the samples across: all, or a list of CUDA device numbers such as 0,1 "
       "(default: the first GPU)");
-  auto* stats_opt =
-      app.add_option("--stats", stats, "Also write the report's numbers as JSON to this file");
+  auto* stats_opt = app.add_option("--stats", stats,
+                                   "Also write the report's numbers as JSON to this file (.json), "
+                                   "or - for stdout");
   app.add_flag("--quiet,-q", options.quiet,
-               "No progress bar and no notices on stderr (the report still goes to stdout)");
+               "No progress bar and no notices on stderr (warnings, errors and the report "
+               "stay)");
 
   try {
     app.parse(argc, argv);
@@ -169,8 +191,27 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     return kExitUsageError;
   }
 
-  if (*spp_opt) options.spp = spp;
-  if (*depth_opt) options.depth = depth;
+  // The numeric options, each through parse_integer.
+  const struct {
+    CLI::Option* option;
+    const std::string& text;
+    std::uint64_t min, max;
+    std::function<void(std::uint64_t)> set;
+  } numbers[] = {
+      {spp_opt, spp, 1, kMaxIterations, [&](std::uint64_t v) { options.spp = int(v); }},
+      {depth_opt, depth, 1, kMaxDepth, [&](std::uint64_t v) { options.depth = int(v); }},
+      {pool_opt, pool, 1, kMaxPathPool, [&](std::uint64_t v) { options.pool = std::size_t(v); }},
+      {seed_opt, seed, 0, UINT64_MAX, [&](std::uint64_t v) { options.seed = v; }},
+  };
+  for (const auto& n : numbers) {
+    if (!*n.option) continue;
+    try {
+      n.set(parse_integer(n.text, n.min, n.max));
+    } catch (const std::invalid_argument& e) {
+      err << "raystream: error: " << n.option->get_name() << ": " << e.what() << "\n";
+      return kExitUsageError;
+    }
+  }
   if (*res_opt) {
     try {
       options.resolution = parse_resolution(resolution);
@@ -179,20 +220,12 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       return kExitUsageError;
     }
   }
-  if (*seed_opt) {
-    try {
-      options.seed = parse_seed(seed);
-    } catch (const std::invalid_argument& e) {
-      err << "raystream: error: --seed: " << e.what() << "\n";
-      return kExitUsageError;
-    }
-  }
   if (*output_opt) options.output = output;
+  if (*format_opt) options.format = format;
   if (*schedule_opt)
     options.schedule = schedule == "frame"        ? Schedule::frame
                        : schedule == "megakernel" ? Schedule::megakernel
                                                   : Schedule::stream;
-  if (*pool_opt) options.pool = pool;
   if (*timing_opt)
     options.timing = timing == "all"   ? StageTiming::all
                      : timing == "off" ? StageTiming::off
@@ -239,17 +272,85 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   return s;
 }
 
+namespace {
+
+// The outputs' "-": stdout, written through its descriptor.
+std::string dash_is_stdout(const std::string& path) {
+  return path == "-" ? "/dev/stdout" : path;
+}
+
+bool ends_with(const std::string& text, const char* suffix) {
+  const std::size_t n = std::char_traits<char>::length(suffix);
+  return text.size() > n && std::equal(text.end() - static_cast<std::ptrdiff_t>(n), text.end(),
+                                       suffix, [](char a, char b) {
+                                         return std::tolower(static_cast<unsigned char>(a)) == b;
+                                       });
+}
+
+}  // namespace
+
 std::string output_path_for(const Scene& scene, const Options& options) {
-  if (options.output) return *options.output;
+  if (options.output) return dash_is_stdout(*options.output);
   // Camera.FILE is a name, not a path: keep its last component only.
   std::string name = scene.output_name.substr(scene.output_name.find_last_of('/') + 1);
   if (name.empty() || name == "." || name == "..") name = "render";
-  const auto ends_with = [&](const char* suffix) {
-    const std::string s(suffix);
-    return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
-  };
-  if (!ends_with(".png") && !ends_with(".hdr")) name += ".png";
+  if (!ends_with(name, ".png") && !ends_with(name, ".hdr"))
+    name += options.format == std::string("hdr") ? ".hdr" : ".png";
   return "renders/" + name;
+}
+
+std::string stats_path_for(const Options& options) {
+  return options.stats ? dash_is_stdout(*options.stats) : std::string();
+}
+
+bool output_is_hdr(const std::string& image_path, const Options& options) {
+  const char* named = ends_with(image_path, ".png")   ? "png"
+                      : ends_with(image_path, ".hdr") ? "hdr"
+                                                      : nullptr;
+  if (named && options.format && *options.format != named) {
+    throw std::invalid_argument(image_path + ": the name says " + named + " but --format is " +
+                                *options.format);
+  }
+  if (!named && !options.format) {
+    throw std::invalid_argument(image_path +
+                                ": unsupported image type (name the output .png or .hdr, or give "
+                                "--format png|hdr)");
+  }
+  return std::string(named ? named : options.format->c_str()) == "hdr";
+}
+
+void check_output_paths(const std::string& image_path, const std::string& stats_path) {
+  if (stats_path.empty()) return;
+  if (is_same_output(image_path, stats_path) ||
+      std::filesystem::path(stats_path).lexically_normal() ==
+          std::filesystem::path(image_path).lexically_normal()) {
+    throw std::invalid_argument(stats_path + ": --stats and the image output name the same file");
+  }
+  if (!ends_with(stats_path, ".json") && !is_written_through(stats_path)) {
+    throw std::invalid_argument(stats_path +
+                                ": --stats writes JSON: name the file .json (or - for stdout)");
+  }
+}
+
+std::vector<std::string> unused_setting_notices(const Options& options,
+                                                const RenderSettings& settings) {
+  std::vector<std::string> notices;
+  const Schedule schedule = settings.schedule;
+  if (options.pool && schedule != Schedule::stream)
+    notices.push_back("--pool sizes the stream schedule's path pool; ignored by the " +
+                      std::string(schedule_name(schedule)) + " schedule");
+  if (options.compact && schedule != Schedule::frame)
+    notices.push_back(schedule == Schedule::stream
+                          ? "--compact: the stream schedule always compacts; ignored"
+                          : "--compact: the megakernel keeps no path list to compact; ignored");
+  if (options.sort_by_material && *options.sort_by_material && schedule == Schedule::megakernel)
+    notices.push_back("--sort-by-material: the megakernel does not sort; ignored");
+  if (options.timing && schedule == Schedule::megakernel)
+    notices.push_back(
+        "--stage-timing: the megakernel has no stages (its frames are always timed); ignored");
+  if ((!options.devices.empty() || options.all_devices) && settings.executor == ExecutorKind::cpu)
+    notices.push_back("--devices names GPUs; ignored by the CPU executor");
+  return notices;
 }
 
 }  // namespace raystream

@@ -20,7 +20,8 @@ struct Options {
   std::optional<int> spp;                         // --spp (else the scene's ITERATIONS)
   std::optional<int> depth;                       // --depth (else the scene's DEPTH)
   std::optional<std::pair<int, int>> resolution;  // --resolution WxH (else the scene's RES)
-  std::optional<std::string> output;              // --output (else renders/<FILE>.png)
+  std::optional<std::string> output;              // --output (else renders/<FILE>.png); - stdout
+  std::optional<std::string> format;              // --format png|hdr
   std::optional<Schedule> schedule;               // --schedule stream|frame|megakernel
   std::optional<std::size_t> pool;                // --pool N (stream schedule)
   std::optional<StageTiming> timing;              // --stage-timing sampled|all|off
@@ -35,12 +36,14 @@ struct Options {
   // "all".
   std::vector<int> devices;
   bool all_devices = false;
-  std::optional<std::string> stats;  // --stats FILE.json
+  std::optional<std::string> stats;  // --stats FILE.json; - stdout
   bool quiet = false;                // --quiet
 };
 
 // The largest --pool.
 inline constexpr std::size_t kMaxPathPool = std::size_t(1) << 30;
+// The largest CUDA device number --devices accepts.
+inline constexpr int kMaxDeviceNumber = 9999;
 
 // Exit codes of raystream.
 inline constexpr int kExitOk = 0;
@@ -60,15 +63,38 @@ void parse_devices(const std::string& text, Options& options);
 // "WxH" -> {W, H}; throws std::invalid_argument with a message on malformed or absurd sizes.
 std::pair<int, int> parse_resolution(const std::string& text);
 
-// "N" -> N for 0 <= N <= 2^64 - 1 (digits only); throws std::invalid_argument with a message
-// otherwise ("-1", "1e3", values past the range).
-std::uint64_t parse_seed(const std::string& text);
+// The one rule for every number on the command line (--spp, --depth, --pool, --seed, the sides
+// of --resolution, the devices of --devices): decimal digits only (leading zeros allowed; no
+// sign, space, "0x" or exponent), and a value in [min, max]. Throws std::invalid_argument:
+// "'abc' is not an integer (...)" or "0 is out of range (1 to 1000000)".
+std::uint64_t parse_integer(const std::string& text, std::uint64_t min, std::uint64_t max);
 
 // The render settings from the scene with the command line's overrides applied (on_progress
 // empty).
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor);
 
-// The output path: --output, else renders/<FILE>.png from the scene's Camera.FILE.
+// The output path: --output ("-": /dev/stdout), else renders/<FILE>.png (.hdr with --format hdr)
+// from the scene's Camera.FILE.
 std::string output_path_for(const Scene& scene, const Options& options);
+
+// The --stats path ("-": /dev/stdout); empty without --stats.
+std::string stats_path_for(const Options& options);
+
+// Whether the image is PNG (false) or Radiance HDR (true): the name's .png or .hdr (any case),
+// else --format. Throws std::invalid_argument (a bad command line) when neither gives it, or
+// when they disagree.
+bool output_is_hdr(const std::string& image_path, const Options& options);
+
+// The checks of the output paths that need no render, a bad command line when they fail
+// (std::invalid_argument naming the path): --stats must be named .json unless it is written
+// through (stdout, a FIFO, a device), and the image and the statistics must not be one file, by
+// name or through links.
+void check_output_paths(const std::string& image_path, const std::string& stats_path);
+
+// One line for each setting given that does nothing in this render (printed as notices unless
+// --quiet): --pool outside the stream schedule, --compact outside the frame schedule,
+// --sort-by-material and --stage-timing with the megakernel, --devices on the CPU.
+std::vector<std::string> unused_setting_notices(const Options& options,
+                                                const RenderSettings& settings);
 
 }  // namespace raystream

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace raystream {
 namespace {
@@ -59,8 +60,9 @@ const char* kind_name(mode_t mode) {
   return "not a regular file";
 }
 
-// Decides how `path` is written, following symbolic links.
-Target resolve(const std::string& path) {
+// Decides how `path` is written, following symbolic links. A link to nothing is an error, or,
+// with `dangling_ok`, the new file it would name (for comparing outputs).
+Target resolve(const std::string& path, bool dangling_ok = false) {
   if (path.empty() || path.back() == '/') {
     throw OutputError("'" + path + "': the output path names a folder, not a file");
   }
@@ -79,7 +81,7 @@ Target resolve(const std::string& path) {
     struct stat st;
     if (lstat(current.c_str(), &st) != 0) {
       const int error = errno;
-      if (error == ENOENT && hop > 0) {
+      if (error == ENOENT && hop > 0 && !dangling_ok) {
         refuse(path, "it is a symbolic link to '" + current + "', which does not exist");
       }
       if (error == ENOENT) {
@@ -196,7 +198,47 @@ void write_through(const std::string& path, const Target& target,
   if (close(fd) != 0) fail(path, "close failed", errno);
 }
 
+// One file written twice: the same file replaced atomically (by its final name, or a hard link
+// to it), or the same open descriptor.
+bool same_target(const Target& a, const Target& b) {
+  if (a.kind == Target::through || b.kind == Target::through)
+    return a.descriptor >= 0 && a.descriptor == b.descriptor;
+  if (a.exists && b.exists) return a.st.st_dev == b.st.st_dev && a.st.st_ino == b.st.st_ino;
+  std::error_code ec;
+  return std::filesystem::absolute(a.file, ec).lexically_normal() ==
+         std::filesystem::absolute(b.file, ec).lexically_normal();
+}
+
 }  // namespace
+
+bool is_written_through(const std::string& path) {
+  try {
+    return resolve(path).kind == Target::through;
+  } catch (const OutputError&) {
+    return false;
+  }
+}
+
+bool is_same_output(const std::string& a, const std::string& b) {
+  try {
+    return same_target(resolve(a, true), resolve(b, true));
+  } catch (const OutputError&) {
+    return false;
+  }
+}
+
+bool writes_to_stdout(const std::string& path) {
+  try {
+    const Target t = resolve(path);
+    if (t.descriptor == STDOUT_FILENO) return true;
+    // Another name for the file stdout is (a FIFO, a terminal, a file the shell opened).
+    struct stat out, st;
+    return fstat(STDOUT_FILENO, &out) == 0 && stat(t.file.c_str(), &st) == 0 &&
+           out.st_dev == st.st_dev && out.st_ino == st.st_ino;
+  } catch (const OutputError&) {
+    return false;
+  }
+}
 
 void write_files_atomically(const std::vector<OutputFile>& files) {
   std::vector<Target> targets;
@@ -204,11 +246,7 @@ void write_files_atomically(const std::vector<OutputFile>& files) {
   for (const OutputFile& f : files) targets.push_back(resolve(f.path));
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (std::size_t k = 0; k < i; ++k) {
-      const Target &a = targets[i], &b = targets[k];
-      const bool same = a.kind == Target::atomic && b.kind == Target::atomic &&
-                        (a.file == b.file || (a.exists && b.exists && a.st.st_dev == b.st.st_dev &&
-                                              a.st.st_ino == b.st.st_ino));
-      if (same) {
+      if (same_target(targets[i], targets[k])) {
         throw OutputError(files[i].path + ": cannot write the output: it is the same file as " +
                           files[k].path);
       }

@@ -47,4 +47,18 @@ void write_file_atomically(const std::string& path, const std::vector<unsigned c
 // so that it does not end in a failed write. Never opens a FIFO (that would wait for a reader).
 void check_writable(const std::string& path);
 
+// True when `path` is written through (an open descriptor such as /dev/stdout, a FIFO, a
+// character device) rather than replaced atomically. False when it cannot be resolved
+// (check_writable says why).
+bool is_written_through(const std::string& path);
+
+// True when `a` and `b` name one output: the same file replaced atomically (by name, through
+// symbolic links, or a hard link to it), or the same open descriptor. False when either cannot be
+// resolved.
+bool is_same_output(const std::string& a, const std::string& b);
+
+// True when writing `path` writes to this process's stdout: descriptor 1 (/dev/stdout,
+// /proc/self/fd/1), or another name for the file that stdout is.
+bool writes_to_stdout(const std::string& path);
+
 }  // namespace raystream

@@ -69,12 +69,13 @@ std::vector<unsigned char> encode_png(const Image& image) {
 
 std::vector<unsigned char> encode_hdr(const Image& image) {
   check_image(image);
-  // RGBE cannot hold negative, NaN or infinite values: write 0 for the first two and the
-  // value 1e30 for the last (RGBE exponents stop at 2^127).
+  // RGBE holds no negative, NaN or infinite value, and nothing from 2^127 up (the exponent byte
+  // would wrap around): write 0 for the first two, and the largest value it holds, just below
+  // 2^127 (1.7e38), for the others.
   std::vector<float> linear(image.rgb.size());
   std::transform(image.rgb.begin(), image.rgb.end(), linear.begin(), [](float v) {
     if (!(v > 0.0f)) return 0.0f;
-    return std::min(v, 1e30f);
+    return std::min(v, kLargestHdrValue);
   });
   std::vector<unsigned char> bytes;
   if (!stbi_write_hdr_to_func(append_bytes, &bytes, image.width, image.height, 3, linear.data())) {
@@ -87,16 +88,12 @@ bool is_hdr_path(const std::string& path) {
   return ends_with(path, ".hdr");
 }
 
-bool is_supported_image_path(const std::string& path) {
-  return ends_with(path, ".png") || ends_with(path, ".hdr");
-}
-
-std::vector<unsigned char> encode_image(const Image& image, const std::string& path) {
-  return is_hdr_path(path) ? encode_hdr(image) : encode_png(image);
+std::vector<unsigned char> encode_image(const Image& image, bool hdr) {
+  return hdr ? encode_hdr(image) : encode_png(image);
 }
 
 void write_image(const Image& image, const std::string& path) {
-  write_file_atomically(path, encode_image(image, path));
+  write_file_atomically(path, encode_image(image, is_hdr_path(path)));
 }
 
 }  // namespace raystream

@@ -110,7 +110,7 @@ struct BvhStats {
 
 struct RenderStats {
   std::string schedule;  // "stream", "frame" or "megakernel"
-  std::string timing;    // "sampled", "all" or "off"
+  std::string timing;    // "sampled", "all" or "off" ("off" for the megakernel: it has no stages)
   std::string backend;   // primitives backend: "own" or "thrust" ("cpu" on the CPU executor)
   std::string executor;  // "gpu" or "cpu"
   std::string device;    // GPU name or "CPU (N threads)"
@@ -124,12 +124,18 @@ struct RenderStats {
   // Milliseconds per stage over the whole render (estimated from the timed waves or frames when
   // timing is sampled; 0 when off).
   double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
-  double total_ms = 0;                // wall time of the render loop (split: the slowest share's)
-  double wall_ms = 0;                 // split renders: wall time including every share's set-up
-  double host_queue_ms = 0;           // stream: host time spent queuing the waves' launches
-  std::uint64_t path_segments = 0;    // rays traced: paths_in summed over depths
-  std::uint64_t shadow_rays = 0;      // shadow rays traced (next-event estimation)
-  std::string integrator;             // "path" (NEE + MIS) or "bsdf"
+  double total_ms = 0;              // wall time of the render loop (split: the slowest share's)
+  double wall_ms = 0;               // split renders: wall time including every share's set-up
+  double host_queue_ms = 0;         // stream: host time spent queuing the waves' launches
+  std::uint64_t path_segments = 0;  // rays traced: paths_in summed over depths
+  std::uint64_t shadow_rays = 0;    // shadow rays traced (next-event estimation)
+  std::string integrator;           // "path" (NEE + MIS) or "bsdf"
+  // What ran (settings_that_run), whatever was asked: the megakernel neither sorts nor compacts,
+  // the stream schedule always compacts, scenes of too many materials for the multisplit sort by
+  // the radix sort.
+  bool sort_by_material = false;
+  bool material_multisplit = false;
+  bool compact = false;
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
   // A render split across devices or processes: each share's own statistics, in order. The

@@ -117,12 +117,25 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings,
+RenderSettings settings_that_run(const RenderSettings& asked, int material_count) {
+  RenderSettings s = asked;
+  s.sort_by_material = asked.sort_by_material && asked.schedule != Schedule::megakernel;
+  s.material_multisplit = s.sort_by_material && asked.material_multisplit &&
+                          material_key_bits(material_count) <= kMultisplitKeyBits;
+  s.compact =
+      asked.schedule == Schedule::stream || (asked.schedule == Schedule::frame && asked.compact);
+  if (asked.schedule == Schedule::megakernel) s.timing = StageTiming::off;
+  return s;
+}
+
+RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
                               const PathPrimitives& gpu_primitives,
                               const WavefrontOptions& options) {
-  const int width = settings.width != 0 ? settings.width : scene.camera.width;  // 0: the scene's
-  const int height = settings.height != 0 ? settings.height : scene.camera.height;
-  validate(scene, settings, width, height);
+  const int width = asked.width != 0 ? asked.width : scene.camera.width;  // 0: the scene's
+  const int height = asked.height != 0 ? asked.height : scene.camera.height;
+  validate(scene, asked, width, height);
+  const RenderSettings settings =
+      settings_that_run(asked, static_cast<int>(scene.materials.size()));
   const bool gpu = settings.executor == ExecutorKind::gpu;
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
@@ -161,6 +174,9 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
   stats.bvh = upload.bvh_stats();
   stats.integrator = settings.nee ? "path" : "bsdf";
+  stats.sort_by_material = settings.sort_by_material;
+  stats.material_multisplit = settings.material_multisplit;
+  stats.compact = settings.compact;
   SceneView view = upload.view();
   view.nee = settings.nee && view.lights.count > 0;
 

@@ -19,6 +19,11 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
                               const PathPrimitives& gpu_primitives,
                               const WavefrontOptions& options = {});
 
+// The settings a render runs with, which the statistics report: the megakernel neither sorts
+// nor compacts nor times stages, the stream schedule always compacts, and the multisplit sorts
+// only keys of at most kMultisplitKeyBits bits (more materials fall back to the radix sort).
+RenderSettings settings_that_run(const RenderSettings& asked, int material_count);
+
 // Bits of a material sort key: keys are 0..material_count-1 for hits and material_count for
 // dead slots, so ceil(log2(material_count + 1)) bits, at least 1.
 int material_key_bits(int material_count);

@@ -3,12 +3,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
 #include "primitives/cpu/cpu_backend.h"
+#include "scene/input_file.h"
 #include "scene/scene_loader.h"
 
 // Only the Radiance HDR reader of stb_image (its writer lives in film/image_output.cpp).
@@ -41,13 +40,21 @@ struct HdrLayout {
   std::size_t data = 0;  // offset of the first pixel byte
 };
 
+// The file's bytes, read in place.
+struct Bytes {
+  const unsigned char* data;
+  std::size_t length;
+  std::size_t size() const { return length; }
+  bool empty() const { return length == 0; }
+  unsigned char operator[](std::size_t i) const { return data[i]; }
+};
+
 // The line starting at `pos` (without its '\n'); `pos` moves past the '\n'. False at the end of
 // the data without a '\n'.
-bool next_line(const std::vector<unsigned char>& bytes, std::size_t& pos, std::string& line) {
+bool next_line(const Bytes& bytes, std::size_t& pos, std::string& line) {
   const std::size_t begin = pos;
   while (pos < bytes.size() && bytes[pos] != '\n') ++pos;
-  line.assign(bytes.begin() + static_cast<std::ptrdiff_t>(begin),
-              bytes.begin() + static_cast<std::ptrdiff_t>(pos));
+  line.assign(reinterpret_cast<const char*>(bytes.data) + begin, pos - begin);
   if (pos == bytes.size()) return false;
   ++pos;
   return true;
@@ -66,7 +73,7 @@ long count_of(const std::string& digits) {
   return std::strtol(digits.c_str(), nullptr, 10);
 }
 
-HdrLayout read_header(const std::string& path, const std::vector<unsigned char>& bytes) {
+HdrLayout read_header(const std::string& path, const Bytes& bytes) {
   std::size_t pos = 0;
   std::string line;
   next_line(bytes, pos, line);  // "#?RADIANCE" or "#?RGBE" (stbi_is_hdr checked it)
@@ -122,8 +129,7 @@ HdrLayout read_header(const std::string& path, const std::vector<unsigned char>&
 // Walks the pixel data as stb_image decodes it and fails where it is truncated or malformed:
 // stb_image reads a truncated flat file from uninitialised memory, and loops forever on a
 // run-length-encoded one cut short.
-void check_pixel_data(const std::string& path, const std::vector<unsigned char>& bytes,
-                      const HdrLayout& layout) {
+void check_pixel_data(const std::string& path, const Bytes& bytes, const HdrLayout& layout) {
   const std::size_t n = bytes.size();
   const std::size_t w = static_cast<std::size_t>(layout.width);
   const std::size_t h = static_cast<std::size_t>(layout.height);
@@ -172,48 +178,23 @@ void check_pixel_data(const std::string& path, const std::vector<unsigned char>&
   }
 }
 
-std::vector<unsigned char> read_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    fail(path, "is a directory, expected a Radiance HDR (.hdr) image");
-  }
-  // Devices and FIFOs are refused before they are opened (opening a FIFO blocks).
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
-    fail(path, "is not a regular file, expected a Radiance HDR (.hdr) image");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open the environment map (missing or unreadable)");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) fail(path, "error while reading the environment map");
-  if (size > kMaxEnvironmentFileBytes) {
-    fail(path, "the file is too large for an environment map (" + std::to_string(size) +
-                   " bytes; at most " + std::to_string(kMaxEnvironmentFileBytes) + ")");
-  }
-  in.seekg(0, std::ios::beg);
-  std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) {
-    fail(path, "error while reading the environment map");
-  }
-  return bytes;
-}
-
 }  // namespace
 
 Environment load_environment_map(const std::string& path, float scale, float rotate_degrees) {
   if (!(scale >= 0.0f) || !std::isfinite(scale)) {
     throw std::invalid_argument("load_environment_map: scale must be finite and >= 0");
   }
-  const std::vector<unsigned char> bytes = read_file(path);
+  const std::string file = read_input_file(path, kEnvironmentFile);
+  const Bytes bytes{reinterpret_cast<const unsigned char*>(file.data()), file.size()};
   const int length = static_cast<int>(bytes.size());
-  if (bytes.empty() || !stbi_is_hdr_from_memory(bytes.data(), length)) {
+  if (bytes.empty() || !stbi_is_hdr_from_memory(bytes.data, length)) {
     fail(path, "not a Radiance HDR (.hdr) image");
   }
   const HdrLayout layout = read_header(path, bytes);
   check_pixel_data(path, bytes, layout);
 
   int width = 0, height = 0, channels = 0;
-  float* pixels = stbi_loadf_from_memory(bytes.data(), length, &width, &height, &channels, 3);
+  float* pixels = stbi_loadf_from_memory(bytes.data, length, &width, &height, &channels, 3);
   if (!pixels) {
     const char* reason = stbi_failure_reason();
     fail(path, std::string("corrupt HDR: ") + (reason ? reason : "unreadable"));

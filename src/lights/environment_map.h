@@ -17,13 +17,12 @@ namespace raystream {
 // Largest map accepted, in texels; larger ones are rejected as absurd rather than tried.
 inline constexpr int kMaxEnvironmentWidth = 16384;
 inline constexpr int kMaxEnvironmentHeight = 8192;
-// Largest file read as an environment map (a flat 16384 x 8192 map is 512 MiB).
-inline constexpr long long kMaxEnvironmentFileBytes = 1LL << 30;
 
 // Reads the Radiance HDR image (.hdr, RGBE) at `path` as an environment map: texels multiplied
 // by `scale` (>= 0), the CDFs built, rotate_degrees recorded. Throws SceneError (see
-// scene/scene_loader.h) naming the file and the problem: a missing or unreadable file, a file
-// that is not a Radiance HDR image (PNG, JPEG, text...), a corrupt or truncated one, a size
+// scene/scene_loader.h) naming the file and the problem: a file that cannot be read
+// (read_input_file: missing, not a regular file, over kEnvironmentFile's cap), a file that is not
+// a Radiance HDR image (PNG, JPEG, text...), a corrupt or truncated one, a size
 // beyond kMaxEnvironmentWidth x kMaxEnvironmentHeight, a texel that is negative or not finite
 // once scaled.
 Environment load_environment_map(const std::string& path, float scale, float rotate_degrees);

@@ -43,11 +43,13 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
                              const std::vector<MaterialData>& materials,
                              float environment_mean_luminance) {
   LightTable table;
-  std::vector<float> power;
+  // One infinite power would make every pick NaN.
+  std::vector<double> power;
   auto add = [&](Light light, float area) {
-    const float p = luminance(light.emission) * area * kPi * (light.two_sided ? 2.0f : 1.0f);
+    const double p = luminance(glm::dvec3(light.emission)) * double(area) * double(kPi) *
+                     (light.two_sided ? 2.0 : 1.0);
     table.lights.push_back(light);
-    power.push_back(std::max(p, 0.0f));
+    power.push_back(std::max(p, 0.0));
     return static_cast<int>(table.lights.size()) - 1;
   };
   glm::vec3 lo(1e30f), hi(-1e30f);
@@ -114,18 +116,18 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     Light light;
     light.kind = static_cast<int>(LightKind::environment);
     table.lights.push_back(light);
-    power.push_back(kPi * environment_mean_luminance * 4.0f * kPi * radius * radius);
+    power.push_back(double(kPi) * environment_mean_luminance * 4.0 * double(kPi) * radius * radius);
     table.environment = static_cast<int>(table.lights.size()) - 1;
   }
   // The CDF: an inclusive scan of the powers, normalized.
   const std::size_t n = power.size();
   table.cdf.assign(n + 1, 0.0f);
   if (n == 0) return table;
-  std::vector<double> p64(power.begin(), power.end()), sums(n);
-  prim::cpu::inclusive_scan(p64.data(), sums.data(), n, 0.0);
+  std::vector<double> sums(n);
+  prim::cpu::inclusive_scan(power.data(), sums.data(), n, 0.0);
   table.power = sums[n - 1];
   for (std::size_t k = 0; k < n; ++k) {
-    const double pick = table.power > 0.0 ? p64[k] / table.power : 1.0 / double(n);
+    const double pick = table.power > 0.0 ? power[k] / table.power : 1.0 / double(n);
     table.lights[k].pick = static_cast<float>(pick);
     table.cdf[k + 1] = table.power > 0.0 ? static_cast<float>(sums[k] / table.power)
                                          : static_cast<float>(double(k + 1) / double(n));

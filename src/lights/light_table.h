@@ -20,14 +20,15 @@ struct LightTable {
   double power = 0.0;      // total of the powers the picks follow
 };
 
-// Luminance of linear RGB (Rec. 709).
-inline float luminance(const glm::vec3& c) {
-  return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b;
+// Luminance of linear RGB (Rec. 709), in double: the powers of lights near the float limit.
+inline double luminance(const glm::dvec3& c) {
+  return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
 }
 
 // Picks follow power: luminance x area x pi (x 2 when two-sided); the environment's is its mean
 // radiance x pi x the area of the sphere that bounds the scene (`environment_mean_luminance` 0:
-// no environment light). The CDF is the primitives library's inclusive scan of the powers.
+// no environment light). The powers are summed in double (a lamp of radiance near the float limit
+// has a power beyond it); the CDF is the primitives library's inclusive scan of them.
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acceleration,
                              const std::vector<MaterialData>& materials,
                              float environment_mean_luminance);

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "scene/input_file.h"
 #include "scene/scene_loader.h"
 
 namespace raystream {
@@ -52,8 +53,8 @@ std::vector<std::pair<std::string, std::size_t>> map_kd_lines(const std::string&
     if (keyword("newmtl", 6)) {
       if (!current.first.empty()) out.push_back(current);
       current = {line.substr(i + 7), 0};
-    } else if (keyword("map_Kd", 6)) {
-      current.second = number;
+    } else if (keyword("map_Kd", 6) || line.compare(i, std::string::npos, "map_Kd") == 0) {
+      current.second = number;  // also a map_Kd that names no file
     }
   });
   out.push_back(current);
@@ -89,12 +90,12 @@ class MtlFromLookup : public tinyobj::MaterialReader {
   bool operator()(const std::string& name, std::vector<tinyobj::material_t>* materials,
                   std::map<std::string, int>* ids, std::string* warn, std::string* err) override {
     std::string text, mtl_path;
-    if (!find_mtl_ || !find_mtl_(name, text, mtl_path)) {
-      if (warn)
-        *warn += "material library \"" + excerpt(name) + "\" not found next to the OBJ file\n";
-      return false;
-    }
     try {
+      if (!find_mtl_ || !find_mtl_(name, text, mtl_path)) {
+        if (warn)
+          *warn += "material library \"" + excerpt(name) + "\" not found next to the OBJ file\n";
+        return false;
+      }
       check_mtl_values(text, mtl_path);
     } catch (const SceneError& e) {
       if (error_.empty()) error_ = obj_path_ + ": material library " + e.what();
@@ -113,11 +114,13 @@ class MtlFromLookup : public tinyobj::MaterialReader {
       std::string name = m.diffuse_texname;
       while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
         name.pop_back();
+      const std::size_t k = i - before;
+      const std::size_t line = k < lines.size() && lines[k].first == m.name ? lines[k].second : 0;
       if (!name.empty()) {
-        const std::size_t k = i - before;
-        const std::size_t line = k < lines.size() && lines[k].first == m.name ? lines[k].second : 0;
         map.path = texture_beside(mtl_path, name);
         map.origin = mtl_path + (line > 0 ? ":" + std::to_string(line) : "") + ": map_Kd";
+      } else if (line > 0 && warn) {
+        *warn += mtl_path + ":" + std::to_string(line) + ": map_Kd names no image file; ignored\n";
       }
       kd_maps_.push_back(map);
     }
@@ -143,13 +146,11 @@ MtlLookup mtl_beside(const std::string& obj_path) {
     const fs::path candidates[2] = {folder / name, folder / fs::path(name).filename()};
     for (const fs::path& candidate : candidates) {
       std::error_code ec;
-      if (!fs::is_regular_file(candidate, ec)) continue;
-      std::ifstream in(candidate, std::ios::binary);
-      if (!in) continue;
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      text = buffer.str();
+      if (!fs::exists(fs::symlink_status(candidate, ec)) || fs::is_directory(candidate, ec))
+        continue;
+      // Whatever it is, it is named: read_input_file refuses what is not a regular file.
       path = candidate.string();
+      text = read_input_file(path, kMtlFile);
       return true;
     }
     return false;
@@ -166,7 +167,8 @@ bool finite(const glm::vec3& v) {
 
 // tinyobjloader's messages, one line each, prefixed with the file: those about materials go to
 // `material_warnings` (they matter only where the MTL's materials are used), the others to
-// `warnings`. Its note that an MTL has both `d` and `Tr` is dropped: `d` is what is read.
+// `warnings`. Its note that an MTL has both `d` and `Tr` is dropped: `d` is what is read. So is
+// its "Failed to load material file(s)", which follows our own warning naming the library.
 void add_lines(const std::string& path, const std::string& text, std::vector<std::string>& warnings,
                std::vector<std::string>& material_warnings) {
   std::size_t start = 0;
@@ -178,6 +180,7 @@ void add_lines(const std::string& path, const std::string& text, std::vector<std
     // "Degenerated face found" and "Vertex indices out of bounds": the face scan's warnings say
     // it, naming the line; "Vertex texcoord indices out of bounds": the count of such corners.
     if (line.empty() || line == "." || line.find("Both `d` and `Tr`") != std::string::npos ||
+        line.find("Failed to load material file") != std::string::npos ||
         line.find("Degenerated face") != std::string::npos ||
         line.find("Vertex indices out of bounds") != std::string::npos ||
         line.find("Vertex texcoord indices out of bounds") != std::string::npos)
@@ -412,14 +415,7 @@ void check_mtl_values(const std::string& text, const std::string& path) {
 }
 
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, expected an OBJ file");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw SceneError(path + ": cannot open the OBJ file (missing or unreadable)");
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  if (file.bad()) throw SceneError(path + ": error while reading the OBJ file");
-  return parse_obj(buffer.str(), path, mtl_beside(path), warnings);
+  return parse_obj(read_input_file(path, kObjFile), path, mtl_beside(path), warnings);
 }
 
 namespace {

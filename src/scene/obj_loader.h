@@ -55,14 +55,15 @@ Material material_from_mtl(const MtlMaterial& mtl);
 // out of range or whose vt is not finite: those are counted in one warning). Faces with fewer
 // than 3 vertices, out-of-range indices, non-finite or coincident vertices are skipped and
 // counted (the warning names the first such line). Throws SceneError naming `path` (and the line
-// where there is one): the file is missing or unreadable, a face index is not an integer or does
-// not fit in one, an MTL value fails check_mtl_values, tinyobjloader fails, or no face is left
-// (an empty file, only points or lines). Warnings name `path`; those about materials go to
-// ObjMesh::material_warnings instead.
+// where there is one): the OBJ or an MTL file cannot be read (read_input_file), a face index is not
+// an integer or does not fit in one, an MTL value fails check_mtl_values, tinyobjloader fails, or
+// no face is left (an empty file, only points or lines). Warnings name `path`; those about
+// materials go to ObjMesh::material_warnings instead.
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings);
 
 // Finds the MTL library that an OBJ names (`mtllib NAME`): fills its text and its path (for
-// messages) and returns true, or returns false when there is none.
+// messages) and returns true, or returns false when there is none. Throws SceneError when the
+// file it finds cannot be read (see read_input_file).
 using MtlLookup =
     std::function<bool(const std::string& name, std::string& text, std::string& path)>;
 

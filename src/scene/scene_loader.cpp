@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "lights/environment_map.h"
+#include "scene/input_file.h"
 #include "scene/obj_loader.h"
 #include "scene/texture_image.h"
 
@@ -254,6 +255,15 @@ class Reader {
     return j.get<std::string>();
   }
 
+  // A path or file name (TEXTURE, FILE keys): a non-empty string without NUL characters (the
+  // file system would cut the name there).
+  std::string path(const Json& j, const std::string& key, const std::string& what) const {
+    const std::string text = string(j, key);
+    if (text.empty()) fail(key, "expected a non-empty " + what);
+    if (text.find('\0') != std::string::npos) fail(key, "the path holds a NUL character");
+    return text;
+  }
+
   glm::vec3 vec3(const Json& j, const std::string& key) const {
     if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
     glm::vec3 v;
@@ -298,6 +308,12 @@ int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved) {
   return id;
 }
 
+bool emits(const Material& m) {
+  if (m.type != MaterialType::emitting)
+    return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
+  return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
+}
+
 // `path`: the scene file (TEXTURE is relative to its folder); textures read go to scene.textures.
 Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key,
                        const std::string& path, Scene& scene, TextureIds& textures) {
@@ -319,7 +335,7 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.type = MaterialType::refractive;
   } else if (type == "plastic") {
     m.type = MaterialType::plastic;
-    m.roughness = 0.3f;  // a plastic's default coat; ROUGHNESS below 0.1 counts as 0.1
+    m.roughness = 0.3f;  // a plastic's default coat
   } else {
     r.fail(type_key,
            "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
@@ -340,9 +356,19 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     m.emittance = r.real(j["EMITTANCE"], key + ".EMITTANCE");
   }
   if (m.emittance < 0) r.fail(key + ".EMITTANCE", "expected a non-negative number");
+  if (m.emittance > 0 && m.type != MaterialType::emitting)
+    r.warn(key + ".EMITTANCE",
+           "only Emitting materials use EMITTANCE (the others emit EMISSION); ignored");
+  // The radiance the renderer uses, as the environment's RGB x SCALE: it must be a float.
+  const glm::vec3 radiance = m.color * m.emittance;
+  if (m.type == MaterialType::emitting &&
+      !(std::isfinite(radiance.x) && std::isfinite(radiance.y) && std::isfinite(radiance.z)))
+    r.fail(key + ".EMITTANCE", "RGB x EMITTANCE overflows a float");
   if (j.contains("IOR")) {
     m.ior = r.real(j["IOR"], key + ".IOR");
     if (m.ior <= 0) r.fail(key + ".IOR", "expected a positive index of refraction");
+    if (m.type != MaterialType::refractive && m.type != MaterialType::plastic)
+      r.warn(key + ".IOR", "only Refractive and Plastic materials have an IOR; ignored");
   }
   if (j.contains("ROUGHNESS")) {
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
@@ -352,6 +378,8 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
         m.type != MaterialType::plastic)
       r.warn(key + ".ROUGHNESS",
              "only Specular, Refractive and Plastic materials are rough; ignored");
+    if (m.type == MaterialType::plastic && m.roughness < kMinPlasticRoughness)
+      r.warn(key + ".ROUGHNESS", "a Plastic's coat is at least 0.1 rough; rendered as 0.1");
   }
   if (j.contains("EMISSION")) {
     if (m.type == MaterialType::emitting)
@@ -366,14 +394,13 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
     if (!j["TWO_SIDED"].is_boolean())
       r.fail(key + ".TWO_SIDED", "expected true or false, got " + type_name(j["TWO_SIDED"]));
     m.two_sided = j["TWO_SIDED"].get<bool>();
+    if (!emits(m))
+      r.warn(key + ".TWO_SIDED",
+             "only emitters (Emitting, or EMISSION above 0) have sides to emit from; ignored");
   }
   if (j.contains("TEXTURE")) {
     const std::string texture_key = key + ".TEXTURE";
-    const std::string file = r.string(j["TEXTURE"], texture_key);
-    if (file.empty()) r.fail(texture_key, "expected a non-empty image file path");
-    if (file.find('\0') != std::string::npos) {
-      r.fail(texture_key, "the path holds a NUL character");
-    }
+    const std::string file = r.path(j["TEXTURE"], texture_key, "image file path");
     if (m.type != MaterialType::diffuse && m.type != MaterialType::plastic) {
       r.warn(texture_key, "only Diffuse and Plastic materials are textured; ignored");
     } else {
@@ -420,8 +447,7 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
   scene.depth = r.positive_int(r.require(j, key, "DEPTH"), "Camera.DEPTH", kMaxDepth);
 
   if (j.contains("FILE")) {
-    scene.output_name = r.string(j["FILE"], "Camera.FILE");
-    if (scene.output_name.empty()) r.fail("Camera.FILE", "expected a non-empty name");
+    scene.output_name = r.path(j["FILE"], "Camera.FILE", "name");
   } else {
     // The scene file's name without folder and extension.
     std::string stem = path.substr(path.find_last_of('/') + 1);
@@ -582,9 +608,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
                       MeshCache& cache, TextureIds& textures, std::vector<std::string>& warnings) {
   r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
-  const std::string file = r.string(r.require(j, key, "FILE"), key + ".FILE");
-  if (file.empty()) r.fail(key + ".FILE", "expected a non-empty OBJ file path");
-  if (file.find('\0') != std::string::npos) r.fail(key + ".FILE", "the path holds a NUL character");
+  const std::string file = r.path(r.require(j, key, "FILE"), key + ".FILE", "OBJ file path");
   int named = -1;
   if (j.contains("MATERIAL")) {
     named = material_id(r, j["MATERIAL"], key + ".MATERIAL", material_ids, scene.materials);
@@ -595,6 +619,8 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   if (j.contains("MISSING_MATERIAL")) {
     missing = material_id(r, j["MISSING_MATERIAL"], key + ".MISSING_MATERIAL", material_ids,
                           scene.materials);
+    if (named >= 0)
+      r.warn(key + ".MISSING_MATERIAL", "MATERIAL gives every face its material; ignored");
   }
   Object transform;
   read_transform(r, j, key, transform);
@@ -744,11 +770,7 @@ void read_environment(Reader& r, const Json& j, const std::string& path, Environ
     return;
   }
 
-  const std::string file = r.string(j["FILE"], "Environment.FILE");
-  if (file.empty()) r.fail("Environment.FILE", "expected a non-empty HDR file path");
-  if (file.find('\0') != std::string::npos) {
-    r.fail("Environment.FILE", "the path holds a NUL character");
-  }
+  const std::string file = r.path(j["FILE"], "Environment.FILE", "HDR file path");
   const std::filesystem::path map_path =
       std::filesystem::path(path).parent_path() / std::filesystem::path(file);
   try {
@@ -756,12 +778,6 @@ void read_environment(Reader& r, const Json& j, const std::string& path, Environ
   } catch (const SceneError& e) {
     r.fail("Environment.FILE", e.what());
   }
-}
-
-bool emits(const Material& m) {
-  if (m.type != MaterialType::emitting)
-    return m.emission.x > 0 || m.emission.y > 0 || m.emission.z > 0;
-  return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
 }
 
 }  // namespace
@@ -874,16 +890,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
 }
 
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw SceneError(path + ": is a directory, expected a scene file (.json)");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SceneError(path + ": cannot open the scene file (missing or unreadable)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw SceneError(path + ": error while reading the scene file");
-  return parse_scene(text.str(), path, warnings);
+  return parse_scene(read_input_file(path, kSceneFile), path, warnings);
 }
 
 Scene load_scene(const std::string& path) {

@@ -40,6 +40,9 @@ inline constexpr int kMaxMaterials = 65534;  // material ids are 16-bit sort key
 inline constexpr long long kMaxTriangles = 0x7FFFFFFFLL - 65536;  // BVH references are int32
 // Deepest nesting of arrays and objects in a scene file (the format itself needs 4 levels).
 inline constexpr int kMaxJsonNesting = 64;
+// The smoothest Plastic coat (materials/plastic.h: kMinPlasticAlpha = ROUGHNESS^2): a smaller
+// ROUGHNESS is rendered as this one, with a warning.
+inline constexpr float kMinPlasticRoughness = 0.1f;
 // Largest coordinate of the camera and of any object or triangle after its transform: beyond it
 // the renderer's single-precision arithmetic (box areas, distances along rays) overflows.
 inline constexpr float kMaxCoordinate = 1.0e18f;

@@ -3,13 +3,10 @@
 #include <stb/stb_image.h>
 
 #include <array>
-#include <climits>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
+#include "scene/input_file.h"
 #include "scene/scene_loader.h"
 
 namespace raystream {
@@ -53,38 +50,18 @@ float srgb8_to_linear(std::uint8_t value) {
 }
 
 TextureImage load_texture_image(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    throw SceneError(path + ": is a directory, expected an image file");
-  }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw SceneError(path + ": cannot open the image file (missing or unreadable)");
-  std::vector<unsigned char> bytes;
-  file.seekg(0, std::ios::end);
-  const std::streamoff size = file.tellg();
-  file.seekg(0, std::ios::beg);
-  if (size < 0 || !file) throw SceneError(path + ": error while reading the image file");
-  if (size > INT_MAX) {
-    throw SceneError(path + ": the image file is too large (" + std::to_string(size) +
-                     " bytes; at most " + std::to_string(INT_MAX) + ")");
-  }
-  bytes.resize(static_cast<std::size_t>(size));
-  if (size > 0) file.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (file.bad() || file.gcount() != size) {
-    throw SceneError(path + ": error while reading the image file");
-  }
-  if (bytes.empty()) throw SceneError(path + ": the image file is empty");
-  const int length = static_cast<int>(bytes.size());
+  const std::string file = read_input_file(path, kImageFile);
+  if (file.empty()) throw SceneError(path + ": the image file is empty");
+  const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());
+  const int length = static_cast<int>(file.size());
 
   // The size from the header first: absurd sizes are refused before anything is decoded.
   int width = 0, height = 0, channels = 0;
-  if (!stbi_info_from_memory(bytes.data(), length, &width, &height, &channels)) {
+  if (!stbi_info_from_memory(bytes, length, &width, &height, &channels)) {
     // The header check alone says only "unknown image type" where a decoder could say more
     // (a PNG whose first chunk is not IHDR): ask the decoder for its reason.
     int w = 0, h = 0, c = 0;
-    std::unique_ptr<stbi_uc, StbFree> probe(
-        stbi_load_from_memory(bytes.data(), length, &w, &h, &c, 4));
+    std::unique_ptr<stbi_uc, StbFree> probe(stbi_load_from_memory(bytes, length, &w, &h, &c, 4));
     throw SceneError(cannot_decode(path));
   }
   if (width <= 0 || height <= 0 || width > kMaxTextureSide || height > kMaxTextureSide ||
@@ -98,9 +75,8 @@ TextureImage load_texture_image(const std::string& path) {
   TextureImage image;
   image.path = path;
   int w = 0, h = 0, c = 0;
-  if (stbi_is_hdr_from_memory(bytes.data(), length)) {
-    std::unique_ptr<float, StbFree> data(
-        stbi_loadf_from_memory(bytes.data(), length, &w, &h, &c, 4));
+  if (stbi_is_hdr_from_memory(bytes, length)) {
+    std::unique_ptr<float, StbFree> data(stbi_loadf_from_memory(bytes, length, &w, &h, &c, 4));
     if (!data) throw SceneError(cannot_decode(path));
     if (w != width || h != height) {
       throw SceneError(path + ": cannot decode the image: its size changed while decoding");
@@ -117,8 +93,7 @@ TextureImage load_texture_image(const std::string& path) {
       p += 4;
     }
   } else {
-    std::unique_ptr<stbi_uc, StbFree> data(
-        stbi_load_from_memory(bytes.data(), length, &w, &h, &c, 4));
+    std::unique_ptr<stbi_uc, StbFree> data(stbi_load_from_memory(bytes, length, &w, &h, &c, 4));
     if (!data) throw SceneError(cannot_decode(path));
     if (w != width || h != height) {
       throw SceneError(path + ": cannot decode the image: its size changed while decoding");

@@ -33,7 +33,8 @@ float srgb8_to_linear(std::uint8_t value);
 // Reads the image at `path` into linear RGBA. 8-bit formats (PNG, JPEG, BMP, TGA; 16-bit PNGs
 // are read at 8 bits; grey and grey-alpha images are expanded): RGB decoded from sRGB, alpha
 // divided by 255. Radiance HDR: the values as stored, alpha 1. Throws SceneError naming `path`:
-// the file is missing, a folder or unreadable, it cannot be decoded (corrupt, truncated, or a
+// the file cannot be read (read_input_file: missing, not a regular file, over kImageFile's cap),
+// it is empty, it cannot be decoded (corrupt, truncated, or a
 // format stb_image does not read here; stb_image's reason is given), or it is larger than
 // kMaxTextureSide on a side or kMaxTextureTexels in all.
 TextureImage load_texture_image(const std::string& path);

@@ -100,13 +100,13 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   const bool frame = stats.schedule == "frame";
   std::string schedule = stats.schedule;
   if (stream) schedule += format(" (pool %zu)", stats.pool);
-  if (frame) schedule += info.compact ? " (compact on)" : " (compact off)";
+  if (frame) schedule += stats.compact ? " (compact on)" : " (compact off)";
   out << format(
       "%s: %d x %d, %d sample%s per pixel, depth %d, integrator %s, schedule %s, sort by "
       "material %s, seed %llu\n",
       info.scene.c_str(), stats.width, stats.height, spp, spp == 1 ? "" : "s", stats.depth,
       stats.integrator.c_str(), schedule.c_str(),
-      info.sort_by_material ? (info.material_multisplit ? "multisplit" : "on") : "off",
+      stats.sort_by_material ? (stats.material_multisplit ? "multisplit" : "on") : "off",
       static_cast<unsigned long long>(info.seed));
 
   // Per depth; the frame schedule also has stage times per bounce.
@@ -151,8 +151,8 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << format("\nwaves by fill of the pool: %zu wave%s", stats.waves.size(),
                   stats.waves.size() == 1 ? "" : "s");
     out << (stats.timing == "off" ? std::string(" (wave times off)\n") : std::string("\n"));
-    out << format("%8s %8s %12s %14s %12s %8s\n", "fill", "waves", "paths", "regenerated", "GPU ms",
-                  "time %");
+    out << format("%8s %8s %12s %14s %12s %8s\n", "fill", "waves", "paths", "regenerated",
+                  stats.executor == "cpu" ? "CPU ms" : "GPU ms", "time %");
     double wave_ms = 0;
     for (const WaveStats& w : stats.waves)
       if (w.ms >= 0) wave_ms += w.ms;
@@ -266,9 +266,9 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["frames"] = spp;
   j["depth"] = stats.depth;
   j["seed"] = info.seed;
-  j["sort_by_material"] = info.sort_by_material;
-  j["material_multisplit"] = info.sort_by_material && info.material_multisplit;
-  j["compact"] = info.compact;
+  j["sort_by_material"] = stats.sort_by_material;
+  j["material_multisplit"] = stats.material_multisplit;
+  j["compact"] = stats.compact;
   j["total_ms"] = stats.total_ms;
   j["frame_ms"] = {{"mean", s.frame_ms_mean},
                    {"median", s.frame_ms_median},

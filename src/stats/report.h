@@ -18,9 +18,6 @@ struct RunInfo {
   std::string scene;           // scene file
   std::string output;          // image file written
   std::uint64_t seed = 0;
-  bool sort_by_material = false;
-  bool material_multisplit = false;  // the sort by material ran as a multisplit
-  bool compact = true;
 };
 
 // Numbers derived from RenderStats; zero where undefined (no frames, no time).

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const raystream::RenderSettings s =
       raystream::settings_for(scene, options, raystream::ExecutorKind::cpu);
   if (s.width <= 0 || s.height <= 0 || s.spp <= 0 || s.depth <= 0) __builtin_trap();
-  (void)raystream::output_path_for(scene, options);
+  const std::string output = raystream::output_path_for(scene, options);
+  try {
+    (void)raystream::output_is_hdr(output, options);
+  } catch (const std::invalid_argument&) {
+    // A bad command line, reported by raystream as one.
+  }
+  for (const std::string& notice : raystream::unused_setting_notices(options, s))
+    if (notice.empty() || notice.find('\n') != std::string::npos) __builtin_trap();
   return 0;
 }

@@ -2,10 +2,13 @@
 #   cmake -DEXE=<binary> -DARGS="a|b|c" -DEXPECT_EXIT="0" [-DEXPECT_REGEX=<regex>]
 #         [-DOUT_DIR=<folder, emptied first>] [-DSETUP_FILE=<file created first>]
 #         [-DWORKDIR=<folder created first, the command runs in it>]
-#         [-DREQUIRE="f1|f2"] [-DFORBID="f1|f2"] -P cli_case.cmake
+#         [-DSETUP_LINK="<link>|<target>" (a symbolic link made first)]
+#         [-DSTDOUT_REGEX=<regex>] [-DSTDERR_REGEX=<regex>] [-DREQUIRE="f1|f2"] [-DFORBID="f1|f2"]
+#         -P cli_case.cmake
 # EXPECT_EXIT may list several codes ("0|1") where the outcome depends on the machine; the
-# output (stdout and stderr together) must match EXPECT_REGEX; REQUIRE files must exist and
-# FORBID files must not exist afterwards.
+# output (stdout and stderr together) must match EXPECT_REGEX, stdout alone STDOUT_REGEX and
+# stderr alone STDERR_REGEX;
+# REQUIRE files must exist and FORBID files must not exist afterwards.
 cmake_minimum_required(VERSION 3.24)
 if(OUT_DIR)
   file(REMOVE_RECURSE "${OUT_DIR}")
@@ -13,6 +16,12 @@ if(OUT_DIR)
 endif()
 if(SETUP_FILE)
   file(WRITE "${SETUP_FILE}" "a plain file\n")
+endif()
+if(SETUP_LINK)
+  string(REPLACE "|" ";" link "${SETUP_LINK}")
+  list(GET link 0 link_name)
+  list(GET link 1 link_target)
+  file(CREATE_LINK "${link_target}" "${link_name}" SYMBOLIC)
 endif()
 set(workdir_option)
 if(WORKDIR)
@@ -30,6 +39,12 @@ if(NOT rc IN_LIST expected_codes)
 endif()
 if(DEFINED EXPECT_REGEX AND NOT all MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'")
+endif()
+if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(FATAL_ERROR "stdout does not match '${STDOUT_REGEX}'")
+endif()
+if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
+  message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}'")
 endif()
 string(REPLACE "|" ";" required "${REQUIRE}")
 foreach(f IN LISTS required)

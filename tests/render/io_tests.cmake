@@ -1,17 +1,19 @@
 # Renderer input and output tests: scene loader, film output, report, command line. Included from
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
-foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test)
+foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test
+             input_file_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 
 # End-to-end command lines through the built binaries (--device cpu, tiny sizes). Each case:
-# raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [BINARY <target>] [SETUP_FILE <f>]
-#                    [WORKDIR <folder to run in>] [REQUIRE <files>] [FORBID <files>]
-#                    ARGS <arguments>)
+# raystream_cli_case(NAME <n> EXIT <codes> [REGEX <re>] [STDOUT_REGEX <re>] [STDERR_REGEX <re>]
+#                    [BINARY <target>] [SETUP_FILE <f>] [SETUP_LINK <link> <target>]
+#                    [WORKDIR <folder to run in>] [TIMEOUT <s>] [REQUIRE <files>]
+#                    [FORBID <files>] ARGS <arguments>)
 function(raystream_cli_case)
-  cmake_parse_arguments(C "GPU" "NAME;EXIT;REGEX;BINARY;SETUP_FILE;WORKDIR" "REQUIRE;FORBID;ARGS"
-                        ${ARGN})
+  set(one_value NAME EXIT REGEX STDOUT_REGEX STDERR_REGEX BINARY SETUP_FILE WORKDIR TIMEOUT)
+  cmake_parse_arguments(C "GPU" "${one_value}" "SETUP_LINK;REQUIRE;FORBID;ARGS" ${ARGN})
   if(NOT C_BINARY)
     set(C_BINARY raystream)
   endif()
@@ -26,13 +28,25 @@ function(raystream_cli_case)
   if(C_SETUP_FILE)
     list(APPEND defines "-DSETUP_FILE=${C_SETUP_FILE}")
   endif()
+  if(C_SETUP_LINK)
+    string(REPLACE ";" "|" link "${C_SETUP_LINK}")
+    list(APPEND defines "-DSETUP_LINK=${link}")
+  endif()
+  foreach(stream STDOUT STDERR)
+    if(DEFINED C_${stream}_REGEX)
+      list(APPEND defines "-D${stream}_REGEX=${C_${stream}_REGEX}")
+    endif()
+  endforeach()
+  if(NOT C_TIMEOUT)
+    set(C_TIMEOUT 300)
+  endif()
   if(C_WORKDIR)
     list(APPEND defines "-DWORKDIR=${C_WORKDIR}")
   endif()
   add_test(NAME raystream_cli_${C_NAME}
            COMMAND ${CMAKE_COMMAND} ${defines} -P ${RAYSTREAM_IO_TEST_DIR}/cli_case.cmake
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT 300)
+  set_tests_properties(raystream_cli_${C_NAME} PROPERTIES TIMEOUT ${C_TIMEOUT})
   if(C_GPU)
     # Cases with --device gpu show as skipped where raystream finds no CUDA device.
     set_tests_properties(raystream_cli_${C_NAME} PROPERTIES
@@ -77,7 +91,8 @@ if(TARGET raystream)
                      FORBID ${O}/stats_unwritable/out.png
                      ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_unwritable/out.png
                           --stats ${O}/stats_unwritable/none/stats.json)
-  raystream_cli_case(NAME unsupported_image_type EXIT 2 REGEX "out.jpg: unsupported image type"
+  raystream_cli_case(NAME unsupported_image_type EXIT 2
+                     REGEX "out.jpg: unsupported image type \\(name the output .png or .hdr, or give --format png\\|hdr\\)"
                      FORBID ${O}/unsupported_image_type/out.jpg
                      ARGS ${D}/tiny.json --device cpu --output ${O}/unsupported_image_type/out.jpg)
   raystream_cli_case(NAME stats_is_the_image EXIT 2 REGEX "the same file"
@@ -87,12 +102,21 @@ if(TARGET raystream)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
   # Finding 9: a command-line error is one line.
   raystream_cli_case(NAME error_is_one_line EXIT 2
-                     REGEX "^raystream: error: --spp: [^\n]*\\(see --help\\)\n$"
+                     REGEX "^raystream: error: --spp: 0 is out of range \\(1 to 1000000\\)\n$"
                      ARGS ${D}/tiny.json --spp 0)
+  raystream_cli_case(NAME cli11_error_is_one_line EXIT 2
+                     REGEX "^raystream: error: [^\n]*--frobnicate[^\n]*\\(see --help\\)\n$"
+                     ARGS ${D}/tiny.json --frobnicate)
   # Finding 7: seeds out of range are refused, not wrapped or clamped.
   raystream_cli_case(NAME seed_negative EXIT 2
-                     REGEX "^raystream: error: --seed: expected an integer from 0 to 18446744073709551615, got '-1'\n$"
+                     REGEX "^raystream: error: --seed: '-1' is not an integer \\(decimal digits only, such as 16\\)\n$"
                      ARGS ${D}/tiny.json --seed -1)
+  # Issue 34, item 7: one integer rule for every numeric option: hex is refused everywhere.
+  raystream_cli_case(NAME pool_hex EXIT 2
+                     REGEX "^raystream: error: --pool: '0x10' is not an integer \\(decimal digits only, such as 16\\)\n$"
+                     FORBID ${O}/pool_hex/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --pool 0x10
+                          --output ${O}/pool_hex/out.png)
   # Finding 3: a transform that overflows is a bad scene (exit 2) naming the object, found before
   # the default output folder renders/ is made.
   raystream_cli_case(NAME overflowing_transform EXIT 2 WORKDIR ${O}/overflowing_transform/run
@@ -119,6 +143,84 @@ if(TARGET raystream)
                        ARGS ${D}/tiny.json --device cpu --spp 1 --quiet --stats /dev/full
                             --output ${O}/stats_disk_full/out.png)
   endif()
+  # Issue 34, item 2: "-o -" (or /dev/stdout) with --format puts the image on stdout, and the
+  # report goes to stderr, out of its way; an output whose name gives no type needs --format.
+  raystream_cli_case(NAME image_to_stdout EXIT 0
+                     STDOUT_REGEX "^.PNG\r\n"
+                     STDERR_REGEX "paths out.*image +/dev/stdout\n$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet -o - --format png)
+  raystream_cli_case(NAME hdr_to_dev_stdout EXIT 0
+                     STDOUT_REGEX "^#\\?RADIANCE\n"
+                     STDERR_REGEX "paths out.*image +/dev/stdout\n$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet -o /dev/stdout
+                          --format hdr)
+  raystream_cli_case(NAME image_type_unknown EXIT 2
+                     REGEX "^raystream: error: /dev/null: unsupported image type \\(name the output .png or .hdr, or give --format png\\|hdr\\)\n$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 -o /dev/null)
+  raystream_cli_case(NAME image_type_disagrees EXIT 2
+                     REGEX "^raystream: error: [^\n]*out.png: the name says png but --format is hdr\n$"
+                     FORBID ${O}/image_type_disagrees/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --format hdr
+                          -o ${O}/image_type_disagrees/out.png)
+  # Issue 34, item 3: the report and the statistics say what ran: 42 materials take 6 key bits,
+  # so the multisplit fell back to the radix sort; the megakernel does not sort.
+  raystream_cli_case(NAME multisplit_fallback_reported EXIT 0
+                     REGEX "\"sort_by_material\": true,\n  \"material_multisplit\": false,.*sort by material on, seed 0"
+                     ARGS ${D}/many_materials.json --device cpu --spp 1 --quiet
+                          --sort-by-material multisplit --stats /dev/stdout
+                          -o ${O}/multisplit_fallback_reported/out.png)
+  raystream_cli_case(NAME multisplit_reported EXIT 0
+                     REGEX "\"material_multisplit\": true,.*sort by material multisplit, seed 0"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet
+                          --sort-by-material multisplit --stats /dev/stdout
+                          -o ${O}/multisplit_reported/out.png)
+  # ... and item 6: a setting that does nothing says so, once, unless --quiet.
+  raystream_cli_case(NAME megakernel_sort_reported EXIT 0
+                     REGEX "raystream: --sort-by-material: the megakernel does not sort; ignored\n.*\"sort_by_material\": false,\n  \"material_multisplit\": false,\n  \"compact\": false,.*schedule megakernel, sort by material off"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --schedule megakernel
+                          --sort-by-material on --stats /dev/stdout
+                          -o ${O}/megakernel_sort_reported/out.png)
+  raystream_cli_case(NAME pool_with_frame_schedule EXIT 0
+                     REGEX "raystream: --pool sizes the stream schedule's path pool; ignored by the frame schedule\n"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --schedule frame --pool 64
+                          -o ${O}/pool_with_frame_schedule/out.png)
+  raystream_cli_case(NAME quiet_hides_notices EXIT 0
+                     STDERR_REGEX "^$"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --schedule frame --pool 64 --quiet
+                          -o ${O}/quiet_hides_notices/out.png)
+  # Issue 34, item 4: a scene that is not a regular file is refused at once (/dev/zero used to
+  # grow without end, a FIFO to wait for a writer).
+  if(EXISTS /dev/zero)
+    raystream_cli_case(NAME scene_is_a_device EXIT 2 TIMEOUT 30
+                       REGEX "^raystream: error: /dev/zero: is not a regular file \\(a character device\\), expected a scene file\n$"
+                       FORBID ${O}/scene_is_a_device/out.png
+                       ARGS /dev/zero --device cpu --output ${O}/scene_is_a_device/out.png)
+  endif()
+  # Issue 34, item 5: a NUL in Camera.FILE is a bad scene (exit 2) like a NUL in any other path,
+  # found before the default output folder renders/ is made.
+  raystream_cli_case(NAME nul_in_camera_file EXIT 2 WORKDIR ${O}/nul_in_camera_file/run
+                     REGEX "^raystream: error: [^\n]*/nul_camera_file.json: Camera.FILE: the path holds a NUL character\n$"
+                     FORBID ${O}/nul_in_camera_file/run/renders
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/nul_camera_file.json --device cpu --spp 1)
+  # Issue 34, item 9: --stats onto the image through a symbolic link is the same bad command
+  # line (exit 2) as by name; --stats writes JSON only into a .json file (or through stdout).
+  raystream_cli_case(NAME stats_is_the_image_through_a_link EXIT 2
+                     SETUP_LINK ${O}/stats_is_the_image_through_a_link/link.json out.png
+                     REGEX "^raystream: error: [^\n]*link.json: --stats and the image output name the same file\n$"
+                     FORBID ${O}/stats_is_the_image_through_a_link/out.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/stats_is_the_image_through_a_link/out.png
+                          --stats ${O}/stats_is_the_image_through_a_link/link.json)
+  raystream_cli_case(NAME stats_not_json EXIT 2
+                     REGEX "^raystream: error: [^\n]*b.png: --stats writes JSON: name the file .json \\(or - for stdout\\)\n$"
+                     FORBID ${O}/stats_not_json/out.png ${O}/stats_not_json/b.png
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_not_json/out.png
+                          --stats ${O}/stats_not_json/b.png)
+  # Issue 34, item 13: the CPU's wave table gives CPU time.
+  raystream_cli_case(NAME cpu_wave_table EXIT 0
+                     REGEX "fill +waves +paths +regenerated +CPU ms +time %"
+                     ARGS ${D}/tiny.json --device cpu --spp 1 --quiet
+                          -o ${O}/cpu_wave_table/out.png)
   raystream_cli_case(NAME bad_resolution EXIT 2 REGEX "error: --resolution"
                      ARGS ${D}/tiny.json --resolution 0x9)
   raystream_cli_case(NAME render_png EXIT 0

@@ -331,6 +331,39 @@ TEST(LightTable, PicksFollowPower) {
   }
 }
 
+// Issue 34, item 1: a lamp of radiance 1e38 (a float) over a few square units has a power beyond
+// the float range; summed in float the table's power was infinite, every pick NaN, and the lamp
+// lit nothing. Powers are summed in double.
+TEST(LightTable, PowersBeyondTheFloatRangeKeepFinitePicks) {
+  Scene scene = light_scene();
+  scene.materials[1] = emitting(glm::vec3(1.0f), 1e38f, true);  // the ceiling lamp, 8 units
+  scene.materials[3] = emitting(glm::vec3(1.0f), 3e38f, true);  // two spheres, a cube
+  const Built b = build(scene, true);
+  ASSERT_FALSE(b.table.lights.empty());
+  EXPECT_TRUE(std::isfinite(b.table.power)) << b.table.power;
+  EXPECT_GT(b.table.power, 3.4e38);
+  double pick_sum = 0.0;
+  for (const Light& l : b.table.lights) {
+    EXPECT_TRUE(std::isfinite(l.pick) && l.pick >= 0.0f) << l.pick;
+    pick_sum += l.pick;
+  }
+  EXPECT_NEAR(pick_sum, 1.0, 1e-5);
+  EXPECT_EQ(b.table.cdf.front(), 0.0f);
+  EXPECT_EQ(b.table.cdf.back(), 1.0f);
+  for (std::size_t k = 0; k + 1 < b.table.cdf.size(); ++k)
+    EXPECT_LE(b.table.cdf[k], b.table.cdf[k + 1]) << k;
+  // Each pick is the lamp's share of the power, as at any brightness.
+  const std::vector<ExpectedLight> expected = expected_lights(b);
+  double total = 0.0;
+  for (const ExpectedLight& e : expected) total += e.power;
+  for (const ExpectedLight& e : expected) {
+    const Light& l = b.table.lights[light_of(b, e)];
+    const double tolerance =
+        l.kind == static_cast<int>(LightKind::object) && l.shape == 0 ? 1e-3 : 1e-4;
+    EXPECT_NEAR(l.pick, e.power / total, tolerance * e.power / total + 1e-12);
+  }
+}
+
 TEST(LightTable, PickerFrequenciesMatchPicks) {
   const Built b = build(light_scene(), false);
   const LightsView view = b.view();

@@ -160,6 +160,40 @@ TEST(ObjLoader, MissingMaterialLibraryWarnsAndLoads) {
   EXPECT_TRUE(named) << "no warning names the file and the missing library";
 }
 
+// Issue 34, item 13: tinyobjloader's own "Failed to load material file(s)" came next to our
+// warning about the missing library: one warning, ours.
+TEST(ObjLoader, MissingMaterialLibraryIsOneWarning) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = load_obj(kData + "missing_mtl.obj", warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  int about_library = 0;
+  for (const std::string& w : mesh.material_warnings) {
+    EXPECT_EQ(w.find("Failed to load material"), std::string::npos) << w;
+    if (w.find("no_such_library.mtl") != std::string::npos) ++about_library;
+  }
+  EXPECT_EQ(about_library, 1);
+}
+
+// Issue 34, item 6: a map_Kd that names no file says so instead of being dropped silently.
+TEST(ObjLoader, MapKdWithoutAFileIsWarnedAbout) {
+  const MtlLookup mtl = [](const std::string&, std::string& text, std::string& path) {
+    text = "newmtl a\nKd 1 1 1\nmap_Kd \nnewmtl b\nKd 1 1 1\nmap_Kd\n";
+    path = "m.mtl";
+    return true;
+  };
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = parse_obj("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n",
+                                 "m.obj", mtl, warnings);
+  ASSERT_EQ(mesh.materials.size(), 2u);
+  std::vector<std::string> about_map_kd;
+  for (const std::string& w : mesh.material_warnings)
+    if (w.find("map_Kd") != std::string::npos) about_map_kd.push_back(w);
+  ASSERT_EQ(about_map_kd.size(), 2u)
+      << (mesh.material_warnings.empty() ? "" : mesh.material_warnings[0]);
+  EXPECT_EQ(about_map_kd[0], "m.obj: m.mtl:3: map_Kd names no image file; ignored");
+  EXPECT_EQ(about_map_kd[1], "m.obj: m.mtl:6: map_Kd names no image file; ignored");
+}
+
 TEST(ObjLoader, MissingFileAndDirectory) {
   expect_obj_error(kData + "no_such_file.obj", {"no_such_file.obj", "cannot open"});
   expect_obj_error(kData, {"is a directory"});

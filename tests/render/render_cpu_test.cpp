@@ -4,6 +4,7 @@
 // determinism, the report of a stream render and bad settings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "integrator/wavefront.h"
 #include "render_suite.h"
 #include "render_test_scenes.h"
+#include "scene/scene_loader.h"
 #include "stats/report.h"
 
 namespace raystream {
@@ -619,6 +621,96 @@ TEST(RenderCpu, ReportOfAStreamRender) {
   EXPECT_EQ(jf["schedule"], "frame");
   EXPECT_FALSE(jf.contains("waves"));
   EXPECT_EQ(jf["pool"], 16 * 12);
+}
+
+// Issue 34, item 1: a lamp of radiance 1e38 lit the floor "mostly black with speckles": its
+// power overflowed the light table's float sum and every pick was NaN. Scaled by the emittance,
+// the floor renders as under a lamp of 1e30. (Pixels that see the lamp itself sum samples of
+// 1e38 and overflow the film; the floor's do not.)
+TEST(RenderCpu, LampsNearTheFloatLimitLightTheFloor) {
+  Scene scene = load_scene("scenes/cornell.json");
+  const auto lamp =
+      std::find_if(scene.materials.begin(), scene.materials.end(),
+                   [](const Material& m) { return m.type == MaterialType::emitting; });
+  ASSERT_NE(lamp, scene.materials.end());
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 4);
+  s.width = 64;
+  s.height = 48;
+  const auto floor_mean = [&](float emittance) {
+    lamp->emittance = emittance;
+    const Image image = render(scene, s).image;
+    double sum = 0.0;
+    for (int y = image.height - 8; y < image.height; ++y)
+      for (int x = 0; x < image.width; ++x)
+        for (int c = 0; c < 3; ++c)
+          sum += double(image.rgb[3 * (std::size_t(y) * image.width + x) + c]) / emittance;
+    return sum / (8.0 * image.width * 3);
+  };
+  const double reference = floor_mean(1e30f), huge = floor_mean(1e38f);
+  EXPECT_GT(reference, 0.0);
+  EXPECT_NEAR(huge, reference, 0.02 * reference);
+}
+
+// Issue 34, item 8: sampled timing scaled the first wave's stages (it is always timed, and the
+// fullest) by the count of waves: on cornell at 64x48, 4 spp the stages summed to 228.7 ms of an
+// 81.4 ms render. Scaled by time, the stages never claim more than the render took.
+TEST(RenderCpu, SampledStageTimesStayWithinTheRender) {
+  const Scene scene = load_scene("scenes/cornell.json");
+  for (const Schedule schedule : {Schedule::stream, Schedule::frame}) {
+    RenderSettings s = settings_for(scene, ExecutorKind::cpu, schedule == Schedule::frame ? 20 : 4);
+    s.width = 64;
+    s.height = 48;
+    s.schedule = schedule;
+    s.timing = StageTiming::sampled;
+    const RenderResult r = render(scene, s);
+    ASSERT_GT(r.stats.timed_units, 0) << schedule_name(schedule);
+    double stages = 0.0;
+    for (double ms : r.stats.stage_ms) stages += ms;
+    EXPECT_GT(stages, 0.0) << schedule_name(schedule);
+    EXPECT_LE(stages, r.stats.total_ms) << schedule_name(schedule);
+    if (schedule == Schedule::stream) {
+      ASSERT_GT(r.stats.waves.size(), std::size_t(r.stats.timed_units));  // some were not timed
+      double waves = 0.0;
+      for (const WaveStats& w : r.stats.waves) waves += w.ms;
+      EXPECT_LE(stages, waves * (1 + 1e-9));
+    } else {
+      double frames = 0.0;
+      for (double ms : r.stats.frame_ms) frames += ms;
+      EXPECT_LE(stages, frames * (1 + 1e-9));
+    }
+  }
+}
+
+// Issue 34, item 3: what the report says ran is what ran.
+TEST(RenderCpu, StatisticsSayWhatRan) {
+  Scene scene = box_scene();
+  RenderSettings s = settings_for(scene, ExecutorKind::cpu, 1);
+  s.width = 8;
+  s.height = 6;
+  s.sort_by_material = true;
+  s.material_multisplit = true;
+  s.compact = false;
+  RenderResult r = render(scene, with_schedule(s, Schedule::stream));
+  EXPECT_TRUE(r.stats.sort_by_material);
+  EXPECT_TRUE(r.stats.material_multisplit);
+  EXPECT_TRUE(r.stats.compact);  // the stream schedule always compacts
+  r = render(scene, with_schedule(s, Schedule::frame));
+  EXPECT_TRUE(r.stats.sort_by_material);
+  EXPECT_FALSE(r.stats.compact);
+  r = render(scene, with_schedule(s, Schedule::megakernel));
+  EXPECT_FALSE(r.stats.sort_by_material);
+  EXPECT_FALSE(r.stats.material_multisplit);
+  EXPECT_FALSE(r.stats.compact);
+  EXPECT_EQ(r.stats.timing, "off");
+  // 42 materials: keys of 6 bits, more than the multisplit's 5: the radix sort ran.
+  while (scene.materials.size() < 42) scene.materials.push_back(scene.materials.back());
+  r = render(scene, with_schedule(s, Schedule::stream));
+  EXPECT_TRUE(r.stats.sort_by_material);
+  EXPECT_FALSE(r.stats.material_multisplit);
+  const RenderSettings run = settings_that_run(s, 42);
+  EXPECT_FALSE(run.material_multisplit);
+  EXPECT_TRUE(settings_that_run(s, 31).material_multisplit);
+  EXPECT_FALSE(settings_that_run(s, 32).material_multisplit);
 }
 
 TEST(RenderCpu, MaterialKeyBits) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "film/atomic_file.h"
@@ -34,6 +35,8 @@ RenderStats sample_stats() {
                {1, 60, 20, 8, 2.0, 0.5, 1.0, 0.5, 0.25},
                {2, 20, 0, 0, 1.0, 0.25, 0.5, 0.0, 0.125}};
   s.integrator = "path";
+  s.sort_by_material = true;
+  s.compact = false;
   s.shadow_rays = 28;
   s.frame_ms = {30.0, 10.0};
   s.timed_units = 1;
@@ -64,6 +67,7 @@ WaveStats wave(std::uint64_t live_in, std::uint64_t regenerated, std::uint64_t p
 RenderStats stream_stats() {
   RenderStats s = sample_stats();
   s.schedule = "stream";
+  s.compact = true;
   s.pool = 60;
   s.frame_ms.clear();
   for (BounceStats& b : s.bounces) b.intersect_ms = b.sort_ms = b.shade_ms = b.compact_ms = 0.0;
@@ -85,8 +89,6 @@ RunInfo sample_info() {
   info.scene = "scenes/box.json";
   info.output = "renders/box.png";
   info.seed = 9;
-  info.sort_by_material = true;
-  info.compact = false;
   return info;
 }
 
@@ -167,9 +169,7 @@ TEST(Report, FrameTableHasEveryDepthWithPerSampleAverages) {
 
 TEST(Report, StreamReportHasTheWaveTableAndTheStageLine) {
   std::ostringstream out;
-  RunInfo info = sample_info();
-  info.compact = true;
-  print_report(out, stream_stats(), info);
+  print_report(out, stream_stats(), sample_info());
   const std::string text = out.str();
   expect_has(
       text,
@@ -213,6 +213,36 @@ TEST(Report, StreamReportWithTimingOff) {
   const auto j = nlohmann::json::parse(stats_json(stats, sample_info()));
   EXPECT_EQ(j["stage_timing"], "off");
   EXPECT_EQ(j["waves"]["each"][0], nlohmann::json::array({0, 60, 45, -1.0}));
+}
+
+// Issue 34, item 3: the header and the JSON say what ran (RenderStats), not what was asked: a
+// multisplit that fell back to the radix sort is "on", and only a multisplit that ran is
+// "multisplit".
+TEST(Report, SortByMaterialIsWhatRan) {
+  RenderStats stats = stream_stats();
+  for (const auto& [sort, multisplit, text] : {std::tuple{false, false, "sort by material off"},
+                                               {true, false, "sort by material on"},
+                                               {true, true, "sort by material multisplit"}}) {
+    stats.sort_by_material = sort;
+    stats.material_multisplit = multisplit;
+    std::ostringstream out;
+    print_report(out, stats, sample_info());
+    EXPECT_NE(out.str().find(std::string(text) + ", seed 9\n"), std::string::npos) << out.str();
+    const auto j = nlohmann::json::parse(stats_json(stats, sample_info()));
+    EXPECT_EQ(j["sort_by_material"], sort);
+    EXPECT_EQ(j["material_multisplit"], multisplit);
+    EXPECT_EQ(j["compact"], true);
+  }
+}
+
+// Issue 34, item 13: the wave table's times are the executor's: "CPU ms" on the CPU.
+TEST(Report, WaveTableNamesTheExecutorsTime) {
+  RenderStats stats = stream_stats();
+  stats.executor = "cpu";
+  std::ostringstream out;
+  print_report(out, stats, sample_info());
+  expect_has(out.str(), {"    fill    waves        paths    regenerated       CPU ms   time %\n"});
+  EXPECT_EQ(out.str().find("GPU ms"), std::string::npos) << out.str();
 }
 
 TEST(Report, WaveFillClasses) {

@@ -600,5 +600,86 @@ TEST(Excerpt, KeepsBothEndsOnOneLine) {
   EXPECT_NE(e.find("\xc3\xa9..."), std::string::npos) << e;
 }
 
+// Issue 34, item 1: RGB x EMITTANCE of 10 x 1e38 overflowed to an infinite radiance and rendered
+// black. An emitter's radiance must be a float, as the environment's RGB x SCALE must.
+TEST(SceneLoader, EmitterRadianceThatOverflowsAFloatIsRefused) {
+  const std::string huge =
+      R"(, "sun": {"TYPE": "Emitting", "RGB": [10, 10, 10], "EMITTANCE": 1e38})";
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials + huge, kCamera, kObjects)),
+                  "scene.json: Materials.sun.EMITTANCE: RGB x EMITTANCE overflows a float");
+  // 1 x 1e38 is a float: accepted.
+  const Scene s = parse(scene_text(
+      kMaterials + R"(, "sun": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 1e38})", kCamera,
+      kObjects));
+  EXPECT_FLOAT_EQ(s.materials[2].emittance, 1e38f);
+}
+
+// Issue 34, item 5: Camera.FILE "a\u0000b" ended as a failed write of "renders/a" (exit 1); every
+// path key follows one rule.
+TEST(SceneLoader, EveryPathKeyRefusesNulCharacters) {
+  const auto with = [](std::string text, const std::string& part, const std::string& by) {
+    return text.replace(text.find(part), part.size(), by);
+  };
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, with(kCamera, R"("t")", R"("a\u0000b")"), kObjects)),
+      "scene.json: Camera.FILE: the path holds a NUL character");
+  EXPECT_CONTAINS(
+      error_of(scene_text(
+          kMaterials + R"(, "wood": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "TEXTURE": "a\u0000b"})",
+          kCamera, kObjects)),
+      "scene.json: Materials.wood.TEXTURE: the path holds a NUL character");
+  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera,
+                                      kObjects + R"(, {"TYPE": "mesh", "FILE": "a\u0000b.obj"})")),
+                  "scene.json: Objects[2].FILE: the path holds a NUL character");
+  EXPECT_CONTAINS(error_of("{\"Environment\": {\"FILE\": \"a\\u0000b\"}, " +
+                           scene_text(kMaterials, kCamera, kObjects).substr(1)),
+                  "scene.json: Environment.FILE: the path holds a NUL character");
+}
+
+// Issue 34, item 6: keys that change nothing say so, each in one warning naming the key.
+TEST(SceneLoader, SettingsThatDoNothingAreWarnedAbout) {
+  const struct {
+    std::string material, key, message;
+  } cases[] = {
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "IOR": 1.5})", "Materials.x.IOR",
+       "only Refractive and Plastic materials have an IOR; ignored"},
+      {R"("x": {"TYPE": "Specular", "RGB": [1, 1, 1], "IOR": 1.5})", "Materials.x.IOR",
+       "only Refractive and Plastic materials have an IOR; ignored"},
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "TWO_SIDED": false})", "Materials.x.TWO_SIDED",
+       "only emitters (Emitting, or EMISSION above 0) have sides to emit from; ignored"},
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "EMITTANCE": 3})", "Materials.x.EMITTANCE",
+       "only Emitting materials use EMITTANCE (the others emit EMISSION); ignored"},
+      {R"("x": {"TYPE": "Plastic", "RGB": [1, 1, 1], "ROUGHNESS": 0.05})", "Materials.x.ROUGHNESS",
+       "a Plastic's coat is at least 0.1 rough; rendered as 0.1"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> warnings;
+    parse(scene_text(kMaterials + ", " + c.material, kCamera, kObjects), &warnings);
+    ASSERT_EQ(warnings.size(), 1u) << c.material;
+    EXPECT_EQ(warnings[0], "scene.json: " + c.key + ": " + c.message);
+  }
+  // What does something is not warned about.
+  for (const char* quiet : {
+           R"("x": {"TYPE": "Refractive", "IOR": 1.3})",
+           R"("x": {"TYPE": "Plastic", "RGB": [1, 1, 1], "IOR": 1.3, "ROUGHNESS": 0.1})",
+           R"("x": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 2, "TWO_SIDED": false})",
+           R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "EMISSION": [1, 1, 1],
+                    "TWO_SIDED": false, "EMITTANCE": 0})",
+       }) {
+    std::vector<std::string> warnings;
+    parse(scene_text(kMaterials + ", " + quiet, kCamera, kObjects), &warnings);
+    EXPECT_TRUE(warnings.empty()) << quiet << ": " << warnings.front();
+  }
+  // MISSING_MATERIAL beside MATERIAL, which gives every face its material.
+  std::vector<std::string> warnings;
+  parse_scene(scene_text(kMaterials, kCamera,
+                         R"({"TYPE": "mesh", "FILE": "materials.obj", "MATERIAL": "light",
+                             "MISSING_MATERIAL": "white"})"),
+              std::string(kData) + "meshes/scene.json", warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_CONTAINS(warnings[0],
+                  "Objects[0].MISSING_MATERIAL: MATERIAL gives every face its material; ignored");
+}
+
 }  // namespace
 }  // namespace raystream

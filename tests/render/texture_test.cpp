@@ -557,7 +557,7 @@ TEST(SceneTexture, ErrorsNameTheSceneTheKeyAndTheImage) {
                         scene),
             scene +
                 ": Materials.wood.TEXTURE: tests/render/data/textures/wood.png: cannot open "
-                "the image file (missing or unreadable)");
+                "the image file: No such file or directory");
   EXPECT_CONTAINS(
       scene_error(
           scene_text(R"(, "wood": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "TEXTURE": 3})", ""),

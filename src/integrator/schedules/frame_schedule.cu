@@ -50,13 +50,16 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   StageTimeline timeline_a(ex, frame_slot + 2), timeline_b(ex, frame_slot + 2);
   StageTimeline* timelines[2] = {&timeline_a, &timeline_b};
   RenderStats& stats = c.stats;
+  double timed_frames_ms = 0.0;  // the time of the frames whose stages were timed
 
   auto finish_frame = [&](int frame) {
     StageTimeline& t = *timelines[frame % 2];
     t.wait(frame_slot + 1);
-    if (t.recorded(frame_slot)) stats.frame_ms.push_back(t.elapsed_ms(frame_slot, frame_slot + 1));
+    const double frame_ms = t.elapsed_ms(frame_slot, frame_slot + 1);
+    stats.frame_ms.push_back(frame_ms);
     if (t.recorded(stage_slot(0, Stage::intersect))) {
       ++stats.timed_units;
+      timed_frames_ms += frame_ms;
       for (int b = 0; b < depth; ++b) {
         BounceStats& row = stats.bounces[b];
         double* row_ms[kStageCount] = {nullptr,       &row.intersect_ms, &row.sort_ms,
@@ -99,9 +102,11 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   }
   if (settings.spp > 0) finish_frame(settings.spp - 1);
 
-  // Stage totals; sampled timing scales the timed frames up to all frames.
-  const double scale =
-      stats.timed_units > 0 ? double(settings.spp) / double(stats.timed_units) : 0.0;
+  // Stage totals; sampled timing scales the timed frames up by time: by the time of every frame
+  // over the time of the timed ones, so the totals stay within the frames' time.
+  double all_frames_ms = 0.0;
+  for (double ms : stats.frame_ms) all_frames_ms += ms;
+  const double scale = timed_frames_ms > 0.0 ? all_frames_ms / timed_frames_ms : 0.0;
   for (BounceStats& row : stats.bounces) {
     row.intersect_ms *= scale;
     row.sort_ms *= scale;

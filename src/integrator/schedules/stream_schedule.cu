@@ -112,7 +112,7 @@ void run_stream_schedule(RenderContext& c) {
   StageTimeline* timelines[2] = {&timeline_a, &timeline_b};
   int batch_waves[2] = {0, 0};
   int timed_sets[2][kMaxBatch] = {};  // per batch: the stage set of wave j, or -1
-  std::uint64_t waves_with_work = 0, timed_with_work = 0;
+  std::uint64_t timed_with_work = 0;
 
   StreamCounters* d_counters = counters.data();
   BounceCounts bounds;  // every wave: the pool, its active paths, its shadow rays, its survivors
@@ -150,7 +150,6 @@ void run_stream_schedule(RenderContext& c) {
         }
         ++timed_with_work;
       }
-      ++waves_with_work;
       stats.waves.push_back(w);
     }
     t.clear();
@@ -229,10 +228,18 @@ void run_stream_schedule(RenderContext& c) {
     ++batch;
   }
 
-  // Stage totals: sampled timing scales the timed waves up to every wave that had work.
+  // Stage totals: sampled timing scales the timed waves' stage times up by time, not by count:
+  // by the time of every wave over the time of the timed ones (every wave's start is timed). The
+  // first wave, timed always, is the fullest; scaled by count, a short render's stages claimed
+  // several times its time. Stages lie within their wave, so the totals stay within the waves'.
   stats.timed_units = static_cast<int>(timed_with_work);
-  const double scale =
-      timed_with_work > 0 ? double(waves_with_work) / double(timed_with_work) : 0.0;
+  double all_ms = 0.0, timed_ms = 0.0;
+  for (const WaveStats& w : stats.waves) {
+    if (w.ms < 0) continue;
+    all_ms += w.ms;
+    if (w.stages_timed) timed_ms += w.ms;
+  }
+  const double scale = timed_ms > 0.0 ? all_ms / timed_ms : 0.0;
   for (double& ms : stats.stage_ms) ms *= scale;
   stats.pool = pool;
   stats.peak_device_bytes = ex.gpu() ? c.tally.bytes + bounce.workspace_device_bytes() : 0;

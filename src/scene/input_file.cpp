@@ -1,0 +1,87 @@
+#include "scene/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "scene/scene_loader.h"
+
+namespace raystream {
+namespace {
+
+const char* file_type(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "of an unknown type";
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& message) {
+  throw SceneError(path + ": " + message);
+}
+
+// Refuses what is not a regular file, and a regular file over the cap (its size as stat gives
+// it; files whose size stat does not know, as in /proc, are held to the cap while read).
+void check_type_and_size(const std::string& path, const InputKind& kind, const struct stat& st) {
+  if (S_ISDIR(st.st_mode)) fail(path, std::string("is a directory, expected ") + kind.a_name);
+  if (!S_ISREG(st.st_mode)) {
+    fail(path, std::string("is not a regular file (") + file_type(st.st_mode) + "), expected " +
+                   kind.a_name);
+  }
+  if (st.st_size > 0 && std::uint64_t(st.st_size) > kind.max_bytes) {
+    fail(path, std::string("the ") + kind.name + " is too large (" + std::to_string(st.st_size) +
+                   " bytes; at most " + std::to_string(kind.max_bytes) + ")");
+  }
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, const InputKind& kind) {
+  if (path.find('\0') != std::string::npos) fail(path, "the path holds a NUL character");
+  // The type is checked before the file is opened (opening a FIFO for reading waits for a
+  // writer), and again on the open descriptor, in case the path changed in between.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    fail(path, std::string("cannot open the ") + kind.name + ": " + std::strerror(errno));
+  }
+  check_type_and_size(path, kind, st);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) fail(path, std::string("cannot open the ") + kind.name + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &st) != 0) {
+    fail(path, std::string("cannot read the ") + kind.name + ": " + std::strerror(errno));
+  }
+  check_type_and_size(path, kind, st);
+
+  std::string bytes;
+  bytes.resize(std::size_t(std::min<std::uint64_t>(std::uint64_t(st.st_size), kind.max_bytes)) + 1);
+  std::size_t size = 0;
+  for (;;) {
+    if (size == bytes.size()) {
+      if (size > kind.max_bytes) {
+        fail(path, std::string("the ") + kind.name + " is too large (more than " +
+                       std::to_string(kind.max_bytes) + " bytes)");
+      }
+      bytes.resize(std::min<std::uint64_t>(2 * size, kind.max_bytes + 1));
+    }
+    const ssize_t n = ::read(fd, &bytes[size], bytes.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      fail(path, std::string("error while reading the ") + kind.name + ": " + std::strerror(errno));
+    }
+    if (n == 0) break;
+    size += std::size_t(n);
+  }
+  bytes.resize(size);
+  return bytes;
+}
+
+}  // namespace raystream

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# scripts/render.sh keeps the build's output out of the render's report: the build goes to a log
+# and one line on stderr says how it went. A stand-in cmake prints what a build prints (and builds
+# nothing); the binary already built in BUILD_DIR renders a tiny scene.
+#   render_script_test.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR
+set -euo pipefail
+source_dir=$1 build_dir=$2 scratch=$3
+rm -rf "$scratch"
+mkdir -p "$scratch/bin"
+cat >"$scratch/bin/cmake" <<'CMAKE'
+#!/bin/sh
+for step in 25 50 75 100; do echo "[ $step%] Building CXX object src/CMakeFiles/stand_in.dir/step$step.o"; done
+CMAKE
+chmod +x "$scratch/bin/cmake"
+fail() {
+  echo "render_script_test: $*" >&2
+  echo "--- stdout:" >&2; cat "$scratch/stdout" >&2
+  echo "--- stderr:" >&2; cat "$scratch/stderr" >&2
+  exit 1
+}
+(cd "$source_dir" && PATH="$scratch/bin:$PATH" RAYSTREAM_BUILD_DIR="$build_dir" \
+   RAYSTREAM_SKIP_SETUP=1 bash scripts/render.sh tests/render/data/tiny.json --device cpu --spp 1 \
+   --output "$scratch/out.png") >"$scratch/stdout" 2>"$scratch/stderr" || fail "exit code $?"
+grep -q "Building" "$scratch/stdout" "$scratch/stderr" && fail "the build's output is not in its log"
+head -n 1 "$scratch/stdout" | grep -q "^tests/render/data/tiny.json: 24 x 16, 1 sample per pixel" ||
+  fail "stdout does not start with the report"
+[[ "$(grep -c "^render: " "$scratch/stderr")" == 1 ]] || fail "not one summary line"
+grep -q "^render: .*raystream built in [0-9]* s (log: .*render-build.log)$" "$scratch/stderr" ||
+  fail "no summary line naming the time and the log"
+[[ "$(grep -c "Building CXX object" "$build_dir/render-build.log")" == 4 ]] ||
+  fail "the log does not hold the build's output"
+[[ -f "$scratch/out.png" ]] || fail "no image"
+echo "render_script_test: passed"
