@@ -14,10 +14,10 @@
 #include "cli/progress.h"
 #include "cli/sample_budget.h"
 #include "cli/team.h"
-#include "film/atomic_file.h"
-#include "film/image_output.h"
 #include "integrator/render.h"
-#include "scene/scene_loader.h"
+#include "io/atomic_file.h"
+#include "io/image_output.h"
+#include "io/scene_loader.h"
 #include "stats/report.h"
 
 #ifndef RAYSTREAM_VERSION

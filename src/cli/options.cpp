@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "film/atomic_file.h"
-#include "scene/scene_loader.h"
+#include "io/atomic_file.h"
+#include "io/scene_loader.h"
 
 namespace raystream {
 namespace {

@@ -1,31 +1,16 @@
-// Loading an environment map (a Radiance HDR image) and building the CDFs of its importance
-// sampling, on the host. The mapping, the rotation and the sampling are documented in
-// lights/environment.h. load_environment_map and build_environment_cdfs live in raystream_io;
-// environment_view and environment_power_estimate are inline, for the renderer's host code too.
+// The CDFs of an environment map's importance sampling, built on the host, and the kernels' view
+// of the map. The mapping, the rotation and the sampling are documented in lights/environment.h;
+// the map is read from its file by io/environment_reader.h.
 #pragma once
 
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
-#include <string>
 
 #include "lights/environment.h"
 #include "scene/environment.h"
 
 namespace raystream {
-
-// Largest map accepted, in texels; larger ones are rejected as absurd rather than tried.
-inline constexpr int kMaxEnvironmentWidth = 16384;
-inline constexpr int kMaxEnvironmentHeight = 8192;
-
-// Reads the Radiance HDR image (.hdr, RGBE) at `path` as an environment map: texels multiplied
-// by `scale` (>= 0), the CDFs built, rotate_degrees recorded. Throws SceneError (see
-// scene/scene_loader.h) naming the file and the problem: a file that cannot be read
-// (read_input_file: missing, not a regular file, over kEnvironmentFile's cap), a file that is not
-// a Radiance HDR image (PNG, JPEG, text...), a corrupt or truncated one, a size
-// beyond kMaxEnvironmentWidth x kMaxEnvironmentHeight, a texel that is negative or not finite
-// once scaled.
-Environment load_environment_map(const std::string& path, float scale, float rotate_degrees);
 
 // (Re)builds env.marginal_cdf and env.conditional_cdf from env.texels (width x height): each
 // texel weighs luminance x sin(theta at the centre of its row); a row, or a whole map, of zero

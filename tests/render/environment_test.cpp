@@ -17,8 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "io/environment_reader.h"
+#include "io/scene_loader.h"
 #include "lights/environment_map.h"
-#include "scene/scene_loader.h"
 
 namespace raystream {
 namespace {

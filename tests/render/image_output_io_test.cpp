@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "film/atomic_file.h"
-#include "film/image_output.h"
+#include "io/atomic_file.h"
+#include "io/image_output.h"
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION

@@ -13,7 +13,7 @@
 #include "geometry/scene_acceleration.h"
 #include "geometry/scene_geometry.h"
 #include "geometry/triangle.h"
-#include "scene/obj_loader.h"
+#include "io/obj_loader.h"
 
 namespace raystream {
 namespace {

@@ -17,9 +17,9 @@
 #include "integrator/backend/path_primitives.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
+#include "io/obj_loader.h"
+#include "io/scene_loader.h"
 #include "render_test_scenes.h"
-#include "scene/obj_loader.h"
-#include "scene/scene_loader.h"
 
 namespace raystream {
 namespace {

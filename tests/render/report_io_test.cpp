@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "film/atomic_file.h"
+#include "io/atomic_file.h"
 #include "stats/report.h"
 
 namespace raystream {

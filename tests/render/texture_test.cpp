@@ -13,12 +13,21 @@
 #include <string>
 #include <vector>
 
-#include "scene/obj_loader.h"
-#include "scene/scene_loader.h"
-#include "scene/texture_image.h"
+#include "io/image_reader.h"
+#include "io/obj_loader.h"
+#include "io/scene_loader.h"
 
 namespace raystream {
 namespace {
+
+// A view of the image's texels (valid while `image` lives and is not changed).
+TextureView texture_view(const TextureImage& image) {
+  TextureView view;
+  view.texels = image.texels.empty() ? nullptr : image.texels.data();
+  view.width = image.width;
+  view.height = image.height;
+  return view;
+}
 
 namespace fs = std::filesystem;
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "integrator/render.h"
+#include "io/scene_loader.h"
 #include "render_test_scenes.h"
-#include "scene/scene_loader.h"
 #include "statistics.h"
 
 namespace raystream::test {

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "integrator/render.h"
+#include "io/scene_loader.h"
 #include "render_test_scenes.h"
-#include "scene/scene_loader.h"
 
 namespace raystream::test {
 

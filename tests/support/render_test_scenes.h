@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "integrator/render.h"
+#include "io/scene_loader.h"
 #include "scene/scene.h"
-#include "scene/scene_loader.h"
 
 namespace raystream::test {
 

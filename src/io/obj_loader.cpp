@@ -1,4 +1,4 @@
-#include "scene/obj_loader.h"
+#include "io/obj_loader.h"
 
 #include <tiny_obj_loader.h>
 
@@ -14,27 +14,15 @@
 #include <map>
 #include <sstream>
 
-#include "scene/input_file.h"
-#include "scene/scene_loader.h"
+#include "core/excerpt.h"
+#include "io/input_file.h"
+#include "io/text_lines.h"
+#include "scene/scene_error.h"
 
 namespace raystream {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The lines of an OBJ or MTL text as tinyobjloader reads them, ended by "\n", "\r\n" or a lone
-// "\r" (a check that split at "\n" alone would see "f 1 2 3\rvw 0 1e31 1" as one line where the
-// loader reads two), without their line ends, numbered from 1: visit(number, offset, line).
-template <typename Visit>
-void for_each_line(const std::string& text, Visit visit) {
-  std::size_t start = 0, number = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find_first_of("\r\n", start);
-    if (end == std::string::npos) end = text.size();
-    visit(++number, start, text.substr(start, end - start));
-    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
-  }
-}
 
 // The line of each material's last map_Kd line in an MTL's text (0: none), with the material's
 // name, in the order tinyobjloader adds the materials: at each "newmtl" the material before it
@@ -193,20 +181,6 @@ void add_lines(const std::string& path, const std::string& text, std::vector<std
   }
 }
 
-// The words of a line, separated by spaces, tabs and carriage returns.
-std::vector<std::string> words(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    i = line.find_first_not_of(" \t\r", i);
-    if (i == std::string::npos) break;
-    const std::size_t end = std::min(line.find_first_of(" \t\r", i), line.size());
-    out.push_back(line.substr(i, end - i));
-    i = end;
-  }
-  return out;
-}
-
 // What the scan of an OBJ's text found before tinyobjloader reads it.
 struct ObjScan {
   // tinyobjloader reads a coordinate it cannot parse ("nan", "inf", "1e999", "x") as 0: bad[k]
@@ -321,98 +295,7 @@ ObjScan scan_obj(const std::string& text, const std::string& path) {
   return scan;
 }
 
-// One MTL value: a finite number within the float range.
-double mtl_number(const std::string& word, const std::string& where) {
-  char* after = nullptr;
-  errno = 0;
-  const double value = std::strtod(word.c_str(), &after);
-  if (after == word.c_str() || *after != '\0') {
-    throw SceneError(where + "expected a number, got \"" + excerpt(word) + "\"");
-  }
-  if (!std::isfinite(value)) {
-    throw SceneError(where + "expected a finite number, got " + excerpt(word));
-  }
-  if (std::fabs(value) > static_cast<double>(FLT_MAX)) {
-    throw SceneError(where + "value " + excerpt(word) + " is too large (it overflows a float)");
-  }
-  return value;
-}
-
 }  // namespace
-
-Material material_from_mtl(const MtlMaterial& mtl) {
-  Material m;
-  m.name = mtl.name;
-  // Ke: the surface emits (both sides), and reflects by the rules below (the Cornell Box light
-  // has Kd 0.78).
-  m.emission = glm::max(mtl.ke, glm::vec3(0.0f));
-  const bool glass = mtl.illum == 4 || mtl.illum == 6 || mtl.illum == 7 || mtl.d < 1.0f;
-  const glm::vec3 ks = glm::clamp(mtl.ks, 0.0f, 1.0f);
-  const glm::vec3 kd = glm::clamp(mtl.kd, 0.0f, 1.0f);
-  const bool black_kd = !(kd.x > 0.0f || kd.y > 0.0f || kd.z > 0.0f);
-  const bool black_ks = !(ks.x > 0.0f || ks.y > 0.0f || ks.z > 0.0f);
-  if (mtl.illum == 3 || mtl.illum == 5) {
-    m.type = MaterialType::specular;  // ray-traced reflection: a perfect mirror of colour Ks
-    m.color = ks;
-  } else if (glass) {
-    m.type = MaterialType::refractive;
-    const glm::vec3 tf = glm::clamp(mtl.tf, 0.0f, 1.0f);
-    m.color = tf.x > 0.0f || tf.y > 0.0f || tf.z > 0.0f ? tf : glm::vec3(1.0f);
-    m.ior = mtl.ni > 0.0f ? mtl.ni : 1.5f;
-  } else if (!black_ks) {
-    // A highlight: the Phong exponent Ns becomes a GGX width (alpha = sqrt(2 / (Ns + 2)), the
-    // Beckmann match; ROUGHNESS = sqrt(alpha)). Alone, a rough conductor of colour Ks; over a Kd,
-    // a plastic (a clear coat of index Ni, 1.5 where Ni is not above 1, over the Kd base).
-    m.roughness = std::sqrt(std::sqrt(2.0f / (std::max(mtl.ns, 0.0f) + 2.0f)));
-    m.type = black_kd ? MaterialType::specular : MaterialType::plastic;
-    m.color = black_kd ? ks : kd;
-    if (!black_kd) m.ior = mtl.ni > 1.0f ? mtl.ni : 1.5f;
-  } else {
-    m.type = MaterialType::diffuse;
-    m.color = kd;
-  }
-  return m;
-}
-
-void check_mtl_values(const std::string& text, const std::string& path) {
-  for_each_line(text, [&](std::size_t number, std::size_t, const std::string& line) {
-    std::vector<std::string> w = words(line);
-    if (w.empty()) return;
-    const std::string& key = w[0];
-    const std::string where = path + ":" + std::to_string(number) + ": " + key + ": ";
-    const bool colour = key == "Ka" || key == "Kd" || key == "Ks" || key == "Ke" || key == "Tf";
-    if (colour) {
-      std::size_t first = 1;
-      if (w.size() > 1 && w[1] == "spectral") return;  // a file name follows
-      if (w.size() > 1 && w[1] == "xyz") first = 2;
-      if (w.size() <= first) throw SceneError(where + "expected 1 or 3 numbers");
-      for (std::size_t k = first; k < w.size() && k < first + 3; ++k) {
-        const double value = mtl_number(w[k], where);
-        if (value < 0 && key != "Ka") throw SceneError(where + "expected non-negative components");
-      }
-    } else if (key == "Ni" || key == "Ns" || key == "d" || key == "Tr") {
-      if (w.size() < 2) throw SceneError(where + "expected a number");
-      const bool fraction = key == "d" || key == "Tr";
-      // "d -halo 0.5": the option comes first.
-      const std::string& word = key == "d" && w[1] == "-halo" && w.size() > 2 ? w[2] : w[1];
-      const double value = mtl_number(word, where);
-      if (fraction && !(value >= 0 && value <= 1)) {
-        throw SceneError(where + "expected a value in [0, 1], got " + excerpt(word));
-      }
-      if (!fraction && value < 0) {
-        throw SceneError(where + "expected a non-negative number, got " + excerpt(word));
-      }
-    } else if (key == "illum") {
-      const bool integer =
-          w.size() >= 2 && !w[1].empty() && w[1].size() <= 2 &&
-          std::all_of(w[1].begin(), w[1].end(), [](unsigned char c) { return std::isdigit(c); });
-      if (!integer || std::stoi(w[1]) > 10) {
-        throw SceneError(where + "expected an integer from 0 to 10" +
-                         (w.size() >= 2 ? ", got " + excerpt(w[1]) : std::string()));
-      }
-    }
-  });
-}
 
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings) {
   return parse_obj(read_input_file(path, kObjFile), path, mtl_beside(path), warnings);
@@ -433,30 +316,74 @@ std::string without_skin_weights(std::string text) {
   return text;
 }
 
-}  // namespace
-
-ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLookup& find_mtl,
-                  std::vector<std::string>& warnings) {
-  const ObjScan scan = scan_obj(text, path);
-  const std::vector<bool>& unreadable = scan.bad_vertex;
-  std::istringstream in(without_skin_weights(text));
-
-  tinyobj::attrib_t attrib;
-  std::vector<tinyobj::shape_t> shapes;
-  std::vector<tinyobj::material_t> materials;
-  std::string warn, err;
-  MtlFromLookup mtl_reader(find_mtl, path);
-  const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, &mtl_reader,
-                                   /*triangulate=*/true, /*default_vcols_fallback=*/false);
-  if (!mtl_reader.error().empty()) throw SceneError(mtl_reader.error());
-  if (!ok) {
-    std::string reason = err.empty() ? warn : err;
-    while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.')) reason.pop_back();
-    throw SceneError(path + ": malformed OBJ file" + (reason.empty() ? "" : ": " + reason));
+// The triangle of the face whose corners start at indices[begin]: its vertices, vertex normals
+// where every corner has a finite one (else the face normal, the winding then following the
+// vertex normals), texture coordinates (bad ones counted in bad_uv, left at (0, 0)). False when
+// the face must be skipped: an index out of range, a vertex not finite (or unreadable in the
+// text), or a zero area.
+bool read_face(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::index_t>& indices,
+               std::size_t begin, const std::vector<bool>& unreadable, Triangle& tri,
+               std::size_t& bad_uv) {
+  const long long vertex_count = static_cast<long long>(attrib.vertices.size() / 3);
+  const long long normal_count = static_cast<long long>(attrib.normals.size() / 3);
+  const long long texcoord_count = static_cast<long long>(attrib.texcoords.size() / 2);
+  bool valid = true, smooth = true;
+  for (int c = 0; c < 3; ++c) {
+    const tinyobj::index_t& index = indices[begin + c];
+    if (index.vertex_index < 0 || index.vertex_index >= vertex_count) {
+      valid = false;
+      break;
+    }
+    const std::size_t k = static_cast<std::size_t>(index.vertex_index);
+    tri.v[c] = vec3_of(&attrib.vertices[3 * k]);
+    if (!finite(tri.v[c]) || (k < unreadable.size() && unreadable[k])) valid = false;
+    if (index.normal_index >= 0 && index.normal_index < normal_count) {
+      const glm::vec3 n =
+          vec3_of(&attrib.normals[3 * static_cast<std::size_t>(index.normal_index)]);
+      const float length = glm::length(n);
+      if (finite(n) && length > 0.0f && std::isfinite(length)) {
+        tri.n[c] = n / length;
+      } else {
+        smooth = false;
+      }
+    } else {
+      smooth = false;
+    }
+    if (index.texcoord_index >= 0 && index.texcoord_index < texcoord_count) {
+      const std::size_t t = 2 * static_cast<std::size_t>(index.texcoord_index);
+      const glm::vec2 uv(static_cast<float>(attrib.texcoords[t]),
+                         static_cast<float>(attrib.texcoords[t + 1]));
+      if (std::isfinite(uv.x) && std::isfinite(uv.y)) {
+        tri.uv[c] = uv;
+      } else {
+        ++bad_uv;
+      }
+    } else if (index.texcoord_index >= 0 || index.texcoord_index < -1) {
+      ++bad_uv;  // -1: the corner has no vt
+    }
   }
-  ObjMesh mesh;
-  add_lines(path, err, warnings, mesh.material_warnings);
-  add_lines(path, warn, warnings, mesh.material_warnings);
+  if (!valid) return false;
+  glm::vec3 face = glm::cross(tri.v[1] - tri.v[0], tri.v[2] - tri.v[0]);
+  const float area2 = glm::length(face);
+  if (!(area2 > 0.0f) || !std::isfinite(area2)) return false;
+  face /= area2;
+  if (smooth) {
+    // The vertex normals say which side is outside: the winding follows them.
+    if (glm::dot(face, tri.n[0] + tri.n[1] + tri.n[2]) < 0.0f) {
+      std::swap(tri.v[1], tri.v[2]);
+      std::swap(tri.n[1], tri.n[2]);
+      std::swap(tri.uv[1], tri.uv[2]);
+    }
+  } else {
+    tri.n[0] = tri.n[1] = tri.n[2] = face;
+  }
+  return true;
+}
+
+// The MTL's materials, mapped, with their map_Kd textures (dropped, with a warning, where the
+// material is not textured).
+void add_materials(const std::vector<tinyobj::material_t>& materials,
+                   const std::vector<KdMap>& kd_maps, ObjMesh& mesh) {
   for (std::size_t i = 0; i < materials.size(); ++i) {
     const tinyobj::material_t& t = materials[i];
     MtlMaterial mtl;
@@ -469,7 +396,7 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
     mtl.ns = static_cast<float>(t.shininess);
     mtl.d = static_cast<float>(t.dissolve);
     mtl.illum = t.illum;
-    const KdMap kd_map = i < mtl_reader.kd_maps().size() ? mtl_reader.kd_maps()[i] : KdMap();
+    const KdMap kd_map = i < kd_maps.size() ? kd_maps[i] : KdMap();
     mtl.kd_map = t.diffuse_texname;
     mesh.materials.push_back(material_from_mtl(mtl));
     mesh.kd_maps.push_back(kd_map);
@@ -483,90 +410,13 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
       mesh.kd_maps.back() = KdMap();
     }
   }
+}
 
-  const long long vertex_count = static_cast<long long>(attrib.vertices.size() / 3);
-  const long long normal_count = static_cast<long long>(attrib.normals.size() / 3);
-  const long long texcoord_count = static_cast<long long>(attrib.texcoords.size() / 2);
-  std::size_t bad_texcoords = 0;  // corners whose vt index is out of range or vt not finite
-  const int material_count = static_cast<int>(mesh.materials.size());
-  std::size_t points_and_lines = 0;
-  for (const tinyobj::shape_t& shape : shapes) {
-    points_and_lines += shape.points.indices.size() + shape.lines.indices.size();
-    const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
-    std::size_t first = 0;
-    for (std::size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f) {
-      const std::size_t corners = shape.mesh.num_face_vertices[f];
-      const std::size_t begin = first;
-      first += corners;
-      if (corners != 3 || begin + 3 > indices.size()) {  // triangulation left a polygon
-        ++mesh.skipped_faces;
-        continue;
-      }
-      Triangle tri;
-      bool valid = true, smooth = true;
-      std::size_t bad_uv = 0;
-      for (int c = 0; c < 3; ++c) {
-        const tinyobj::index_t& index = indices[begin + c];
-        if (index.vertex_index < 0 || index.vertex_index >= vertex_count) {
-          valid = false;
-          break;
-        }
-        const std::size_t k = static_cast<std::size_t>(index.vertex_index);
-        tri.v[c] = vec3_of(&attrib.vertices[3 * k]);
-        if (!finite(tri.v[c]) || (k < unreadable.size() && unreadable[k])) valid = false;
-        if (index.normal_index >= 0 && index.normal_index < normal_count) {
-          const glm::vec3 n =
-              vec3_of(&attrib.normals[3 * static_cast<std::size_t>(index.normal_index)]);
-          const float length = glm::length(n);
-          if (finite(n) && length > 0.0f && std::isfinite(length)) {
-            tri.n[c] = n / length;
-          } else {
-            smooth = false;
-          }
-        } else {
-          smooth = false;
-        }
-        if (index.texcoord_index >= 0 && index.texcoord_index < texcoord_count) {
-          const std::size_t t = 2 * static_cast<std::size_t>(index.texcoord_index);
-          const glm::vec2 uv(static_cast<float>(attrib.texcoords[t]),
-                             static_cast<float>(attrib.texcoords[t + 1]));
-          if (std::isfinite(uv.x) && std::isfinite(uv.y)) {
-            tri.uv[c] = uv;
-          } else {
-            ++bad_uv;
-          }
-        } else if (index.texcoord_index >= 0 || index.texcoord_index < -1) {
-          ++bad_uv;  // -1: the corner has no vt
-        }
-      }
-      if (!valid) {
-        ++mesh.skipped_faces;
-        continue;
-      }
-      glm::vec3 face = glm::cross(tri.v[1] - tri.v[0], tri.v[2] - tri.v[0]);
-      const float area2 = glm::length(face);
-      if (!(area2 > 0.0f) || !std::isfinite(area2)) {
-        ++mesh.skipped_faces;
-        continue;
-      }
-      face /= area2;
-      if (smooth) {
-        // The vertex normals say which side is outside: the winding follows them.
-        if (glm::dot(face, tri.n[0] + tri.n[1] + tri.n[2]) < 0.0f) {
-          std::swap(tri.v[1], tri.v[2]);
-          std::swap(tri.n[1], tri.n[2]);
-          std::swap(tri.uv[1], tri.uv[2]);
-        }
-      } else {
-        tri.n[0] = tri.n[1] = tri.n[2] = face;
-      }
-      const int id = f < shape.mesh.material_ids.size() ? shape.mesh.material_ids[f] : -1;
-      tri.material = id >= 0 && id < material_count ? id : -1;
-      mesh.triangles.push_back(tri);
-      bad_texcoords += bad_uv;
-    }
-  }
-
+// Errors when no face is left (naming why), and the warnings about skipped faces and texture
+// coordinates.
+void check_faces(const std::string& path, const ObjScan& scan, std::size_t points_and_lines,
+                 std::size_t bad_texcoords, const ObjMesh& mesh,
+                 std::vector<std::string>& warnings) {
   // The first face that tinyobjloader dropped for having fewer than 3 vertices, and the first
   // that names a vertex the file does not have.
   std::string short_note, range_note;
@@ -613,6 +463,63 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
                        " a texture coordinate (vt) index out of range or a non-finite one; they "
                        "use (0, 0)");
   }
+}
+
+}  // namespace
+
+ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLookup& find_mtl,
+                  std::vector<std::string>& warnings) {
+  const ObjScan scan = scan_obj(text, path);
+  const std::vector<bool>& unreadable = scan.bad_vertex;
+  std::istringstream in(without_skin_weights(text));
+
+  tinyobj::attrib_t attrib;
+  std::vector<tinyobj::shape_t> shapes;
+  std::vector<tinyobj::material_t> materials;
+  std::string warn, err;
+  MtlFromLookup mtl_reader(find_mtl, path);
+  const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, &mtl_reader,
+                                   /*triangulate=*/true, /*default_vcols_fallback=*/false);
+  if (!mtl_reader.error().empty()) throw SceneError(mtl_reader.error());
+  if (!ok) {
+    std::string reason = err.empty() ? warn : err;
+    while (!reason.empty() && (reason.back() == '\n' || reason.back() == '.')) reason.pop_back();
+    throw SceneError(path + ": malformed OBJ file" + (reason.empty() ? "" : ": " + reason));
+  }
+  ObjMesh mesh;
+  add_lines(path, err, warnings, mesh.material_warnings);
+  add_lines(path, warn, warnings, mesh.material_warnings);
+  add_materials(materials, mtl_reader.kd_maps(), mesh);
+
+  std::size_t bad_texcoords = 0;  // corners whose vt index is out of range or vt not finite
+  const int material_count = static_cast<int>(mesh.materials.size());
+  std::size_t points_and_lines = 0;
+  for (const tinyobj::shape_t& shape : shapes) {
+    points_and_lines += shape.points.indices.size() + shape.lines.indices.size();
+    const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
+    std::size_t first = 0;
+    for (std::size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f) {
+      const std::size_t corners = shape.mesh.num_face_vertices[f];
+      const std::size_t begin = first;
+      first += corners;
+      if (corners != 3 || begin + 3 > indices.size()) {  // triangulation left a polygon
+        ++mesh.skipped_faces;
+        continue;
+      }
+      Triangle tri;
+      std::size_t bad_uv = 0;
+      if (!read_face(attrib, indices, begin, unreadable, tri, bad_uv)) {
+        ++mesh.skipped_faces;
+        continue;
+      }
+      const int id = f < shape.mesh.material_ids.size() ? shape.mesh.material_ids[f] : -1;
+      tri.material = id >= 0 && id < material_count ? id : -1;
+      mesh.triangles.push_back(tri);
+      bad_texcoords += bad_uv;
+    }
+  }
+
+  check_faces(path, scan, points_and_lines, bad_texcoords, mesh, warnings);
   return mesh;
 }
 

@@ -1,4 +1,4 @@
-#include "scene/scene_loader.h"
+#include "io/scene_loader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,277 +8,19 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "io/environment_reader.h"
+#include "io/image_reader.h"
+#include "io/input_file.h"
+#include "io/json_reader.h"
+#include "io/obj_loader.h"
 #include "lights/environment_map.h"
-#include "scene/input_file.h"
-#include "scene/obj_loader.h"
-#include "scene/texture_image.h"
 
 namespace raystream {
 namespace {
-
-// Objects as std::map: nlohmann::ordered_json keeps the file's order but inserts in linear time,
-// so an object of n keys took n^2 / 2 comparisons (22 s for a 1.3 MB file of 100000 keys). The
-// one order that matters, that of the materials (their ids follow it), is recorded by
-// DuplicateKeyCheck as the file is read.
-using Json = nlohmann::json;
-
-// Line and column (1-based, in characters) of the 1-based byte position `byte` that nlohmann
-// reports.
-std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
-  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      ++column;  // columns count characters: UTF-8 continuation bytes add none
-    }
-  }
-  return {line, column};
-}
-
-// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix,
-// with the token it quotes ("last read: '...'") cut to a short excerpt: an unterminated string
-// would otherwise be quoted whole.
-std::string parse_error_reason(const std::string& what) {
-  std::string reason = what;
-  const std::size_t col = what.find("column ");
-  const std::size_t colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
-  if (colon != std::string::npos) {
-    reason = what.substr(colon + 2);
-  } else {
-    const std::size_t bracket = what.find("] ");
-    if (bracket != std::string::npos) reason = what.substr(bracket + 2);
-  }
-  const std::string marker = "last read: '";
-  const std::size_t open = reason.find(marker);
-  if (open != std::string::npos) {
-    const std::size_t start = open + marker.size();
-    const std::size_t close = reason.rfind('\'');
-    if (close != std::string::npos && close >= start) {
-      reason = reason.substr(0, start) + excerpt(reason.substr(start, close - start), 40) +
-               reason.substr(close);
-    }
-  }
-  return reason;
-}
-
-// The byte offset of the first '[' or '{' nested deeper than `limit` levels (outside strings and
-// comments), or npos.
-std::size_t nesting_beyond(const std::string& text, int limit) {
-  int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\') ++i;
-      }
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      const std::size_t end = text.find("*/", i + 2);
-      if (end == std::string::npos) return std::string::npos;
-      i = end + 1;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return std::string::npos;
-}
-
-// Thrown by the check below when arrays and objects nest deeper than kMaxJsonNesting.
-struct TooDeep {};
-
-// Finds keys that appear twice in one object (nlohmann keeps one silently), e.g. two materials
-// of the same name, and stops the parse at nesting deeper than kMaxJsonNesting. Memory is linear
-// in the file's size: each level keeps its keys, its last key and its element count, and the
-// key path for the message is put together only when a duplicate is found. Throws DuplicateKey
-// naming the key and where it is, or TooDeep.
-struct DuplicateKey {
-  std::string key, where;
-};
-
-class DuplicateKeyCheck {
- public:
-  // Records the keys of the top-level "Materials" object, in the file's order, in `materials`.
-  explicit DuplicateKeyCheck(std::vector<std::string>& materials) : materials_(&materials) {}
-
-  bool operator()(int depth, Json::parse_event_t event, Json& parsed) {
-    using Event = Json::parse_event_t;
-    switch (event) {
-      case Event::object_start:
-      case Event::array_start:
-        if (depth >= kMaxJsonNesting) throw TooDeep{};
-        if (!stack_.empty()) ++stack_.back().elements;
-        stack_.push_back({event == Event::array_start, 0, {}, {}});
-        break;
-      case Event::object_end:
-      case Event::array_end:
-        if (!stack_.empty()) stack_.pop_back();
-        break;
-      case Event::key:
-        if (!stack_.empty() && parsed.is_string()) {
-          Level& level = stack_.back();
-          level.last_key = parsed.get<std::string>();
-          if (!level.keys.insert(level.last_key).second) {
-            throw DuplicateKey{excerpt(level.last_key), where()};
-          }
-          if (stack_.size() == 2 && !stack_[0].is_array && !stack_[1].is_array &&
-              stack_[0].last_key == "Materials") {
-            materials_->push_back(level.last_key);
-          }
-        }
-        break;
-      case Event::value:
-        if (!stack_.empty()) ++stack_.back().elements;
-        break;
-    }
-    return true;
-  }
-
- private:
-  struct Level {
-    bool is_array;
-    std::size_t elements;  // arrays: the elements begun so far
-    std::string last_key;
-    std::unordered_set<std::string> keys;
-  };
-
-  // The key path of the innermost level, e.g. "Objects[2]" ("" at the top level).
-  std::string where() const {
-    std::string name;
-    for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
-      const Level& parent = stack_[i];
-      if (parent.is_array) {
-        name += "[" + std::to_string(parent.elements - 1) + "]";
-      } else {
-        name += (name.empty() ? "" : ".") + excerpt(parent.last_key);
-      }
-    }
-    return name;
-  }
-
-  std::vector<Level> stack_;
-  std::vector<std::string>* materials_;
-};
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-std::string type_name(const Json& j) {
-  if (j.is_number_integer()) return "an integer";
-  if (j.is_number()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_boolean()) return "a boolean";
-  if (j.is_array()) return "an array";
-  if (j.is_object()) return "an object";
-  return "null";
-}
-
-// Walks the document, building key paths for messages.
-class Reader {
- public:
-  Reader(std::string path, std::vector<std::string>& warnings)
-      : path_(std::move(path)), warnings_(warnings) {}
-
-  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-    throw SceneError(path_ + ": " + (key.empty() ? "" : key + ": ") + message);
-  }
-  void warn(const std::string& key, const std::string& message) {
-    warnings_.push_back(
-        excerpt(path_ + ": " + (key.empty() ? "" : key + ": ") + message, kMaxMessage));
-  }
-
-  const Json& require(const Json& parent, const std::string& parent_key, const char* key) const {
-    const auto it = parent.find(key);
-    if (it == parent.end()) {
-      fail(join(parent_key, key), "missing required key");
-    }
-    return *it;
-  }
-
-  // Warns about keys not in `known`; keys in `ignored` are accepted silently.
-  void check_keys(const Json& object, const std::string& key,
-                  std::initializer_list<const char*> known,
-                  std::initializer_list<const char*> ignored = {}) {
-    for (const auto& item : object.items()) {
-      const auto matches = [&](const char* k) { return item.key() == k; };
-      if (std::any_of(known.begin(), known.end(), matches)) continue;
-      if (std::any_of(ignored.begin(), ignored.end(), matches)) continue;
-      warn(join(key, excerpt(item.key())), "unknown key, ignored");
-    }
-  }
-
-  const Json& object(const Json& j, const std::string& key) const {
-    if (!j.is_object()) fail(key, "expected an object, got " + type_name(j));
-    return j;
-  }
-
-  double number(const Json& j, const std::string& key) const {
-    if (!j.is_number()) fail(key, "expected a number, got " + type_name(j));
-    const double v = j.get<double>();
-    if (!std::isfinite(v)) fail(key, "expected a finite number, got " + j.dump());
-    if (std::fabs(v) > static_cast<double>(FLT_MAX)) {
-      fail(key, "value " + j.dump() + " is too large (it overflows a float)");
-    }
-    return v;
-  }
-
-  float real(const Json& j, const std::string& key) const {
-    return static_cast<float>(number(j, key));
-  }
-
-  // A positive integer no larger than `max`.
-  int positive_int(const Json& j, const std::string& key, long long max) const {
-    const double v = number(j, key);
-    if (v != std::floor(v)) fail(key, "expected an integer, got " + j.dump());
-    if (v <= 0) fail(key, "expected a positive integer, got " + j.dump());
-    if (v > static_cast<double>(max)) {
-      fail(key, "value " + j.dump() + " is too large (at most " + std::to_string(max) + ")");
-    }
-    return static_cast<int>(v);
-  }
-
-  std::string string(const Json& j, const std::string& key) const {
-    if (!j.is_string()) fail(key, "expected a string, got " + type_name(j));
-    return j.get<std::string>();
-  }
-
-  // A path or file name (TEXTURE, FILE keys): a non-empty string without NUL characters (the
-  // file system would cut the name there).
-  std::string path(const Json& j, const std::string& key, const std::string& what) const {
-    const std::string text = string(j, key);
-    if (text.empty()) fail(key, "expected a non-empty " + what);
-    if (text.find('\0') != std::string::npos) fail(key, "the path holds a NUL character");
-    return text;
-  }
-
-  glm::vec3 vec3(const Json& j, const std::string& key) const {
-    if (!j.is_array() || j.size() != 3) fail(key, "expected an array of 3 numbers");
-    glm::vec3 v;
-    for (int i = 0; i < 3; ++i) v[i] = real(j[i], key + "[" + std::to_string(i) + "]");
-    return v;
-  }
-
-  static std::string join(const std::string& parent, const std::string& key) {
-    return parent.empty() ? key : parent + "." + key;
-  }
-
- private:
-  std::string path_;
-  std::vector<std::string>& warnings_;
-};
 
 // Finite and within +-kMaxCoordinate.
 bool in_bounds(const glm::vec3& p) {
@@ -315,8 +57,9 @@ bool emits(const Material& m) {
 }
 
 // `path`: the scene file (TEXTURE is relative to its folder); textures read go to scene.textures.
-Material read_material(Reader& r, const std::string& name, const Json& j, const std::string& key,
-                       const std::string& path, Scene& scene, TextureIds& textures) {
+Material read_material(JsonReader& r, const std::string& name, const Json& j,
+                       const std::string& key, const std::string& path, Scene& scene,
+                       TextureIds& textures) {
   r.object(j, key);
   r.check_keys(j, key,
                {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED", "TEXTURE"},
@@ -392,7 +135,7 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
   }
   if (j.contains("TWO_SIDED")) {
     if (!j["TWO_SIDED"].is_boolean())
-      r.fail(key + ".TWO_SIDED", "expected true or false, got " + type_name(j["TWO_SIDED"]));
+      r.fail(key + ".TWO_SIDED", "expected true or false, got " + json_type_name(j["TWO_SIDED"]));
     m.two_sided = j["TWO_SIDED"].get<bool>();
     if (!emits(m))
       r.warn(key + ".TWO_SIDED",
@@ -418,7 +161,7 @@ Material read_material(Reader& r, const std::string& name, const Json& j, const 
   return m;
 }
 
-void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path) {
+void read_camera(JsonReader& r, const Json& j, Scene& scene, const std::string& path) {
   const std::string key = "Camera";
   r.object(j, key);
   r.check_keys(j, key,
@@ -483,7 +226,7 @@ void read_camera(Reader& r, const Json& j, Scene& scene, const std::string& path
 }
 
 // TRANS, ROTAT and SCALE of an object (defaults: identity).
-void read_transform(Reader& r, const Json& j, const std::string& key, Object& o) {
+void read_transform(JsonReader& r, const Json& j, const std::string& key, Object& o) {
   if (j.contains("TRANS")) o.translation = r.vec3(j["TRANS"], key + ".TRANS");
   if (j.contains("ROTAT")) o.rotation_degrees = r.vec3(j["ROTAT"], key + ".ROTAT");
   if (j.contains("SCALE")) {
@@ -519,7 +262,7 @@ float largest_component(const glm::vec3& v) {
 
 // Fails naming the object's TRANS or SCALE (whichever moves it further) when its transform takes
 // it beyond +-kMaxCoordinate or makes it non-finite.
-[[noreturn]] void fail_out_of_bounds(const Reader& r, const std::string& key, const Object& o,
+[[noreturn]] void fail_out_of_bounds(const JsonReader& r, const std::string& key, const Object& o,
                                      const std::string& what) {
   const bool translation = largest_component(o.translation) >= largest_component(o.scale) / 2;
   r.fail(key + (translation ? ".TRANS" : ".SCALE"),
@@ -529,7 +272,7 @@ float largest_component(const glm::vec3& v) {
 
 // The object-to-world matrix must be invertible in single precision: the renderer intersects in
 // object space and transforms normals with the inverse.
-void check_invertible(const Reader& r, const std::string& key, const glm::mat4& m) {
+void check_invertible(const JsonReader& r, const std::string& key, const glm::mat4& m) {
   if (!finite_matrix(glm::inverse(m)) || !finite_matrix(glm::inverse(glm::mat3(m)))) {
     r.fail(key + ".SCALE",
            "the transform cannot be inverted in single precision (a SCALE component is too close "
@@ -539,7 +282,7 @@ void check_invertible(const Reader& r, const std::string& key, const glm::mat4& 
 
 // A sphere or cube (within the unit cube around its centre) after its transform: finite, within
 // +-kMaxCoordinate and invertible, so that the renderer's bounds and intersections stay finite.
-void check_object_transform(const Reader& r, const std::string& key, const Object& o) {
+void check_object_transform(const JsonReader& r, const std::string& key, const Object& o) {
   const glm::mat4 m = object_to_world(o);
   for (int corner = 0; corner < 8; ++corner) {
     const glm::vec4 p((corner & 1) ? 0.5f : -0.5f, (corner & 2) ? 0.5f : -0.5f,
@@ -549,7 +292,7 @@ void check_object_transform(const Reader& r, const std::string& key, const Objec
   check_invertible(r, key, m);
 }
 
-int material_id(Reader& r, const Json& j, const std::string& key,
+int material_id(JsonReader& r, const Json& j, const std::string& key,
                 const std::unordered_map<std::string, int>& material_ids,
                 const std::vector<Material>& materials) {
   const std::string name = r.string(j, key);
@@ -573,7 +316,7 @@ int material_id(Reader& r, const Json& j, const std::string& key,
   return it->second;
 }
 
-Object read_object(Reader& r, const Json& j, const std::string& key,
+Object read_object(JsonReader& r, const Json& j, const std::string& key,
                    const std::unordered_map<std::string, int>& material_ids,
                    const std::vector<Material>& materials) {
   r.object(j, key);
@@ -604,7 +347,7 @@ struct MeshCache {
 
 // TYPE mesh: the OBJ at FILE (relative to the scene file), MATERIAL optional (else the MTL's),
 // transformed to world space and appended to scene.triangles.
-void read_mesh_object(Reader& r, const Json& j, const std::string& key, const std::string& path,
+void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, const std::string& path,
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
                       MeshCache& cache, TextureIds& textures, std::vector<std::string>& warnings) {
   r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
@@ -733,7 +476,7 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
 
 // Environment: what escaped rays see. A Radiance HDR map (FILE, relative to the scene file's
 // folder, turned about +y by ROTATE degrees) or a uniform radiance (RGB); SCALE multiplies either.
-void read_environment(Reader& r, const Json& j, const std::string& path, Environment& env) {
+void read_environment(JsonReader& r, const Json& j, const std::string& path, Environment& env) {
   const std::string key = "Environment";
   r.object(j, key);
   r.check_keys(j, key, {"FILE", "RGB", "SCALE", "ROTATE"});
@@ -784,47 +527,10 @@ void read_environment(Reader& r, const Json& j, const std::string& path, Environ
 
 Scene parse_scene(const std::string& text, const std::string& path,
                   std::vector<std::string>& warnings) {
-  Json doc;
-  std::vector<std::string> material_order;
-  try {
-    doc = Json::parse(text, DuplicateKeyCheck(material_order), /*allow_exceptions=*/true,
-                      /*ignore_comments=*/true);
-  } catch (const TooDeep&) {
-    std::string where = path;
-    const std::size_t at = nesting_beyond(text, kMaxJsonNesting);
-    if (at != std::string::npos) {
-      const auto [line, column] = line_and_column(text, at + 1);
-      where += ":" + std::to_string(line) + ":" + std::to_string(column);
-    }
-    throw SceneError(where + ": arrays and objects nested more than " +
-                     std::to_string(kMaxJsonNesting) +
-                     " levels deep (a scene needs 4); the file is not a scene");
-  } catch (const DuplicateKey& d) {
-    throw SceneError(path + ": " + (d.where.empty() ? "the top level" : d.where) +
-                     ": duplicate key \"" + d.key + "\" (each key may appear only once)");
-  } catch (const Json::parse_error& e) {
-    const auto [line, column] = line_and_column(text, e.byte);
-    throw SceneError(path + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                     ": malformed JSON: " + parse_error_reason(e.what()));
-  } catch (const Json::out_of_range& e) {
-    // A number too large even for a double (e.g. 1e400); nlohmann names it but not its place.
-    const std::string what = e.what();
-    const std::size_t open = what.find('\'');
-    const std::size_t close = what.rfind('\'');
-    std::string where = path;
-    if (open != std::string::npos && close > open + 1) {
-      const std::size_t at = text.find(what.substr(open + 1, close - open - 1));
-      if (at != std::string::npos) {
-        const auto [line, column] = line_and_column(text, at + 1);
-        where += ":" + std::to_string(line) + ":" + std::to_string(column);
-      }
-    }
-    throw SceneError(where + ": number out of range: " + parse_error_reason(what));
-  } catch (const Json::exception& e) {
-    throw SceneError(path + ": malformed JSON: " + parse_error_reason(e.what()));
-  }
+  std::vector<std::string> material_order;  // the materials' ids follow the file's order
+  const Json doc = parse_json(text, path, "Materials", material_order);
 
-  Reader r(path, warnings);
+  JsonReader r(path, warnings);
   r.object(doc, "the top level");
   r.check_keys(doc, "", {"Materials", "Camera", "Objects", "Environment"});
 
@@ -851,7 +557,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   read_camera(r, r.require(doc, "", "Camera"), scene, path);
 
   const Json& objects = r.require(doc, "", "Objects");
-  if (!objects.is_array()) r.fail("Objects", "expected an array, got " + type_name(objects));
+  if (!objects.is_array()) r.fail("Objects", "expected an array, got " + json_type_name(objects));
   MeshCache meshes;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string key = "Objects[" + std::to_string(i) + "]";

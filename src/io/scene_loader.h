@@ -2,22 +2,13 @@
 // Camera, Objects) into a validated raystream::Scene. The README documents the format.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "scene/excerpt.h"
 #include "scene/scene.h"
+#include "scene/scene_error.h"
 
 namespace raystream {
-
-// Every problem with a scene file: the message names the file, the key path (for example
-// "Objects[2].MATERIAL") and what was expected. It is one line of at most kMaxMessage bytes
-// (longer messages keep their beginning and end).
-class SceneError : public std::runtime_error {
- public:
-  explicit SceneError(const std::string& what) : std::runtime_error(excerpt(what, kMaxMessage)) {}
-};
 
 // Reads and validates the scene at `path`. Warnings (unknown keys, no emitter) are appended to
 // `warnings`, each a full line naming the file. The image textures that materials name (TEXTURE,
@@ -38,8 +29,6 @@ inline constexpr int kMaxIterations = 1000000;
 inline constexpr int kMaxDepth = 1024;
 inline constexpr int kMaxMaterials = 65534;  // material ids are 16-bit sort keys on the device
 inline constexpr long long kMaxTriangles = 0x7FFFFFFFLL - 65536;  // BVH references are int32
-// Deepest nesting of arrays and objects in a scene file (the format itself needs 4 levels).
-inline constexpr int kMaxJsonNesting = 64;
 // The smoothest Plastic coat (materials/plastic.h: kMinPlasticAlpha = ROUGHNESS^2): a smaller
 // ROUGHNESS is rendered as this one, with a warning.
 inline constexpr float kMinPlasticRoughness = 0.1f;

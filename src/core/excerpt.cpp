@@ -1,4 +1,4 @@
-#include "scene/excerpt.h"
+#include "core/excerpt.h"
 
 namespace raystream {
 namespace {

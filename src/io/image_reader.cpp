@@ -1,4 +1,4 @@
-#include "scene/texture_image.h"
+#include "io/image_reader.h"
 
 #include <stb/stb_image.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <memory>
 
-#include "scene/input_file.h"
-#include "scene/scene_loader.h"
+#include "io/input_file.h"
+#include "scene/scene_error.h"
 
 namespace raystream {
 namespace {

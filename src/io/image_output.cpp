@@ -1,11 +1,11 @@
-#include "film/image_output.h"
+#include "io/image_output.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <stdexcept>
 
-#include "film/atomic_file.h"
+#include "io/atomic_file.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION

@@ -1,0 +1,28 @@
+// Image textures read from files (stb_image): PNG, JPEG, BMP and TGA decoded from sRGB to linear,
+// Radiance HDR (.hdr) taken as linear.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "scene/texture_image.h"
+
+namespace raystream {
+
+// The sRGB electro-optical transfer function (IEC 61966-2-1): an encoded value in [0, 1] to
+// linear, c / 12.92 up to 0.04045, else ((c + 0.055) / 1.055)^2.4.
+float srgb_to_linear(float encoded);
+
+// An 8-bit sRGB value to linear (a table of srgb_to_linear(value / 255)).
+float srgb8_to_linear(std::uint8_t value);
+
+// Reads the image at `path` into linear RGBA. 8-bit formats (PNG, JPEG, BMP, TGA; 16-bit PNGs
+// are read at 8 bits; grey and grey-alpha images are expanded): RGB decoded from sRGB, alpha
+// divided by 255. Radiance HDR: the values as stored, alpha 1. Throws SceneError naming `path`:
+// the file cannot be read (read_input_file: missing, not a regular file, over kImageFile's cap),
+// it is empty, it cannot be decoded (corrupt, truncated, or a
+// format stb_image does not read here; stb_image's reason is given), or it is larger than
+// kMaxTextureSide on a side or kMaxTextureTexels in all.
+TextureImage load_texture_image(const std::string& path);
+
+}  // namespace raystream

@@ -1,0 +1,38 @@
+// The lines and words of the text formats the readers parse (OBJ, MTL).
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace raystream {
+
+// The lines of an OBJ or MTL text as tinyobjloader reads them, ended by "\n", "\r\n" or a lone
+// "\r" (a check that split at "\n" alone would see "f 1 2 3\rvw 0 1e31 1" as one line where the
+// loader reads two), without their line ends, numbered from 1: visit(number, offset, line).
+template <typename Visit>
+inline void for_each_line(const std::string& text, Visit visit) {
+  std::size_t start = 0, number = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find_first_of("\r\n", start);
+    if (end == std::string::npos) end = text.size();
+    visit(++number, start, text.substr(start, end - start));
+    start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+  }
+}
+
+// The words of a line, separated by spaces, tabs and carriage returns.
+inline std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    i = line.find_first_not_of(" \t\r", i);
+    if (i == std::string::npos) break;
+    const std::size_t end = std::min(line.find_first_of(" \t\r", i), line.size());
+    out.push_back(line.substr(i, end - i));
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace raystream
