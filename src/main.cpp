@@ -127,9 +127,9 @@ int run(const Options& options, Team& team) {
 
   const std::string output = output_path_for(scene, options);
   const std::string stats_path = stats_path_for(options);
-  bool hdr = false;
+  ImageFormat format = ImageFormat::png;
   try {
-    hdr = output_is_hdr(output, options);
+    format = output_format(output, options);
     check_output_paths(output, stats_path);
   } catch (const std::invalid_argument& e) {
     code = kExitUsageError, message = e.what();
@@ -210,7 +210,7 @@ int run(const Options& options, Team& team) {
       info.output = output;
       info.seed = settings.seed;
       // The image and the statistics land together or not at all.
-      std::vector<OutputFile> files = {{output, encode_image(result.image, hdr)}};
+      std::vector<OutputFile> files = {{output, encode_image(result.image, format)}};
       if (!stats_path.empty()) {
         const std::string json = stats_json(result.stats, info);
         files.push_back({stats_path, std::vector<unsigned char>(json.begin(), json.end())});

@@ -113,13 +113,13 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       app.add_option("--resolution", resolution,
                      "Image size WIDTHxHEIGHT, e.g. 1920x1080; default: the scene's RES");
   auto* output_opt = app.add_option("--output,-o", output,
-                                    "Image file, .png (tone mapped sRGB) or .hdr (linear "
-                                    "Radiance), or - for stdout; default: "
-                                    "renders/<Camera.FILE>.png");
+                                    "Image file, .png (tone mapped sRGB), .hdr (linear "
+                                    "Radiance RGBE) or .pfm (linear 32-bit float), or - for "
+                                    "stdout; default: renders/<Camera.FILE>.png");
   auto* format_opt = app.add_option("--format", format,
-                                    "png or hdr: the image format of an output whose name does "
-                                    "not end in .png or .hdr (-, /dev/stdout, a FIFO)")
-                         ->check(CLI::IsMember({"png", "hdr"}));
+                                    "png, hdr or pfm: the image format of an output whose name "
+                                    "does not end in .png, .hdr or .pfm (-, /dev/stdout, a FIFO)")
+                         ->check(CLI::IsMember({"png", "hdr", "pfm"}));
   const RenderSettings defaults;
   auto* schedule_opt =
       app.add_option("--schedule", schedule,
@@ -294,8 +294,8 @@ std::string output_path_for(const Scene& scene, const Options& options) {
   // Camera.FILE is a name, not a path: keep its last component only.
   std::string name = scene.output_name.substr(scene.output_name.find_last_of('/') + 1);
   if (name.empty() || name == "." || name == "..") name = "render";
-  if (!ends_with(name, ".png") && !ends_with(name, ".hdr"))
-    name += options.format == std::string("hdr") ? ".hdr" : ".png";
+  if (!image_format_of_path(name))
+    name += std::string(".") + (options.format ? *options.format : std::string("png"));
   return "renders/" + name;
 }
 
@@ -303,20 +303,19 @@ std::string stats_path_for(const Options& options) {
   return options.stats ? dash_is_stdout(*options.stats) : std::string();
 }
 
-bool output_is_hdr(const std::string& image_path, const Options& options) {
-  const char* named = ends_with(image_path, ".png")   ? "png"
-                      : ends_with(image_path, ".hdr") ? "hdr"
-                                                      : nullptr;
-  if (named && options.format && *options.format != named) {
-    throw std::invalid_argument(image_path + ": the name says " + named + " but --format is " +
-                                *options.format);
+ImageFormat output_format(const std::string& image_path, const Options& options) {
+  const std::optional<ImageFormat> named = image_format_of_path(image_path);
+  if (named && options.format && *options.format != image_format_name(*named)) {
+    throw std::invalid_argument(image_path + ": the name says " + image_format_name(*named) +
+                                " but --format is " + *options.format);
   }
-  if (!named && !options.format) {
+  if (named) return *named;
+  if (!options.format) {
     throw std::invalid_argument(image_path +
-                                ": unsupported image type (name the output .png or .hdr, or give "
-                                "--format png|hdr)");
+                                ": unsupported image type (name the output .png, .hdr or .pfm, or "
+                                "give --format png|hdr|pfm)");
   }
-  return std::string(named ? named : options.format->c_str()) == "hdr";
+  return image_format_named(*options.format).value_or(ImageFormat::png);
 }
 
 void check_output_paths(const std::string& image_path, const std::string& stats_path) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "integrator/render.h"
+#include "io/image_output.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -21,7 +22,7 @@ struct Options {
   std::optional<int> depth;                       // --depth (else the scene's DEPTH)
   std::optional<std::pair<int, int>> resolution;  // --resolution WxH (else the scene's RES)
   std::optional<std::string> output;              // --output (else renders/<FILE>.png); - stdout
-  std::optional<std::string> format;              // --format png|hdr
+  std::optional<std::string> format;              // --format png|hdr|pfm
   std::optional<Schedule> schedule;               // --schedule stream|frame|megakernel
   std::optional<std::size_t> pool;                // --pool N (stream schedule)
   std::optional<StageTiming> timing;              // --stage-timing sampled|all|off
@@ -73,17 +74,16 @@ std::uint64_t parse_integer(const std::string& text, std::uint64_t min, std::uin
 // empty).
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor);
 
-// The output path: --output ("-": /dev/stdout), else renders/<FILE>.png (.hdr with --format hdr)
+// The output path: --output ("-": /dev/stdout), else renders/<FILE>.png (the --format's extension)
 // from the scene's Camera.FILE.
 std::string output_path_for(const Scene& scene, const Options& options);
 
 // The --stats path ("-": /dev/stdout); empty without --stats.
 std::string stats_path_for(const Options& options);
 
-// Whether the image is PNG (false) or Radiance HDR (true): the name's .png or .hdr (any case),
-// else --format. Throws std::invalid_argument (a bad command line) when neither gives it, or
-// when they disagree.
-bool output_is_hdr(const std::string& image_path, const Options& options);
+// The image's format: the name's .png, .hdr or .pfm (any case), else --format. Throws
+// std::invalid_argument (a bad command line) when neither gives it, or when they disagree.
+ImageFormat output_format(const std::string& image_path, const Options& options);
 
 // The checks of the output paths that need no render, a bad command line when they fail
 // (std::invalid_argument naming the path): --stats must be named .json unless it is written

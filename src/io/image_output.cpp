@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "io/atomic_file.h"
@@ -84,16 +85,55 @@ std::vector<unsigned char> encode_hdr(const Image& image) {
   return bytes;
 }
 
-bool is_hdr_path(const std::string& path) {
-  return ends_with(path, ".hdr");
+std::vector<unsigned char> encode_pfm(const Image& image) {
+  check_image(image);
+  const std::string header =
+      "PF\n" + std::to_string(image.width) + " " + std::to_string(image.height) + "\n-1.0\n";
+  std::vector<unsigned char> bytes(header.begin(), header.end());
+  const std::size_t row = static_cast<std::size_t>(image.width) * 3;
+  bytes.reserve(bytes.size() + image.rgb.size() * sizeof(float));
+  for (int y = image.height - 1; y >= 0; --y) {
+    for (std::size_t k = 0; k < row; ++k) {
+      const float v = image.rgb[static_cast<std::size_t>(y) * row + k];
+      unsigned char b[sizeof(float)];
+      std::memcpy(b, &v, sizeof v);
+      bytes.insert(bytes.end(), b, b + sizeof b);  // the host is little-endian (x86-64, Arm)
+    }
+  }
+  return bytes;
 }
 
-std::vector<unsigned char> encode_image(const Image& image, bool hdr) {
-  return hdr ? encode_hdr(image) : encode_png(image);
+const char* image_format_name(ImageFormat format) {
+  return format == ImageFormat::hdr ? "hdr" : format == ImageFormat::pfm ? "pfm" : "png";
+}
+
+std::optional<ImageFormat> image_format_named(const std::string& name) {
+  for (const ImageFormat f : {ImageFormat::png, ImageFormat::hdr, ImageFormat::pfm})
+    if (name == image_format_name(f)) return f;
+  return std::nullopt;
+}
+
+std::optional<ImageFormat> image_format_of_path(const std::string& path) {
+  for (const ImageFormat f : {ImageFormat::png, ImageFormat::hdr, ImageFormat::pfm})
+    if (ends_with(path, (std::string(".") + image_format_name(f)).c_str())) return f;
+  return std::nullopt;
+}
+
+std::vector<unsigned char> encode_image(const Image& image, ImageFormat format) {
+  switch (format) {
+    case ImageFormat::hdr:
+      return encode_hdr(image);
+    case ImageFormat::pfm:
+      return encode_pfm(image);
+    case ImageFormat::png:
+      break;
+  }
+  return encode_png(image);
 }
 
 void write_image(const Image& image, const std::string& path) {
-  write_file_atomically(path, encode_image(image, is_hdr_path(path)));
+  write_file_atomically(path,
+                        encode_image(image, image_format_of_path(path).value_or(ImageFormat::png)));
 }
 
 }  // namespace raystream

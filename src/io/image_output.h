@@ -1,7 +1,9 @@
-// The film's output: tone mapping to 8-bit sRGB, PNG and Radiance HDR files written atomically.
+// The film's output: tone mapping to 8-bit sRGB; PNG, Radiance HDR and PFM files written
+// atomically.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,17 +22,29 @@ std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 // writes larger values, and infinity, as this one; negative and NaN values as 0.
 inline constexpr float kLargestHdrValue = 1.70141173e38f;  // 2^127 - 2^103
 
-// Encodes the image as PNG (tone mapped) or as Radiance HDR (linear) in memory.
+// The image formats written: PNG (8-bit sRGB, tone mapped), Radiance HDR (linear, RGBE: 8 bits
+// of mantissa shared by the three channels) and PFM (linear, 32-bit float per channel, lossless:
+// for measurements, since RGBE rounds a channel far below the pixel's brightest to a few steps).
+enum class ImageFormat { png, hdr, pfm };
+
+// "png", "hdr", "pfm"; the file name extension is the same with a dot.
+const char* image_format_name(ImageFormat format);
+
+// The format a path's extension names (.png, .hdr, .pfm, any case), or none.
+std::optional<ImageFormat> image_format_of_path(const std::string& path);
+
+// The format named "png", "hdr" or "pfm", or none.
+std::optional<ImageFormat> image_format_named(const std::string& name);
+
+// Encodes the image in memory.
 std::vector<unsigned char> encode_png(const Image& image);
 std::vector<unsigned char> encode_hdr(const Image& image);
+// PFM as written: "PF", the size, -1 (little-endian floats), then the rows bottom to top, RGB
+// interleaved; values as the film holds them (finite: the film drops non-finite samples).
+std::vector<unsigned char> encode_pfm(const Image& image);
+std::vector<unsigned char> encode_image(const Image& image, ImageFormat format);
 
-// True when `path` ends in ".hdr" (any case): write_image writes the linear Radiance HDR image.
-bool is_hdr_path(const std::string& path);
-
-// encode_hdr or encode_png.
-std::vector<unsigned char> encode_image(const Image& image, bool hdr);
-
-// Writes the image to `path` atomically: Radiance HDR when the path ends in .hdr, PNG otherwise.
+// Writes the image to `path` atomically in the format its extension names (PNG when none does).
 // Throws OutputError naming the file when it cannot be written (no partial file is left) and
 // std::invalid_argument when the image's size and data disagree.
 void write_image(const Image& image, const std::string& path);

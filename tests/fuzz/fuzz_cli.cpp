@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (s.width <= 0 || s.height <= 0 || s.spp <= 0 || s.depth <= 0) __builtin_trap();
   const std::string output = raystream::output_path_for(scene, options);
   try {
-    (void)raystream::output_is_hdr(output, options);
+    (void)raystream::output_format(output, options);
   } catch (const std::invalid_argument&) {
     // A bad command line, reported by raystream as one.
   }

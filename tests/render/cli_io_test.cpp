@@ -257,21 +257,24 @@ TEST(Options, OutputNameFromCameraFile) {
 // --format; "-" is stdout.
 TEST(Options, OutputFormatFromTheNameOrFormat) {
   Options o;
-  EXPECT_FALSE(output_is_hdr("a.png", o));
-  EXPECT_TRUE(output_is_hdr("a.HDR", o));
-  EXPECT_THROW(output_is_hdr("/dev/stdout", o), std::invalid_argument);
-  EXPECT_THROW(output_is_hdr("a.jpg", o), std::invalid_argument);
+  EXPECT_EQ(output_format("a.png", o), ImageFormat::png);
+  EXPECT_EQ(output_format("a.HDR", o), ImageFormat::hdr);
+  EXPECT_EQ(output_format("a.pfm", o), ImageFormat::pfm);
+  EXPECT_THROW(output_format("/dev/stdout", o), std::invalid_argument);
+  EXPECT_THROW(output_format("a.jpg", o), std::invalid_argument);
   o.format = "hdr";
-  EXPECT_TRUE(output_is_hdr("/dev/stdout", o));
-  EXPECT_TRUE(output_is_hdr("a.hdr", o));
+  EXPECT_EQ(output_format("/dev/stdout", o), ImageFormat::hdr);
+  EXPECT_EQ(output_format("a.hdr", o), ImageFormat::hdr);
   try {
-    output_is_hdr("a.png", o);
+    output_format("a.png", o);
     ADD_FAILURE() << "a.png with --format hdr";
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "a.png: the name says png but --format is hdr");
   }
   o.format = "png";
-  EXPECT_FALSE(output_is_hdr("/dev/null", o));
+  EXPECT_EQ(output_format("/dev/null", o), ImageFormat::png);
+  o.format = "pfm";
+  EXPECT_EQ(output_format("-", o), ImageFormat::pfm);
 
   Parsed p = parse({"s.json", "-o", "-", "--format", "png", "--stats", "-"});
   ASSERT_FALSE(p.code) << p.err;
@@ -281,6 +284,9 @@ TEST(Options, OutputFormatFromTheNameOrFormat) {
   ASSERT_FALSE(p.code) << p.err;
   EXPECT_EQ(output_path_for(test_scene(), p.options), "renders/box.hdr");
   EXPECT_EQ(stats_path_for(p.options), "");
+  p = parse({"s.json", "--format", "pfm"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(output_path_for(test_scene(), p.options), "renders/box.pfm");
   EXPECT_EQ(parse({"s.json", "--format", "exr"}).code, kExitUsageError);
 }
 

@@ -104,10 +104,12 @@ TEST(ToneMap, WholeImageInOrder) {
 }
 
 TEST(ImagePaths, Extensions) {
-  EXPECT_TRUE(is_hdr_path("a/b.hdr"));
-  EXPECT_TRUE(is_hdr_path("B.HDR"));
-  EXPECT_FALSE(is_hdr_path("b.png"));
-  EXPECT_FALSE(is_hdr_path("hdr"));
+  EXPECT_EQ(image_format_of_path("a/b.hdr"), ImageFormat::hdr);
+  EXPECT_EQ(image_format_of_path("B.HDR"), ImageFormat::hdr);
+  EXPECT_EQ(image_format_of_path("b.png"), ImageFormat::png);
+  EXPECT_EQ(image_format_of_path("c.Pfm"), ImageFormat::pfm);
+  EXPECT_EQ(image_format_of_path("hdr"), std::nullopt);
+  EXPECT_EQ(image_format_of_path("b.exr"), std::nullopt);
 }
 
 TEST_F(ImageOutput, PngReadsBackAsTheToneMappedImage) {
@@ -156,6 +158,26 @@ TEST_F(ImageOutput, HdrHasRadianceHeaderAndLinearValues) {
     EXPECT_NEAR(data[i], image.rgb[i], largest / 128 + 1e-6f) << "value " << i;
   }
   stbi_image_free(data);
+}
+
+TEST_F(ImageOutput, PfmHoldsEveryFloatExactly) {
+  Image image = gradient(5, 3);
+  image.rgb[0] = 3.5e-7f;  // a channel far below the pixel's brightest: RGBE would round it off
+  image.rgb[1] = 1.0e30f;
+  image.rgb[4] = 0.1234567f;
+  const std::string file = path("out.pfm");
+  write_image(image, file);
+  const std::string bytes = read_all(file);
+  const std::string header = "PF\n5 3\n-1.0\n";
+  ASSERT_EQ(bytes.rfind(header, 0), 0u);
+  ASSERT_EQ(bytes.size(), header.size() + image.rgb.size() * sizeof(float));
+  // Rows bottom to top, little-endian floats, bit for bit.
+  for (int y = 0; y < 3; ++y)
+    for (int k = 0; k < 15; ++k) {
+      float v = 0.0f;
+      std::memcpy(&v, bytes.data() + header.size() + (std::size_t(2 - y) * 15 + k) * 4, 4);
+      EXPECT_EQ(v, image.rgb[std::size_t(y) * 15 + k]) << "row " << y << " value " << k;
+    }
 }
 
 // Issue 34, item 10: values above 1e30 and infinity were written as 1e30. RGBE holds up to just
