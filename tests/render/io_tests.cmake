@@ -92,7 +92,7 @@ if(TARGET raystream)
                      ARGS ${D}/tiny.json --device cpu --spp 1 --output ${O}/stats_unwritable/out.png
                           --stats ${O}/stats_unwritable/none/stats.json)
   raystream_cli_case(NAME unsupported_image_type EXIT 2
-                     REGEX "out.jpg: unsupported image type \\(name the output .png or .hdr, or give --format png\\|hdr\\)"
+                     REGEX "out.jpg: unsupported image type \\(name the output .png, .hdr or .pfm, or give --format png\\|hdr\\|pfm\\)"
                      FORBID ${O}/unsupported_image_type/out.jpg
                      ARGS ${D}/tiny.json --device cpu --output ${O}/unsupported_image_type/out.jpg)
   raystream_cli_case(NAME stats_is_the_image EXIT 2 REGEX "the same file"
@@ -155,7 +155,7 @@ if(TARGET raystream)
                      ARGS ${D}/tiny.json --device cpu --spp 1 --quiet -o /dev/stdout
                           --format hdr)
   raystream_cli_case(NAME image_type_unknown EXIT 2
-                     REGEX "^raystream: error: /dev/null: unsupported image type \\(name the output .png or .hdr, or give --format png\\|hdr\\)\n$"
+                     REGEX "^raystream: error: /dev/null: unsupported image type \\(name the output .png, .hdr or .pfm, or give --format png\\|hdr\\|pfm\\)\n$"
                      ARGS ${D}/tiny.json --device cpu --spp 1 -o /dev/null)
   raystream_cli_case(NAME image_type_disagrees EXIT 2
                      REGEX "^raystream: error: [^\n]*out.png: the name says png but --format is hdr\n$"
