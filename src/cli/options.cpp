@@ -99,8 +99,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
 
   app.add_option("scene", options.scene, "Scene file (JSON)")->required();
   // Numbers are read as text and parsed by parse_integer: one rule for every numeric option.
-  std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, sort, compact,
-      bvh, device = "auto", stats;
+  std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
+      compact, bvh, device = "auto", stats;
   auto* spp_opt =
       app.add_option("--spp", spp,
                      "Samples per pixel (frames), 1 to " + std::to_string(kMaxIterations) +
@@ -144,10 +144,17 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                      "BSDF sampling only, light found by hitting it (default: path)")
           ->check(CLI::IsMember({"path", "bsdf"}));
   const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
+  auto* shade_opt =
+      app.add_option("--shade", shade,
+                     "Wavefronts: queues splits the live paths into one queue per BSDF lobe kind "
+                     "(the multisplit) and shades each with a kernel of that lobe alone; single "
+                     "shades every path in one kernel (default: " +
+                         std::string(shade_mode_name(defaults.shade)) + ")")
+          ->check(CLI::IsMember({"queues", "single"}));
   auto* sort_opt = app.add_option("--sort-by-material", sort,
-                                  "Sort live paths by material before shading: on (radix sort), "
-                                  "multisplit (a stable partition into up to 32 material queues, "
-                                  "the same order) or off (default: " +
+                                  "With --shade single: sort live paths by material before "
+                                  "shading: on (radix sort), multisplit (a stable partition into "
+                                  "up to 32 material queues, the same order) or off (default: " +
                                       on_off_text(defaults.sort_by_material) + ")")
                        ->check(CLI::IsMember({"on", "off", "multisplit"}));
   auto* compact_opt = app.add_option("--compact", compact,
@@ -230,6 +237,7 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     options.timing = timing == "all"   ? StageTiming::all
                      : timing == "off" ? StageTiming::off
                                        : StageTiming::sampled;
+  if (*shade_opt) options.shade = shade == "single" ? ShadeMode::single : ShadeMode::queues;
   if (*sort_opt) {
     options.sort_by_material = sort != "off";
     options.material_multisplit = sort == "multisplit";
@@ -261,6 +269,7 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.schedule = options.schedule.value_or(s.schedule);
   s.pool = options.pool.value_or(s.pool);
   s.timing = options.timing.value_or(s.timing);
+  s.shade = options.shade.value_or(s.shade);
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
   s.material_multisplit = options.material_multisplit.value_or(s.material_multisplit);
   s.compact = options.compact.value_or(s.compact);
@@ -344,6 +353,12 @@ std::vector<std::string> unused_setting_notices(const Options& options,
                           : "--compact: the megakernel keeps no path list to compact; ignored");
   if (options.sort_by_material && *options.sort_by_material && schedule == Schedule::megakernel)
     notices.push_back("--sort-by-material: the megakernel does not sort; ignored");
+  else if (options.sort_by_material && *options.sort_by_material &&
+           settings.shade == ShadeMode::queues)
+    notices.push_back(
+        "--sort-by-material: --shade queues splits the paths by lobe kind instead; ignored");
+  if (options.shade && schedule == Schedule::megakernel)
+    notices.push_back("--shade: the megakernel shades each path in place; ignored");
   if (options.timing && schedule == Schedule::megakernel)
     notices.push_back(
         "--stage-timing: the megakernel has no stages (its frames are always timed); ignored");

@@ -26,6 +26,7 @@ struct Options {
   std::optional<Schedule> schedule;               // --schedule stream|frame|megakernel
   std::optional<std::size_t> pool;                // --pool N (stream schedule)
   std::optional<StageTiming> timing;              // --stage-timing sampled|all|off
+  std::optional<ShadeMode> shade;                 // --shade queues|single
   std::optional<bool> sort_by_material;           // --sort-by-material on|off|multisplit
   std::optional<bool> material_multisplit;        // --sort-by-material multisplit
   std::optional<bool> nee;                        // --integrator path (true) | bsdf (false)

@@ -1,5 +1,7 @@
 #include "cli/team.h"
 
+#include "materials/material_data.h"
+
 #ifndef RAYSTREAM_MPI
 #define RAYSTREAM_MPI 0
 #endif
@@ -38,9 +40,10 @@ namespace {
 // Up to this many characters of a failing rank's message travel to every rank.
 constexpr int kMessageBytes = 4096;
 constexpr int kDeviceNameBytes = 128;
-// A share's statistics as numbers, for MPI_Gather: the fixed fields (nine, then one per stage),
-// then kBounceFields per depth. pack and unpack must list the same fields in the same order.
-constexpr int kFixedFields = 9 + kStageCount;
+// A share's statistics as numbers, for MPI_Gather: the fixed fields (nine, one per stage, one per
+// material queue), then kBounceFields per depth. pack and unpack must list the same fields in the
+// same order.
+constexpr int kFixedFields = 9 + kStageCount + kBsdfKindCount;
 constexpr int kBounceFields = 8;
 
 std::vector<double> pack(const RenderStats& s) {
@@ -49,6 +52,8 @@ std::vector<double> pack(const RenderStats& s) {
       double(s.path_segments), double(s.peak_device_bytes), double(s.timed_units),  double(s.pool),
       double(s.shadow_rays)};
   for (double ms : s.stage_ms) v.push_back(ms);
+  for (int k = 0; k < kBsdfKindCount; ++k)
+    v.push_back(k < int(s.queue_paths.size()) ? double(s.queue_paths[k]) : 0.0);
   for (const BounceStats& b : s.bounces) {
     v.insert(v.end(), {double(b.paths_in), double(b.paths_out), double(b.shadow_rays),
                        b.intersect_ms, b.sort_ms, b.shade_ms, b.shadow_ms, b.compact_ms});
@@ -72,6 +77,8 @@ RenderStats unpack(const double* v, const RenderStats& like, const char* device,
   s.pool = std::size_t(v[7]);
   s.shadow_rays = std::uint64_t(v[8]);
   for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = v[9 + k];
+  for (std::size_t k = 0; k < s.queue_paths.size(); ++k)
+    s.queue_paths[k] = std::uint64_t(v[9 + kStageCount + k]);
   for (std::size_t b = 0; b < s.bounces.size(); ++b) {
     const double* d = v + kFixedFields + kBounceFields * b;
     s.bounces[b].paths_in = std::uint64_t(d[0]);

@@ -4,7 +4,44 @@
 
 namespace raystream {
 
-enum class MaterialType { diffuse, emitting, specular, refractive, plastic };
+// What a material type of the scene format accepts beyond RGB (the loader warns about a key the
+// type ignores).
+enum MaterialTypeTraits : unsigned {
+  kTypeRough = 1u,     // ROUGHNESS
+  kTypeIor = 2u,       // IOR
+  kTypeTextured = 4u,  // TEXTURE (and an MTL map_Kd)
+};
+
+// Every material type of the scene format, once: X(enumerator, scene-file name, traits). A type
+// that reflects is drawn by one BSDF lobe (materials/bsdf.h lists which); the course's Emitting
+// only emits.
+#define RAYSTREAM_MATERIAL_TYPES(X)                  \
+  X(diffuse, "Diffuse", kTypeTextured)               \
+  X(emitting, "Emitting", 0u)                        \
+  X(specular, "Specular", kTypeRough)                \
+  X(refractive, "Refractive", kTypeRough | kTypeIor) \
+  X(plastic, "Plastic", kTypeRough | kTypeIor | kTypeTextured)
+
+#define RAYSTREAM_MATERIAL_TYPE_ENUMERATOR(name, scene_name, traits) name,
+enum class MaterialType { RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_ENUMERATOR) };
+#undef RAYSTREAM_MATERIAL_TYPE_ENUMERATOR
+
+// The scene-file name and the traits of a material type.
+constexpr const char* material_type_name(MaterialType type) {
+#define RAYSTREAM_MATERIAL_TYPE_NAME(name, scene_name, traits) \
+  if (type == MaterialType::name) return scene_name;
+  RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_NAME)
+#undef RAYSTREAM_MATERIAL_TYPE_NAME
+  return "";
+}
+
+constexpr unsigned material_type_traits(MaterialType type) {
+#define RAYSTREAM_MATERIAL_TYPE_TRAITS(name, scene_name, traits) \
+  if (type == MaterialType::name) return traits;
+  RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_TRAITS)
+#undef RAYSTREAM_MATERIAL_TYPE_TRAITS
+  return 0u;
+}
 
 enum class ShapeType { sphere, cube };
 

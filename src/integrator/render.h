@@ -26,6 +26,15 @@ enum class Schedule { stream, frame, megakernel };
 enum class StageTiming { sampled, all, off };
 inline constexpr int kTimingSamplePeriod = 16;
 
+// How the wavefronts shade. queues: the live paths are split into one queue per BSDF lobe kind
+// (the multisplit of the path ids by kind), and one kernel per kind, compiled with that lobe
+// alone, shades its queue; single: one kernel shades every path, dispatching on each material.
+enum class ShadeMode { queues, single };
+
+inline const char* shade_mode_name(ShadeMode mode) {
+  return mode == ShadeMode::single ? "single" : "queues";
+}
+
 inline const char* schedule_name(Schedule schedule) {
   return schedule == Schedule::frame        ? "frame"
          : schedule == Schedule::megakernel ? "megakernel"
@@ -45,7 +54,9 @@ struct RenderSettings {
   int width = 0;  // image size (taken from the scene's camera by the caller)
   int height = 0;
   Schedule schedule = Schedule::stream;
-  std::size_t pool = 0;  // stream schedule: path slots (0: sized to fill the device)
+  std::size_t pool = 0;                 // stream schedule: path slots (0: sized to fill the device)
+  ShadeMode shade = ShadeMode::queues;  // the wavefronts (the megakernel shades in place)
+  // Sort by material id before shading (shade single: the queues split by lobe kind instead).
   bool sort_by_material = false;
   // Sort by material through the multisplit (a stable k-way partition) rather than the radix
   // sort: the same order, for scenes whose keys fit 32 buckets (5 key bits); others sort.
@@ -136,6 +147,13 @@ struct RenderStats {
   bool sort_by_material = false;
   bool material_multisplit = false;
   bool compact = false;
+  std::string shade;  // "queues", "single", or "megakernel" (it shades in place)
+  // single and megakernel: the compiled specialization that ran (its lobes, NEE), for the report.
+  std::string kernel_variant;
+  // shade queues: the paths each lobe kind's queue shaded over the render, by kind (BsdfKind:
+  // none, then the lobes in materials/material_data.h's order), with the kinds' names.
+  std::vector<std::uint64_t> queue_paths;
+  std::vector<std::string> queue_names;
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
   // A render split across devices or processes: each share's own statistics, in order. The

@@ -70,6 +70,7 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
     t.total_ms = 0;
     t.path_segments = 0;
     t.shadow_rays = 0;
+    for (std::uint64_t& n : t.queue_paths) n = 0;
     t.timed_units = 0;
     t.peak_device_bytes = 0;
     for (double& ms : t.stage_ms) ms = 0;
@@ -81,6 +82,8 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
   t.first_sample = std::min(t.first_sample, s.first_sample);
   t.path_segments += s.path_segments;
   t.shadow_rays += s.shadow_rays;
+  for (std::size_t k = 0; k < t.queue_paths.size() && k < s.queue_paths.size(); ++k)
+    t.queue_paths[k] += s.queue_paths[k];
   t.timed_units += s.timed_units;
   t.total_ms = std::max(t.total_ms, s.total_ms);
   t.peak_device_bytes = std::max(t.peak_device_bytes, s.peak_device_bytes);

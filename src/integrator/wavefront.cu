@@ -16,7 +16,9 @@
 #include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
 #include "integrator/schedules/schedules.h"
+#include "integrator/stages/stages.h"
 #include "integrator/wavefront.h"
+#include "materials/bsdf.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 
@@ -33,10 +35,9 @@ int material_key_bits(int material_count) {
 }
 
 void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
-                       bool compact) {
-  if (!c.ex.gpu() || !(compact || c.settings.sort_by_material)) return;
-  const std::size_t bytes = c.primitives.workspace_bytes(
-      n, compact, c.settings.sort_by_material ? c.key_bits : 0, c.settings.material_multisplit);
+                       bool compact, int sort_bits, bool multisplit) {
+  if (!c.ex.gpu() || !(compact || sort_bits > 0)) return;
+  const std::size_t bytes = c.primitives.workspace_bytes(n, compact, sort_bits, multisplit);
   try {
     workspace.reserve(bytes);
   } catch (const prim::Error& e) {
@@ -119,7 +120,9 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 
 RenderSettings settings_that_run(const RenderSettings& asked, int material_count) {
   RenderSettings s = asked;
-  s.sort_by_material = asked.sort_by_material && asked.schedule != Schedule::megakernel;
+  // The queues' split is the sort of the wavefronts that shade by queue.
+  s.sort_by_material = asked.sort_by_material && asked.schedule != Schedule::megakernel &&
+                       asked.shade == ShadeMode::single;
   s.material_multisplit = s.sort_by_material && asked.material_multisplit &&
                           material_key_bits(material_count) <= kMultisplitKeyBits;
   s.compact =
@@ -177,8 +180,19 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   stats.sort_by_material = settings.sort_by_material;
   stats.material_multisplit = settings.material_multisplit;
   stats.compact = settings.compact;
+  stats.shade =
+      settings.schedule == Schedule::megakernel ? "megakernel" : shade_mode_name(settings.shade);
   SceneView view = upload.view();
   view.nee = settings.nee && view.lights.count > 0;
+  view.lobe_mask = 0u;
+  view.textured = false;
+  for (const Material& material : scene.materials) {
+    const MaterialData m = make_material_data(material);
+    view.lobe_mask |= lobe_bit(static_cast<BsdfKind>(m.kind));
+    view.textured = view.textured || m.texture >= 0;
+  }
+  if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
+    stats.kernel_variant = megakernel_variant(view);
 
   RenderContext context{ex,
                         settings,

@@ -400,8 +400,8 @@ void add_materials(const std::vector<tinyobj::material_t>& materials,
     mtl.kd_map = t.diffuse_texname;
     mesh.materials.push_back(material_from_mtl(mtl));
     mesh.kd_maps.push_back(kd_map);
-    if (!kd_map.path.empty() && mesh.materials.back().type != MaterialType::diffuse &&
-        mesh.materials.back().type != MaterialType::plastic) {
+    if (!kd_map.path.empty() &&
+        !(material_type_traits(mesh.materials.back().type) & kTypeTextured)) {
       mesh.material_warnings.push_back(excerpt(
           kd_map.origin + ": material \"" + excerpt(t.name) +
               "\" is not diffuse (only Diffuse and Plastic materials are textured); the texture "

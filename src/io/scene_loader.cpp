@@ -67,23 +67,35 @@ Material read_material(JsonReader& r, const std::string& name, const Json& j,
   Material m;
   m.name = name;
   const std::string type_key = key + ".TYPE";
-  const std::string type = lower(r.string(r.require(j, key, "TYPE"), type_key));
-  if (type == "diffuse") {
-    m.type = MaterialType::diffuse;
-  } else if (type == "emitting") {
-    m.type = MaterialType::emitting;
-  } else if (type == "specular") {
-    m.type = MaterialType::specular;
-  } else if (type == "refractive" || type == "dielectric") {
-    m.type = MaterialType::refractive;
-  } else if (type == "plastic") {
-    m.type = MaterialType::plastic;
-    m.roughness = 0.3f;  // a plastic's default coat
-  } else {
-    r.fail(type_key,
-           "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
-               "\" (expected Diffuse, Emitting, Specular, Refractive, Dielectric or Plastic)");
-  }
+  std::string type = lower(r.string(r.require(j, key, "TYPE"), type_key));
+  if (type == "dielectric") type = "refractive";  // the other name of a Refractive material
+  bool known = false;
+  std::string names;
+#define RAYSTREAM_READ_TYPE(name, scene_name, traits) \
+  if (type == lower(scene_name)) {                    \
+    m.type = MaterialType::name;                      \
+    known = true;                                     \
+  }                                                   \
+  names += std::string(names.empty() ? "" : ", ") + scene_name;
+  RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_READ_TYPE)
+#undef RAYSTREAM_READ_TYPE
+  if (!known)
+    r.fail(type_key, "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
+                         "\" (expected one of " + names + ", or Dielectric for Refractive)");
+  if (m.type == MaterialType::plastic) m.roughness = 0.3f;  // a plastic's default coat
+  const unsigned traits = material_type_traits(m.type);
+  // The types a trait belongs to, for messages: "Specular, Refractive and Plastic".
+  const auto types_with = [](unsigned trait) {
+    std::vector<std::string> with;
+#define RAYSTREAM_TYPE_WITH(name, scene_name, traits) \
+  if ((traits)&trait) with.push_back(scene_name);
+    RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_TYPE_WITH)
+#undef RAYSTREAM_TYPE_WITH
+    std::string text;
+    for (std::size_t i = 0; i < with.size(); ++i)
+      text += (i == 0 ? "" : i + 1 == with.size() ? " and " : ", ") + with[i];
+    return text;
+  };
   // Refractive materials default to clear glass; the others need their colour.
   if (m.type == MaterialType::refractive && !j.contains("RGB")) {
     m.color = glm::vec3(1.0f);
@@ -110,17 +122,16 @@ Material read_material(JsonReader& r, const std::string& name, const Json& j,
   if (j.contains("IOR")) {
     m.ior = r.real(j["IOR"], key + ".IOR");
     if (m.ior <= 0) r.fail(key + ".IOR", "expected a positive index of refraction");
-    if (m.type != MaterialType::refractive && m.type != MaterialType::plastic)
-      r.warn(key + ".IOR", "only Refractive and Plastic materials have an IOR; ignored");
+    if (!(traits & kTypeIor))
+      r.warn(key + ".IOR", "only " + types_with(kTypeIor) + " materials have an IOR; ignored");
   }
   if (j.contains("ROUGHNESS")) {
     m.roughness = r.real(j["ROUGHNESS"], key + ".ROUGHNESS");
     if (m.roughness < 0 || m.roughness > 1)
       r.fail(key + ".ROUGHNESS", "expected a value in [0, 1]");
-    if (m.roughness > 0 && m.type != MaterialType::specular && m.type != MaterialType::refractive &&
-        m.type != MaterialType::plastic)
+    if (m.roughness > 0 && !(traits & kTypeRough))
       r.warn(key + ".ROUGHNESS",
-             "only Specular, Refractive and Plastic materials are rough; ignored");
+             "only " + types_with(kTypeRough) + " materials are rough; ignored");
     if (m.type == MaterialType::plastic && m.roughness < kMinPlasticRoughness)
       r.warn(key + ".ROUGHNESS", "a Plastic's coat is at least 0.1 rough; rendered as 0.1");
   }
@@ -144,8 +155,8 @@ Material read_material(JsonReader& r, const std::string& name, const Json& j,
   if (j.contains("TEXTURE")) {
     const std::string texture_key = key + ".TEXTURE";
     const std::string file = r.path(j["TEXTURE"], texture_key, "image file path");
-    if (m.type != MaterialType::diffuse && m.type != MaterialType::plastic) {
-      r.warn(texture_key, "only Diffuse and Plastic materials are textured; ignored");
+    if (!(traits & kTypeTextured)) {
+      r.warn(texture_key, "only " + types_with(kTypeTextured) + " materials are textured; ignored");
     } else {
       const std::string resolved =
           (std::filesystem::path(path).parent_path() / std::filesystem::path(file))

@@ -10,32 +10,20 @@ MaterialData make_material_data(const Material& material) {
   m.emission = material.emission;
   m.ior = material.ior;
   m.two_sided = material.two_sided ? 1 : 0;
-  m.texture = material.type == MaterialType::diffuse || material.type == MaterialType::plastic
-                  ? material.texture
-                  : -1;
-  switch (material.type) {
-    case MaterialType::diffuse:
-      m.kind = static_cast<std::int32_t>(BsdfKind::lambertian);
-      break;
-    case MaterialType::emitting:
-      // The course format's emitters: radiance RGB x EMITTANCE, no reflection.
-      m.kind = static_cast<std::int32_t>(BsdfKind::none);
-      m.albedo = glm::vec3(0.0f);
-      m.emission = material.color * material.emittance;
-      break;
-    case MaterialType::specular:
-      m.kind = static_cast<std::int32_t>(BsdfKind::conductor);
-      m.alpha = ggx_alpha(material.roughness);
-      break;
-    case MaterialType::plastic:
-      m.kind = static_cast<std::int32_t>(BsdfKind::plastic);
-      m.alpha = plastic_alpha(ggx_alpha(material.roughness));
-      break;
-    case MaterialType::refractive:
-      m.kind = static_cast<std::int32_t>(BsdfKind::dielectric);
-      m.alpha = ggx_alpha(material.roughness);
-      break;
+  m.texture = material_type_traits(material.type) & kTypeTextured ? material.texture : -1;
+  if (material.type == MaterialType::emitting) {
+    // The course format's emitters: radiance RGB x EMITTANCE, no reflection.
+    m.kind = static_cast<std::int32_t>(BsdfKind::none);
+    m.albedo = glm::vec3(0.0f);
+    m.emission = material.color * material.emittance;
   }
+#define RAYSTREAM_LOBE_OF_TYPE(lobe, scene_type)     \
+  if (material.type == MaterialType::scene_type) {   \
+    m.kind = static_cast<std::int32_t>(lobe::kKind); \
+    m.alpha = lobe::alpha_of(material.roughness);    \
+  }
+  RAYSTREAM_LOBES(RAYSTREAM_LOBE_OF_TYPE)
+#undef RAYSTREAM_LOBE_OF_TYPE
   return m;
 }
 

@@ -1,9 +1,10 @@
-// Materials as the kernels see them, and the BSDF interface every material implements:
-// sample_bsdf (a direction, its weight f |cos| / pdf, its pdf and whether it is a delta lobe),
-// eval_bsdf (f |cos| for a pair of directions) and pdf_bsdf (the density sample_bsdf draws that
-// pair with). The lobes live one family per file: lambertian.h, conductor.h, dielectric.h,
-// plastic.h; here
-// directions go from world space into the local frame of the shading normal and back.
+// The BSDF interface every lobe implements: sample (a direction, its weight f |cos| / pdf, its pdf
+// and whether it is a delta lobe), eval (f |cos| for a pair of directions) and pdf (the density
+// sample draws that pair with); here directions go from world space into the local frame of the
+// shading normal and back. The lobes are listed once (RAYSTREAM_LOBES, materials/material_data.h)
+// and LobeSet::dispatch calls the one a material has: the only switch over the kinds. Every
+// function is templated on the lobe (or set of lobes) it is compiled for: AnyLobe serves every
+// material, a lobe type the materials of one queue.
 //
 // A material may also emit (emission > 0): an emitter is a surface like any other, which reflects
 // by its BSDF. The course format's Emitting materials have no BSDF (kind none): they are black.
@@ -11,32 +12,128 @@
 
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <type_traits>
 
 #include "core/host_device.h"
 #include "core/sampling.h"
 #include "materials/conductor.h"
 #include "materials/dielectric.h"
 #include "materials/lambertian.h"
+#include "materials/material_data.h"
 #include "materials/plastic.h"
 
 namespace raystream {
 
-struct Material;  // scene/scene.h
-
-enum class BsdfKind : std::int32_t { none, lambertian, conductor, dielectric, plastic };
-
-struct MaterialData {
-  glm::vec3 albedo{1.0f};      // Lambertian albedo, conductor reflectance or dielectric tint
-  std::int32_t kind = 1;       // BsdfKind
-  glm::vec3 emission{0.0f};    // emitted radiance (0: not a light)
-  float ior = 1.5f;            // dielectric: index inside over outside
-  float alpha = 0.0f;          // GGX width (conductor, dielectric); below kMinGgxAlpha smooth
-  std::int32_t two_sided = 1;  // emits from both sides (else only where the normal points)
-  std::int32_t texture = -1;   // albedo texture, -1 none
-  std::int32_t pad = 0;
+// The "lobe" of a material that does not reflect: no sample, black.
+struct NoLobe {
+  static constexpr BsdfKind kKind = BsdfKind::none;
+  static float alpha_of(float) { return 0.0f; }
+  RAYSTREAM_HD static bool delta(const MaterialData&) { return true; }
+  RAYSTREAM_HD static LobeSample sample(const MaterialData&, const glm::vec3&, const glm::vec3&,
+                                        float, float, float) {
+    return LobeSample{};
+  }
+  RAYSTREAM_HD static glm::vec3 eval(const MaterialData&, const glm::vec3&, const glm::vec3&,
+                                     const glm::vec3&) {
+    return glm::vec3(0.0f);
+  }
+  RAYSTREAM_HD static float pdf(const MaterialData&, const glm::vec3&, const glm::vec3&) {
+    return 0.0f;
+  }
 };
 
-MaterialData make_material_data(const Material& material);
+// Calls f(Lobe{}) for NoLobe and every listed lobe, in kind order (host code: one launch each).
+template <class F>
+inline void for_each_lobe(F&& f) {
+  f(NoLobe{});
+#define RAYSTREAM_LOBE_CALL(lobe, scene_type) f(lobe{});
+  RAYSTREAM_LOBES(RAYSTREAM_LOBE_CALL)
+#undef RAYSTREAM_LOBE_CALL
+}
+
+// The name of a lobe kind, for reports: "emitter" (none), then the lobe types' names.
+inline const char* lobe_name(int kind) {
+  if (kind == 0) return "emitter";
+  int k = 0;
+#define RAYSTREAM_LOBE_NAME(lobe, scene_type) \
+  if (++k == kind) return #lobe;
+  RAYSTREAM_LOBES(RAYSTREAM_LOBE_NAME)
+#undef RAYSTREAM_LOBE_NAME
+  return "unknown";
+}
+
+// The bit of a lobe kind in a set of lobes.
+constexpr unsigned lobe_bit(BsdfKind kind) {
+  return 1u << static_cast<unsigned>(kind);
+}
+#define RAYSTREAM_LOBE_BIT(lobe, scene_type) | lobe_bit(lobe::kKind)
+inline constexpr unsigned kAllLobes = lobe_bit(BsdfKind::none) RAYSTREAM_LOBES(RAYSTREAM_LOBE_BIT);
+#undef RAYSTREAM_LOBE_BIT
+
+// The lobes of a set of kinds (Mask: lobe_bit of each), behind the lobe interface: each call
+// dispatches on the material's kind, among the set's lobes alone (a kind outside the set is
+// black: code compiled for a set runs only on scenes the set covers). Textures: whether the
+// set's materials may be textured. A kernel templated on a lobe takes AnyLobe to serve every
+// material, a smaller set to leave the other lobes' code out, a lobe type for its queue alone.
+template <unsigned Mask, bool Textures = true>
+struct LobeSet {
+  // Whether code compiled for the set renders materials of the kinds in `mask` (textured or not)
+  // as AnyLobe would.
+  static constexpr bool covers(unsigned mask, bool textured) {
+    return (mask & ~Mask) == 0u && (Textures || !textured);
+  }
+  template <class F>
+  RAYSTREAM_HD static decltype(auto) dispatch(std::int32_t kind, F&& f) {
+    switch (static_cast<BsdfKind>(kind)) {
+#define RAYSTREAM_LOBE_IN_SET(lobe, scene_type)        \
+  case lobe::kKind:                                    \
+    if constexpr ((Mask & lobe_bit(lobe::kKind)) != 0) \
+      return f(lobe{});                                \
+    else                                               \
+      return f(NoLobe{});
+      RAYSTREAM_LOBES(RAYSTREAM_LOBE_IN_SET)
+#undef RAYSTREAM_LOBE_IN_SET
+      default:
+        return f(NoLobe{});
+    }
+  }
+  RAYSTREAM_HD static bool delta(const MaterialData& m) {
+    return dispatch(m.kind, [&](auto lobe) { return decltype(lobe)::delta(m); });
+  }
+  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
+                                        const glm::vec3& wo, float uc, float u1, float u2) {
+    return dispatch(m.kind,
+                    [&](auto lobe) { return decltype(lobe)::sample(m, albedo, wo, uc, u1, u2); });
+  }
+  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
+                                     const glm::vec3& wo, const glm::vec3& wi) {
+    return dispatch(m.kind, [&](auto lobe) { return decltype(lobe)::eval(m, albedo, wo, wi); });
+  }
+  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+    return dispatch(m.kind, [&](auto lobe) { return decltype(lobe)::pdf(m, wo, wi); });
+  }
+};
+
+// Every lobe, textures too: one kernel for any scene.
+using AnyLobe = LobeSet<kAllLobes, true>;
+// The course's materials without textures (Diffuse, Specular, Refractive; emitters): the
+// smallest set most shipped scenes need (smallpt, the Cornell boxes).
+using ClassicLobes = LobeSet<lobe_bit(BsdfKind::none) | lobe_bit(BsdfKind::kLambertian) |
+                                 lobe_bit(BsdfKind::kConductor) | lobe_bit(BsdfKind::kDielectric),
+                             false>;
+
+// Whether a lobe's materials may be textured (their scene type's trait; a set's flag), so that
+// code compiled without textures leaves the lookup out.
+template <class Lobe>
+struct LobeTextured : std::false_type {};  // NoLobe
+template <unsigned Mask, bool Textures>
+struct LobeTextured<LobeSet<Mask, Textures>> : std::bool_constant<Textures> {};
+#define RAYSTREAM_LOBE_TEXTURED(lobe, scene_type)                                                  \
+  template <>                                                                                      \
+  struct LobeTextured<lobe> : std::bool_constant<(material_type_traits(MaterialType::scene_type) & \
+                                                  kTypeTextured) != 0u> {};
+RAYSTREAM_LOBES(RAYSTREAM_LOBE_TEXTURED)
+#undef RAYSTREAM_LOBE_TEXTURED
 
 RAYSTREAM_HD inline bool is_emissive(const MaterialData& m) {
   return m.emission.x > 0.0f || m.emission.y > 0.0f || m.emission.z > 0.0f;
@@ -50,10 +147,9 @@ RAYSTREAM_HD inline glm::vec3 emitted_radiance(const MaterialData& m, const glm:
 
 // True when every direction the BSDF scatters into is a delta (or it scatters none): light
 // sampling cannot help there.
+template <class Lobe = AnyLobe>
 RAYSTREAM_HD inline bool is_specular(const MaterialData& m) {
-  const auto kind = static_cast<BsdfKind>(m.kind);
-  return kind == BsdfKind::none ||
-         ((kind == BsdfKind::conductor || kind == BsdfKind::dielectric) && m.alpha < kMinGgxAlpha);
+  return Lobe::delta(m);
 }
 
 // The local frame of unit normal n.
@@ -78,28 +174,12 @@ struct BsdfSample {
 // Samples the direction light arrives from, for light leaving towards wo (unit, away from the
 // surface) at a surface with unit outward normal n, with albedo `albedo` (the material's, or its
 // texture's). uc chooses between lobes, (u1, u2) the direction.
+template <class Lobe = AnyLobe>
 RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec3& albedo,
                                            const glm::vec3& wo, const glm::vec3& n, float uc,
                                            float u1, float u2) {
   const ShadingFrame frame(n);
-  const glm::vec3 o = frame.to_local(wo);
-  LobeSample s;
-  switch (static_cast<BsdfKind>(m.kind)) {
-    case BsdfKind::lambertian:
-      s = lambertian_sample(albedo, o, u1, u2);
-      break;
-    case BsdfKind::conductor:
-      s = conductor_sample(albedo, m.alpha, o, u1, u2);
-      break;
-    case BsdfKind::dielectric:
-      s = dielectric_sample(albedo, m.ior, m.alpha, o, uc, u1, u2);
-      break;
-    case BsdfKind::plastic:
-      s = plastic_sample(albedo, m.albedo, m.ior, m.alpha, o, uc, u1, u2);
-      break;
-    default:
-      break;
-  }
+  const LobeSample s = Lobe::sample(m, albedo, frame.to_local(wo), uc, u1, u2);
   BsdfSample b;
   if (!(s.pdf > 0.0f)) return b;  // no sample: zero weight, the path ends
   b.wi = glm::normalize(frame.to_world(s.wi));
@@ -110,42 +190,19 @@ RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec
 }
 
 // f(wo, wi) |cos theta_i|; zero for delta lobes.
+template <class Lobe = AnyLobe>
 RAYSTREAM_HD inline glm::vec3 eval_bsdf(const MaterialData& m, const glm::vec3& albedo,
                                         const glm::vec3& wo, const glm::vec3& wi,
                                         const glm::vec3& n) {
   const ShadingFrame frame(n);
-  const glm::vec3 o = frame.to_local(wo), i = frame.to_local(wi);
-  switch (static_cast<BsdfKind>(m.kind)) {
-    case BsdfKind::lambertian:
-      return lambertian_eval(albedo, o, i);
-    case BsdfKind::conductor:
-      return conductor_eval(albedo, m.alpha, o, i);
-    case BsdfKind::dielectric:
-      return dielectric_eval(albedo, m.ior, m.alpha, o, i);
-    case BsdfKind::plastic:
-      return plastic_eval(albedo, m.ior, m.alpha, o, i);
-    default:
-      return glm::vec3(0.0f);
-  }
+  return Lobe::eval(m, albedo, frame.to_local(wo), frame.to_local(wi));
 }
 
 // The density with which sample_bsdf draws wi given wo; zero for delta lobes.
+template <class Lobe = AnyLobe>
 RAYSTREAM_HD inline float pdf_bsdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi,
                                    const glm::vec3& n) {
   const ShadingFrame frame(n);
-  const glm::vec3 o = frame.to_local(wo), i = frame.to_local(wi);
-  switch (static_cast<BsdfKind>(m.kind)) {
-    case BsdfKind::lambertian:
-      return lambertian_pdf(o, i);
-    case BsdfKind::conductor:
-      return conductor_pdf(m.alpha, o, i);
-    case BsdfKind::dielectric:
-      return dielectric_pdf(m.ior, m.alpha, o, i);
-    case BsdfKind::plastic:
-      return plastic_pdf(m.albedo, m.ior, m.alpha, o, i);
-    default:
-      return 0.0f;
-  }
+  return Lobe::pdf(m, frame.to_local(wo), frame.to_local(wi));
 }
-
 }  // namespace raystream

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "materials/lobe.h"
+#include "materials/material_data.h"
 #include "materials/microfacet.h"
 
 namespace raystream {
@@ -52,5 +53,23 @@ RAYSTREAM_HD inline float conductor_pdf(float alpha, const glm::vec3& wo, const 
   const float o_m = glm::dot(o, m);
   return o_m > 0.0f ? ggx_visible_pdf(alpha, o, m) / (4.0f * o_m) : 0.0f;
 }
+
+// The lobe of a Specular material.
+struct Conductor {
+  static constexpr BsdfKind kKind = BsdfKind::kConductor;
+  static float alpha_of(float roughness) { return ggx_alpha(roughness); }
+  RAYSTREAM_HD static bool delta(const MaterialData& m) { return m.alpha < kMinGgxAlpha; }
+  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
+                                        const glm::vec3& wo, float, float u1, float u2) {
+    return conductor_sample(albedo, m.alpha, wo, u1, u2);
+  }
+  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
+                                     const glm::vec3& wo, const glm::vec3& wi) {
+    return conductor_eval(albedo, m.alpha, wo, wi);
+  }
+  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+    return conductor_pdf(m.alpha, wo, wi);
+  }
+};
 
 }  // namespace raystream

@@ -4,6 +4,7 @@
 
 #include "core/sampling.h"
 #include "materials/lobe.h"
+#include "materials/material_data.h"
 
 namespace raystream {
 
@@ -27,5 +28,23 @@ RAYSTREAM_HD inline glm::vec3 lambertian_eval(const glm::vec3& albedo, const glm
 RAYSTREAM_HD inline float lambertian_pdf(const glm::vec3& wo, const glm::vec3& wi) {
   return same_hemisphere(wo, wi) ? fabsf(wi.z) / kPi : 0.0f;
 }
+
+// The lobe of a Diffuse material.
+struct Lambertian {
+  static constexpr BsdfKind kKind = BsdfKind::kLambertian;
+  static float alpha_of(float) { return 0.0f; }
+  RAYSTREAM_HD static bool delta(const MaterialData&) { return false; }
+  RAYSTREAM_HD static LobeSample sample(const MaterialData&, const glm::vec3& albedo,
+                                        const glm::vec3& wo, float, float u1, float u2) {
+    return lambertian_sample(albedo, wo, u1, u2);
+  }
+  RAYSTREAM_HD static glm::vec3 eval(const MaterialData&, const glm::vec3& albedo,
+                                     const glm::vec3& wo, const glm::vec3& wi) {
+    return lambertian_eval(albedo, wo, wi);
+  }
+  RAYSTREAM_HD static float pdf(const MaterialData&, const glm::vec3& wo, const glm::vec3& wi) {
+    return lambertian_pdf(wo, wi);
+  }
+};
 
 }  // namespace raystream

@@ -14,6 +14,7 @@
 #include "core/sampling.h"
 #include "materials/fresnel.h"
 #include "materials/lobe.h"
+#include "materials/material_data.h"
 #include "materials/microfacet.h"
 
 namespace raystream {
@@ -82,5 +83,24 @@ RAYSTREAM_HD inline LobeSample plastic_sample(const glm::vec3& albedo,
   if (s.pdf > 0.0f) s.weight = plastic_eval(albedo, eta, alpha, wo, s.wi) / s.pdf;
   return s;
 }
+
+// The lobe of a Plastic material. The coat is chosen by the material's own albedo (not its
+// texture's), so that pdf, which sees no texture, agrees with sample.
+struct Plastic {
+  static constexpr BsdfKind kKind = BsdfKind::kPlastic;
+  static float alpha_of(float roughness) { return plastic_alpha(ggx_alpha(roughness)); }
+  RAYSTREAM_HD static bool delta(const MaterialData&) { return false; }
+  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
+                                        const glm::vec3& wo, float uc, float u1, float u2) {
+    return plastic_sample(albedo, m.albedo, m.ior, m.alpha, wo, uc, u1, u2);
+  }
+  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
+                                     const glm::vec3& wo, const glm::vec3& wi) {
+    return plastic_eval(albedo, m.ior, m.alpha, wo, wi);
+  }
+  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+    return plastic_pdf(m.albedo, m.ior, m.alpha, wo, wi);
+  }
+};
 
 }  // namespace raystream

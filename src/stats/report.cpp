@@ -220,6 +220,17 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << format("%-17s %s (%llu rays)\n", "shadow rays/s",
                   rate_text(s.seconds > 0 ? double(stats.shadow_rays) / s.seconds : 0.0).c_str(),
                   static_cast<unsigned long long>(stats.shadow_rays));
+  if (!stats.shade.empty()) {
+    // Shade queues: each lobe kind's share of the shaded paths.
+    std::string shading = stats.shade;
+    if (!stats.kernel_variant.empty()) shading += " (" + stats.kernel_variant + ")";
+    std::uint64_t queued = 0;
+    for (const std::uint64_t n : stats.queue_paths) queued += n;
+    for (std::size_t k = 0; k < stats.queue_paths.size() && queued > 0; ++k)
+      shading += format("%s %s %.1f%%", k == 0 ? ":" : ",", stats.queue_names[k].c_str(),
+                        100.0 * double(stats.queue_paths[k]) / double(queued));
+    out << format("%-17s %s\n", "shading", shading.c_str());
+  }
   out << format("%-17s %s\n", "peak GPU memory", bytes_text(stats.peak_device_bytes).c_str());
   const BvhStats& bvh = stats.bvh;
   if (bvh.built) {
@@ -269,6 +280,12 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["sort_by_material"] = stats.sort_by_material;
   j["material_multisplit"] = stats.material_multisplit;
   j["compact"] = stats.compact;
+  j["shade"] = stats.shade;
+  j["kernel_variant"] = stats.kernel_variant;
+  nlohmann::json queues = nlohmann::json::object();
+  for (std::size_t k = 0; k < stats.queue_paths.size(); ++k)
+    queues[stats.queue_names[k]] = stats.queue_paths[k];
+  j["queue_paths"] = queues;
   j["total_ms"] = stats.total_ms;
   j["frame_ms"] = {{"mean", s.frame_ms_mean},
                    {"median", s.frame_ms_median},

@@ -191,14 +191,14 @@ TEST(Fresnel, DielectricSideBySignOfCosine) {
 
 MaterialData lambertian_material(glm::vec3 albedo = glm::vec3(1.0f)) {
   MaterialData m;
-  m.kind = static_cast<std::int32_t>(BsdfKind::lambertian);
+  m.kind = static_cast<std::int32_t>(BsdfKind::kLambertian);
   m.albedo = albedo;
   return m;
 }
 
 MaterialData conductor_material(float roughness, glm::vec3 color = glm::vec3(1.0f)) {
   MaterialData m;
-  m.kind = static_cast<std::int32_t>(BsdfKind::conductor);
+  m.kind = static_cast<std::int32_t>(BsdfKind::kConductor);
   m.albedo = color;
   m.alpha = ggx_alpha(roughness);
   return m;
@@ -207,7 +207,7 @@ MaterialData conductor_material(float roughness, glm::vec3 color = glm::vec3(1.0
 MaterialData dielectric_material(float roughness, float ior = 1.5f,
                                  glm::vec3 tint = glm::vec3(1.0f)) {
   MaterialData m;
-  m.kind = static_cast<std::int32_t>(BsdfKind::dielectric);
+  m.kind = static_cast<std::int32_t>(BsdfKind::kDielectric);
   m.albedo = tint;
   m.ior = ior;
   m.alpha = ggx_alpha(roughness);
@@ -216,7 +216,7 @@ MaterialData dielectric_material(float roughness, float ior = 1.5f,
 
 MaterialData plastic_material(float roughness, glm::vec3 base = glm::vec3(0.8f, 0.5f, 0.3f)) {
   MaterialData m;
-  m.kind = static_cast<std::int32_t>(BsdfKind::plastic);
+  m.kind = static_cast<std::int32_t>(BsdfKind::kPlastic);
   m.albedo = base;
   m.ior = 1.5f;
   m.alpha = plastic_alpha(ggx_alpha(roughness));
@@ -246,7 +246,7 @@ struct BsdfCase {
     const ShadingFrame frame(kNormal);
     return glm::normalize(frame.to_world(glm::vec3(s * std::cos(0.7f), s * std::sin(0.7f), cos_o)));
   }
-  bool dielectric() const { return m.kind == static_cast<std::int32_t>(BsdfKind::dielectric); }
+  bool dielectric() const { return m.kind == static_cast<std::int32_t>(BsdfKind::kDielectric); }
 };
 
 std::vector<BsdfCase> bsdf_cases() {
@@ -395,7 +395,7 @@ TEST(BsdfProperties, PdfIntegratesToTheKeptFraction) {
       EXPECT_EQ(in.eval[1], 0.0);
       EXPECT_EQ(st.kept_side[1], 0);
     }
-    if (k.m.kind == static_cast<std::int32_t>(BsdfKind::lambertian)) {
+    if (k.m.kind == static_cast<std::int32_t>(BsdfKind::kLambertian)) {
       EXPECT_NEAR(pdf, 1.0, 1e-2);
       EXPECT_EQ(st.kept, st.samples);
     }
@@ -652,14 +652,14 @@ TEST(BsdfProperties, Reciprocity) {
         const double eta_o = cos_o > 0.0f ? 1.0 : m.ior, eta_i = cos_i > 0.0f ? 1.0 : m.ior;
         ASSERT_NEAR(a / (eta_i * eta_i), b / (eta_o * eta_o), 1e-3 * std::max(a, b) + 1e-7)
             << "transmission, cos_o " << cos_o << " cos_i " << cos_i;
-        if (m.kind != static_cast<std::int32_t>(BsdfKind::dielectric)) {
+        if (m.kind != static_cast<std::int32_t>(BsdfKind::kDielectric)) {
           ASSERT_EQ(a, 0.0);
         }
         transmissions += a > 0.0;
       }
     }
     EXPECT_GT(reflections, 1000);
-    if (m.kind == static_cast<std::int32_t>(BsdfKind::dielectric)) {
+    if (m.kind == static_cast<std::int32_t>(BsdfKind::kDielectric)) {
       EXPECT_GT(transmissions, 1000);
     }
   }
@@ -684,7 +684,7 @@ TEST(BsdfProperties, DirectionalAlbedoAtMostOne) {
     SCOPED_TRACE(k.name);
     const SampleStats st = sample_stats(k.m, k.wo(), kNormal, 200000, 1000 + std::uint32_t(c));
     EXPECT_LE(st.mean_weight(), 1.0 + 3.0 * st.weight_error());
-    if (k.m.kind == static_cast<std::int32_t>(BsdfKind::lambertian)) {
+    if (k.m.kind == static_cast<std::int32_t>(BsdfKind::kLambertian)) {
       EXPECT_EQ(st.mean_weight(), 1.0);
     }
     if (k.dielectric()) {
@@ -1001,7 +1001,7 @@ TEST(Bsdf, MaterialDataFromSceneMaterials) {
   Material glow = scene_material(MaterialType::diffuse, glm::vec3(0.3f, 0.6f, 0.9f));
   glow.emission = glm::vec3(1.5f, 0.0f, 0.25f);
   const MaterialData b = make_material_data(glow);
-  EXPECT_EQ(b.kind, static_cast<std::int32_t>(BsdfKind::lambertian));
+  EXPECT_EQ(b.kind, static_cast<std::int32_t>(BsdfKind::kLambertian));
   EXPECT_EQ(b.albedo, glow.color);
   EXPECT_EQ(b.emission, glow.emission);
   EXPECT_EQ(b.two_sided, 1);
@@ -1013,7 +1013,7 @@ TEST(Bsdf, MaterialDataFromSceneMaterials) {
     Material metal = scene_material(MaterialType::specular, glm::vec3(0.9f, 0.8f, 0.6f));
     metal.roughness = roughness;
     const MaterialData c = make_material_data(metal);
-    EXPECT_EQ(c.kind, static_cast<std::int32_t>(BsdfKind::conductor));
+    EXPECT_EQ(c.kind, static_cast<std::int32_t>(BsdfKind::kConductor));
     EXPECT_FLOAT_EQ(c.alpha, roughness * roughness);
     EXPECT_EQ(c.albedo, metal.color);
     EXPECT_EQ(is_specular(c), roughness == 0.0f);
@@ -1021,7 +1021,7 @@ TEST(Bsdf, MaterialDataFromSceneMaterials) {
     glass.roughness = roughness;
     glass.ior = 1.33f;
     const MaterialData d = make_material_data(glass);
-    EXPECT_EQ(d.kind, static_cast<std::int32_t>(BsdfKind::dielectric));
+    EXPECT_EQ(d.kind, static_cast<std::int32_t>(BsdfKind::kDielectric));
     EXPECT_FLOAT_EQ(d.alpha, roughness * roughness);
     EXPECT_EQ(d.ior, 1.33f);
     EXPECT_EQ(d.albedo, glass.color);

@@ -363,6 +363,12 @@ TEST(Options, SettingsThatDoNothingGiveANotice) {
             V{"--pool sizes the stream schedule's path pool; ignored by the megakernel schedule"});
   EXPECT_EQ(notices({"s.json", "--devices", "0,1"}, ExecutorKind::cpu),
             V{"--devices names GPUs; ignored by the CPU executor"});
+  EXPECT_EQ(notices({"s.json", "--sort-by-material", "on"}, ExecutorKind::gpu),
+            V{"--sort-by-material: --shade queues splits the paths by lobe kind instead; ignored"});
+  EXPECT_EQ(notices({"s.json", "--shade", "single", "--sort-by-material", "on"}, ExecutorKind::gpu),
+            V{});
+  EXPECT_EQ(notices({"s.json", "--schedule", "megakernel", "--shade", "queues"}, ExecutorKind::gpu),
+            V{"--shade: the megakernel shades each path in place; ignored"});
   EXPECT_EQ(notices({"s.json", "--schedule", "megakernel", "--sort-by-material", "on"},
                     ExecutorKind::gpu),
             V{"--sort-by-material: the megakernel does not sort; ignored"});
@@ -375,12 +381,12 @@ TEST(Options, SettingsThatDoNothingGiveANotice) {
   EXPECT_EQ(notices({"s.json", "--schedule", "megakernel", "--compact", "on"}, ExecutorKind::gpu),
             V{"--compact: the megakernel keeps no path list to compact; ignored"});
   // What does something says nothing.
-  EXPECT_EQ(notices({"s.json", "--pool", "64", "--sort-by-material", "multisplit", "--stage-timing",
-                     "all"},
+  EXPECT_EQ(notices({"s.json", "--pool", "64", "--shade", "single", "--sort-by-material",
+                     "multisplit", "--stage-timing", "all"},
                     ExecutorKind::gpu),
             V{});
-  EXPECT_EQ(notices({"s.json", "--schedule", "frame", "--compact", "off", "--sort-by-material",
-                     "on", "--devices", "0,1"},
+  EXPECT_EQ(notices({"s.json", "--schedule", "frame", "--compact", "off", "--shade", "single",
+                     "--sort-by-material", "on", "--devices", "0,1"},
                     ExecutorKind::gpu),
             V{});
   EXPECT_EQ(notices({"s.json", "--schedule", "megakernel", "--sort-by-material", "off"},

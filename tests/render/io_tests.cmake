@@ -167,13 +167,19 @@ if(TARGET raystream)
   raystream_cli_case(NAME multisplit_fallback_reported EXIT 0
                      REGEX "\"sort_by_material\": true,\n  \"material_multisplit\": false,.*sort by material on, seed 0"
                      ARGS ${D}/many_materials.json --device cpu --spp 1 --quiet
-                          --sort-by-material multisplit --stats /dev/stdout
+                          --shade single --sort-by-material multisplit --stats /dev/stdout
                           -o ${O}/multisplit_fallback_reported/out.png)
   raystream_cli_case(NAME multisplit_reported EXIT 0
                      REGEX "\"material_multisplit\": true,.*sort by material multisplit, seed 0"
                      ARGS ${D}/tiny.json --device cpu --spp 1 --quiet
-                          --sort-by-material multisplit --stats /dev/stdout
+                          --shade single --sort-by-material multisplit --stats /dev/stdout
                           -o ${O}/multisplit_reported/out.png)
+  # The material queues: the statistics and the report give each lobe kind's share of the shaded
+  # paths.
+  raystream_cli_case(NAME shade_queues_reported EXIT 0
+                     REGEX "\"shade\": \"queues\",.*\"Lambertian\": [1-9][0-9]*.*shading +queues: emitter [0-9.]+%, Lambertian [0-9.]+%"
+                     ARGS ${D}/tiny.json --device cpu --spp 2 --quiet
+                          --stats /dev/stdout -o ${O}/shade_queues_reported/out.png)
   # ... and item 6: a setting that does nothing says so, once, unless --quiet.
   raystream_cli_case(NAME megakernel_sort_reported EXIT 0
                      REGEX "raystream: --sort-by-material: the megakernel does not sort; ignored\n.*\"sort_by_material\": false,\n  \"material_multisplit\": false,\n  \"compact\": false,.*schedule megakernel, sort by material off"
@@ -231,7 +237,8 @@ if(TARGET raystream)
   raystream_cli_case(NAME render_hdr EXIT 0 REGEX "image +${O}/render_hdr/tiny.hdr"
                      REQUIRE ${O}/render_hdr/tiny.hdr
                      ARGS ${D}/tiny.json --device cpu --spp 1 --compact off
-                          --sort-by-material on --quiet --output ${O}/render_hdr/tiny.hdr)
+                          --shade single --sort-by-material on --quiet
+                          --output ${O}/render_hdr/tiny.hdr)
   # The spp comes from the scene on the CPU: one frame is timed and the count is announced.
   raystream_cli_case(NAME cpu_sample_budget EXIT 0
                      REGEX "on the CPU one frame takes .* rendering 4 samples per pixel"
@@ -257,7 +264,7 @@ if(TARGET raystream)
                      REGEX "schedule frame \\(compact off\\), sort by material on.*peak GPU memory +[0-9.]+ MiB"
                      REQUIRE ${O}/gpu_render_sorted_hdr/spheres.hdr
                      ARGS scenes/cornell_spheres.json --device gpu --spp 4 --resolution 64x64
-                          --schedule frame --sort-by-material on --compact off
+                          --schedule frame --shade single --sort-by-material on --compact off
                           --output ${O}/gpu_render_sorted_hdr/spheres.hdr)
   if(TARGET raystream-thrust)
     raystream_cli_case(NAME gpu_render_thrust GPU BINARY raystream-thrust EXIT 0

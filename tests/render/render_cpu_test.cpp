@@ -191,6 +191,7 @@ TEST(RenderCpu, CompactionAndSortingLeaveTheFrameScheduleImageBitIdentical) {
       RenderSettings s = base;
       s.compact = compact;
       s.sort_by_material = sort;
+      s.shade = ShadeMode::single;  // the sort of the single shade kernel
       const RenderResult r = render(scene, s);
       SCOPED_TRACE(std::string("compact ") + (compact ? "on" : "off") + ", sort " +
                    (sort ? "on" : "off"));
@@ -221,6 +222,7 @@ TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
       RenderSettings s = base;
       s.compact = compact;
       s.sort_by_material = sort;
+      s.shade = ShadeMode::single;  // the sort of the single shade kernel
       SCOPED_TRACE(std::string("compact ") + (compact ? "on" : "off") + ", sort " +
                    (sort ? "on" : "off"));
       const RenderResult r =
@@ -237,6 +239,7 @@ TEST(RenderCpu, GpuShapedLoopOnTheCpuGivesTheSameImage) {
   Scene open = scene;
   open.objects.erase(open.objects.begin() + 1, open.objects.begin() + 7);
   base.sort_by_material = true;
+  base.shade = ShadeMode::single;  // the sort of the single shade kernel
   const RenderResult open_reference = render(open, base);
   const RenderResult open_gpu_shaped =
       render_wavefront(open, base, own_primitives::path_primitives(), gpu_shaped);
@@ -559,6 +562,7 @@ TEST(RenderCpu, StreamSortByMaterialLeavesTheImageUnchanged) {
     SCOPED_TRACE(trace_name(s));
     const RenderResult unsorted = render(scene, s);
     s.sort_by_material = true;
+    s.shade = ShadeMode::single;  // the sort of the single shade kernel
     const RenderResult sorted = render(scene, s);
     test::expect_consistent_stats(sorted, s);
     test::expect_same_counts(sorted, unsorted);
@@ -688,6 +692,7 @@ TEST(RenderCpu, StatisticsSayWhatRan) {
   s.width = 8;
   s.height = 6;
   s.sort_by_material = true;
+  s.shade = ShadeMode::single;  // the sort of the single shade kernel
   s.material_multisplit = true;
   s.compact = false;
   RenderResult r = render(scene, with_schedule(s, Schedule::stream));

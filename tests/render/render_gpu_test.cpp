@@ -111,6 +111,7 @@ TEST(RenderGpu, OwnAndThrustAgreeWithCompactionAndSortingOnAndOff) {
         RenderSettings s = base;
         s.compact = compact;
         s.sort_by_material = sort;
+        s.shade = ShadeMode::single;  // the sort of the single shade kernel
         s.material_multisplit = sort_mode == 2;
         SCOPED_TRACE(std::string(thrust ? "thrust" : "own") + ", compact " +
                      (compact ? "on" : "off") + ", sort " +
@@ -148,6 +149,7 @@ TEST(RenderGpu, OwnAndThrustAgreeInTheStreamSchedule) {
       RenderSettings s = base;
       s.pool = pool;
       s.sort_by_material = sort;
+      s.shade = ShadeMode::single;  // the sort of the single shade kernel
       SCOPED_TRACE(trace_name(s));
       const RenderResult own = render_own(scene, s);
       const RenderResult thrust = render_thrust(scene, s);
@@ -180,6 +182,7 @@ TEST(RenderGpu, DeviceMemoryDoesNotGrowWithSamples) {
   s.width = 200;
   s.height = 150;
   s.sort_by_material = true;
+  s.shade = ShadeMode::single;  // the sort of the single shade kernel
   for (const Schedule schedule : {Schedule::frame, Schedule::stream}) {
     s.schedule = schedule;
     s.pool = 20000;
@@ -232,6 +235,7 @@ TEST(RenderGpu, FullHdStreamRenderAtDepthEight) {
   test::expect_consistent_stats(frame, with_schedule(s, Schedule::frame));
   for (const bool sort : {false, true}) {
     s.sort_by_material = sort;
+    s.shade = ShadeMode::single;  // the sort of the single shade kernel
     for (const Schedule schedule : test::kSchedules) {
       s.schedule = schedule;
       SCOPED_TRACE(trace_name(s));

@@ -18,6 +18,7 @@
 
 #include "integrator/render.h"
 #include "io/scene_loader.h"
+#include "materials/material_data.h"
 #include "render_test_scenes.h"
 
 namespace raystream::test {
@@ -160,12 +161,14 @@ TEST_P(RenderOnExecutor, EverySampleIsIssuedExactlyOnce) {
   RenderSettings sorted_stream = with_schedule(base, Schedule::stream);
   sorted_stream.pool = 32;
   sorted_stream.sort_by_material = true;
+  sorted_stream.shade = ShadeMode::single;  // the sort of the single shade kernel
   cases.push_back(sorted_stream);
   for (const bool compact : {true, false}) {
     for (const bool sort : {false, true}) {
       RenderSettings s = with_schedule(base, Schedule::frame);
       s.compact = compact;
       s.sort_by_material = sort;
+      s.shade = ShadeMode::single;  // the sort of the single shade kernel
       cases.push_back(s);
     }
   }
@@ -227,6 +230,67 @@ TEST_P(RenderOnExecutor, SchedulesTraceTheSamePaths) {
   }
 }
 
+TEST_P(RenderOnExecutor, MaterialQueuesTraceTheSamePathsAsTheSingleKernel) {
+  // Shading per material queue changes which kernel shades a path and the order of the film's
+  // additions, not what the path traces: the counts and images agree with the single kernel's,
+  // in both wavefront schedules, on scenes of every lobe, texture and light kind. The report
+  // gives each queue's paths.
+  for (const Scene& scene : {box_scene(), feature_scene(), many_materials_scene(40)}) {
+    SCOPED_TRACE(scene.path);
+    for (const Schedule schedule : {Schedule::stream, Schedule::frame}) {
+      RenderSettings s = with_schedule(settings(scene, 3), schedule);
+      s.width = 48;
+      s.height = 32;
+      s.shade = ShadeMode::single;
+      const RenderResult single = render(scene, s);
+      EXPECT_EQ(single.stats.shade, "single");
+      EXPECT_TRUE(single.stats.queue_paths.empty());
+      s.shade = ShadeMode::queues;
+      for (const Backend& backend : executor_case().backends) {
+        SCOPED_TRACE(std::string(backend.name) + ", " + trace_name(s));
+        const RenderResult queues = backend.render(scene, s);
+        expect_consistent_stats(queues, s);
+        expect_same_paths(queues, single);
+        EXPECT_EQ(queues.stats.shade, "queues");
+        ASSERT_EQ(queues.stats.queue_paths.size(), std::size_t(kBsdfKindCount));
+        ASSERT_EQ(queues.stats.queue_names.size(), std::size_t(kBsdfKindCount));
+        EXPECT_EQ(queues.stats.queue_names[0], "emitter");
+        std::uint64_t shaded = 0;
+        for (const std::uint64_t n : queues.stats.queue_paths) shaded += n;
+        // Every path that hit something was shaded once: at most the segments traced.
+        EXPECT_GT(shaded, 0u);
+        EXPECT_LE(shaded, queues.stats.path_segments);
+        const auto lambertian = static_cast<std::size_t>(BsdfKind::kLambertian);
+        EXPECT_EQ(queues.stats.queue_names[lambertian], "Lambertian");
+        EXPECT_GT(queues.stats.queue_paths[lambertian], 0u);
+      }
+    }
+  }
+}
+
+TEST_P(RenderOnExecutor, SpecializedKernelsCoverTheScene) {
+  // The megakernel (and the single shade kernel) run the smallest compiled set of lobes that
+  // covers the scene: the course's materials without textures take the classic set, a textured
+  // scene every lobe; without NEE its code is left out. The image is the general kernel's.
+  const Scene classic = box_scene();
+  const Scene textured = feature_scene();
+  for (const bool nee : {true, false}) {
+    RenderSettings s = with_schedule(settings(classic, 2), Schedule::megakernel);
+    s.nee = nee;
+    const RenderResult r = render(classic, s);
+    EXPECT_EQ(r.stats.kernel_variant, nee ? "classic lobes, NEE" : "classic lobes, BSDF sampling");
+    RenderSettings t = with_schedule(settings(textured, 2), Schedule::megakernel);
+    t.nee = nee;
+    const RenderResult rt = render(textured, t);
+    EXPECT_EQ(rt.stats.kernel_variant, nee ? "every lobe, NEE" : "every lobe, BSDF sampling");
+    // The stream schedule (shade queues) traces the same paths as the specialized megakernel.
+    t.schedule = Schedule::stream;
+    expect_same_paths(render(textured, t), rt);
+    s.schedule = Schedule::stream;
+    expect_same_paths(render(classic, s), r);
+  }
+}
+
 TEST_P(RenderOnExecutor, OpenSceneLosesMostPathsAtTheFirstBounce) {
   Scene scene = box_scene();
   scene.objects.erase(scene.objects.begin() + 1, scene.objects.begin() + 7);  // no walls
@@ -265,6 +329,7 @@ TEST_P(RenderOnExecutor, NoNanOrInfInAnyTestSceneWithAnySchedule) {
       s.width = 32;
       s.height = 24;
       s.sort_by_material = schedule != Schedule::megakernel;
+      s.shade = ShadeMode::single;  // the sort of the single shade kernel
       SCOPED_TRACE(scene.path + ", " + trace_name(s));
       const RenderResult r = render(scene, s);
       expect_all_finite(r.image);
@@ -285,6 +350,7 @@ TEST_P(RenderOnExecutor, SortOverMoreThanEightKeyBits) {
     s.pool = 700;  // stream: several waves, the last one partly filled
     const RenderResult unsorted = render(scene, s);
     s.sort_by_material = true;
+    s.shade = ShadeMode::single;  // the sort of the single shade kernel
     for (const Backend& backend : executor_case().backends) {
       SCOPED_TRACE(std::string(backend.name) + ", " + trace_name(s));
       const RenderResult sorted = backend.render(scene, s);

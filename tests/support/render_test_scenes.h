@@ -317,6 +317,9 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
   // ray at depth d + 1; no path goes on from the last depth.
   EXPECT_EQ(st.bounces[0].paths_in, pixels * s.spp);
   EXPECT_EQ(st.bounces[s.depth - 1].paths_out, 0u);
+  // The sort stage: a sort by material id, or the material queues' split.
+  const bool sorts =
+      s.schedule != Schedule::megakernel && (s.sort_by_material || s.shade == ShadeMode::queues);
   std::uint64_t segments = 0;
   for (int b = 0; b < s.depth; ++b) {
     SCOPED_TRACE("depth " + std::to_string(b));
@@ -328,7 +331,7 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
     EXPECT_GE(st.bounces[b].intersect_ms, 0.0);
     EXPECT_GE(st.bounces[b].shade_ms, 0.0);
     EXPECT_GE(st.bounces[b].compact_ms, 0.0);
-    if (!s.sort_by_material) {
+    if (!sorts) {
       EXPECT_EQ(st.bounces[b].sort_ms, 0.0);
     }
     if (!frame || s.timing == StageTiming::off) {  // per-bounce times: frame schedule only
@@ -346,7 +349,7 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
   if (!stream) {
     EXPECT_EQ(st.stage_ms[int(Stage::regenerate)], 0.0);
   }
-  if (!s.sort_by_material) {
+  if (!sorts) {
     EXPECT_EQ(st.stage_ms[int(Stage::sort)], 0.0);
   }
   if (s.timing == StageTiming::off || megakernel) {

@@ -4,9 +4,11 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "integrator/backend/executor.h"
+#include "primitives/device_info.h"
 #include "primitives/error.h"
 
 namespace raystream {
@@ -38,6 +40,39 @@ void parallel_for(const Executor& ex, const char* name, std::size_t n, const Bod
     // Small loops run on one thread: starting the team would cost more than the work.
 #pragma omp parallel for schedule(static) if (count > kSerialBelow)
     for (long long i = 0; i < count; ++i) body(static_cast<std::size_t>(i));
+  }
+}
+
+template <int MinBlocks, class Body>
+__global__ void __launch_bounds__(kStageThreads, MinBlocks)
+    parallel_for_range_kernel(const std::size_t* range, Body body) {
+  const std::size_t end = range[1];
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = range[0] + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+       i < end; i += stride)
+    body(i);
+}
+
+// body(i) for i in [range[0], range[1]), a range in executor memory that the device wrote (no
+// host round trip), at most n long: a kernel of one wave of blocks (as many as the SMs hold at
+// once, fewer for small n), each thread striding over the range; an empty range costs only the
+// launch. On the CPU, an OpenMP loop over the range.
+template <int MinBlocks = 1, class Body>
+void parallel_for_range(const Executor& ex, const char* name, std::size_t n,
+                        const std::size_t* range, const Body& body) {
+  if (n == 0) return;
+  if (ex.gpu()) {
+    static const std::size_t wave =
+        static_cast<std::size_t>(prim::device_info().sm_count) * (2048 / kStageThreads);
+    const std::size_t blocks = std::min((n + kStageThreads - 1) / kStageThreads, wave);
+    parallel_for_range_kernel<MinBlocks>
+        <<<static_cast<unsigned>(blocks), kStageThreads, 0, ex.stream>>>(range, body);
+    ::prim::check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+  } else {
+    const long long begin = static_cast<long long>(range[0]);
+    const long long end = static_cast<long long>(range[1]);
+#pragma omp parallel for schedule(static) if (end - begin > kSerialBelow)
+    for (long long i = begin; i < end; ++i) body(static_cast<std::size_t>(i));
   }
 }
 

@@ -100,6 +100,10 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
 //   3. BSDF sampling, throughput, Russian roulette.
 // Returns false when the path ends here (absorbed, a black BSDF, lost the roulette, or max_depth
 // bounces reached); true when it goes on with a new ray and depth + 1.
+// Lobe: AnyLobe serves every material (dispatching on its kind); a smaller LobeSet or a lobe type
+// serves only the materials of those lobes (a specialized megakernel; a material queue's kernel).
+// Nee false compiles next-event estimation out (scene.nee must then be false).
+template <class Lobe = AnyLobe, bool Nee = true>
 RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const SurfaceHit& hit,
                                       int max_depth, std::uint64_t seed, ShadowRay& shadow) {
   const MaterialData& m = scene.materials[hit.material];
@@ -107,23 +111,24 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
   if (is_emissive(m)) {
     const glm::vec3 le = emitted_radiance(m, wo, hit.normal);
     float w = 1.0f;
-    if (scene.nee && p.bsdf_pdf > 0.0f)
+    if (Nee && scene.nee && p.bsdf_pdf > 0.0f)
       w = power_heuristic(p.bsdf_pdf,
                           light_pdf(scene.lights, hit.light, p.origin, hit.point, hit.normal));
     add_finite(p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow between
   }
   if (p.depth + 1 >= max_depth) return false;
-  const glm::vec3 albedo =
-      m.texture >= 0 ? m.albedo * texture_lookup(scene.textures[m.texture], hit.uv) : m.albedo;
-  if (scene.nee && !is_specular(m)) {
+  const glm::vec3 albedo = LobeTextured<Lobe>::value && m.texture >= 0
+                               ? m.albedo * texture_lookup(scene.textures[m.texture], hit.uv)
+                               : m.albedo;
+  if (Nee && scene.nee && !is_specular<Lobe>(m)) {
     Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
     const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),
                 u2 = lr.next_float();
     const LightSample ls = sample_light(scene.lights, hit.point, uc, u0, u1, u2);
     if (ls.pdf > 0.0f && (ls.radiance.x > 0.0f || ls.radiance.y > 0.0f || ls.radiance.z > 0.0f)) {
-      const glm::vec3 f = eval_bsdf(m, albedo, wo, ls.wi, hit.normal);
+      const glm::vec3 f = eval_bsdf<Lobe>(m, albedo, wo, ls.wi, hit.normal);
       if (f.x > 0.0f || f.y > 0.0f || f.z > 0.0f) {
-        const float w = power_heuristic(ls.pdf, pdf_bsdf(m, wo, ls.wi, hit.normal));
+        const float w = power_heuristic(ls.pdf, pdf_bsdf<Lobe>(m, wo, ls.wi, hit.normal));
         // The ray leaves from off the surface, so it aims at the light's point from there: aimed
         // along wi, it could pass beside a small light's edge, or meet another part of the
         // light's plane than the one sampled.
@@ -139,11 +144,11 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
   }
   Rng rng = path_rng(p.pixel, p.sample, p.depth, seed);
   const float uc = rng.next_float(), u1 = rng.next_float(), u2 = rng.next_float();
-  const BsdfSample s = sample_bsdf(m, albedo, wo, hit.normal, uc, u1, u2);
+  const BsdfSample s = sample_bsdf<Lobe>(m, albedo, wo, hit.normal, uc, u1, u2);
   p.throughput *= s.weight;
   const bool black = !(p.throughput.x > 0.0f || p.throughput.y > 0.0f || p.throughput.z > 0.0f);
   if (black || !survive_roulette(p.throughput, p.depth, rng.next_float())) return false;
-  p.bsdf_pdf = scene.nee && !s.delta ? s.pdf : 0.0f;
+  p.bsdf_pdf = Nee && scene.nee && !s.delta ? s.pdf : 0.0f;
   p.origin = offset_origin(hit.point, hit.normal, s.wi);
   p.direction = s.wi;
   ++p.depth;
@@ -151,11 +156,12 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
 }
 
 // What an escaped path sees: the environment's radiance, weighted by MIS against light sampling.
+template <bool Nee = true>
 RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm::vec3& direction,
                                                const glm::vec3& throughput, float bsdf_pdf) {
   if (!scene.lights.env.present) return glm::vec3(0.0f);
   float w = 1.0f;
-  if (scene.nee && bsdf_pdf > 0.0f)
+  if (Nee && scene.nee && bsdf_pdf > 0.0f)
     w = power_heuristic(bsdf_pdf, environment_light_pdf(scene.lights, direction));
   return throughput * environment_radiance(scene.lights.env, direction) * w;
 }

@@ -1,11 +1,13 @@
 // The bounce, written once: over the slots of a path-id array,
 //
-//   intersect -> [sort by material] -> shade -> [shadow rays] -> [compact]
+//   intersect -> split into material queues -> shade each queue -> [shadow rays] -> [compact]
+//   intersect -> [sort by material] -> shade              -> [shadow rays] -> [compact]   (single)
 //
-// with the buffers it needs (the two id arrays it swaps between, the sort keys, the shadow-ray
-// queue, the primitives' workspace). The stream schedule runs one per wave after its refill, the
-// frame schedule one per depth after its camera paths: a schedule owns only how paths enter and
-// how it times. Whether shadow rays are traced is the scene view's `nee`, decided once.
+// with the buffers it needs (the two id arrays it swaps between, the sort keys, the queues'
+// bounds, the shadow-ray queue, the primitives' workspace). The stream schedule runs one per wave
+// after its refill, the frame schedule one per depth after its camera paths: a schedule owns only
+// how paths enter and how it times. Whether shadow rays are traced is the scene view's `nee`,
+// decided once.
 #pragma once
 
 #include <cstddef>
@@ -56,11 +58,18 @@ class WavefrontBounce {
   // Device bytes of the primitives' workspace (for the peak-memory statistic).
   std::size_t workspace_device_bytes();
 
+  // The statistics the bounce keeps: the paths each material queue shaded (waits for the device).
+  void report(RenderStats& stats) const;
+
  private:
   const RenderContext& c_;
-  bool sort_;
+  bool queues_;    // shade per material queue (the ids split by lobe kind)
+  bool sort_;      // sort the ids by material id (shade single)
+  int sort_bits_;  // bits of the keys split or sorted (0: neither)
   Buffer<std::uint32_t> ids_a_, ids_b_;
   Buffer<std::uint16_t> keys_a_, keys_b_;
+  Buffer<std::size_t> queue_offsets_;       // kBsdfKindCount + 1 bounds
+  Buffer<unsigned long long> queue_paths_;  // kBsdfKindCount totals
   Buffer<std::uint32_t> shadow_a_, shadow_b_;
   prim::Workspace workspace_;
   std::uint32_t* ids_;    // the slots the stages work on

@@ -121,6 +121,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   }
   stats.pool = n;
   stats.peak_device_bytes = ex.gpu() ? c.tally.bytes + bounce.workspace_device_bytes() : 0;
+  bounce.report(stats);
 }
 
 }  // namespace raystream

@@ -47,8 +47,10 @@ void run_megakernel_schedule(RenderContext& context);
 // samples to render.
 std::size_t default_pool_size(const Executor& ex, unsigned long long total_samples);
 
-// Reserves the primitives' workspace for n slots (throws a clear out-of-memory error).
+// Reserves the primitives' workspace for n slots: compaction when `compact`, a sort of
+// `sort_bits`-bit keys (0: none) by the radix sort or the multisplit. Throws a clear out-of-memory
+// error.
 void reserve_workspace(const RenderContext& context, prim::Workspace& workspace, std::size_t n,
-                       bool compact);
+                       bool compact, int sort_bits, bool multisplit);
 
 }  // namespace raystream

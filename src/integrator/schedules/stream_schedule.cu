@@ -243,6 +243,7 @@ void run_stream_schedule(RenderContext& c) {
   for (double& ms : stats.stage_ms) ms *= scale;
   stats.pool = pool;
   stats.peak_device_bytes = ex.gpu() ? c.tally.bytes + bounce.workspace_device_bytes() : 0;
+  bounce.report(stats);
 }
 
 }  // namespace raystream

@@ -18,6 +18,7 @@ struct IntersectBody {
   std::uint32_t* ids;
   LiveBound bound;
   std::uint16_t* keys;  // may be null
+  bool key_by_kind;     // keys: the material's lobe kind, not the material
   std::uint16_t dead_key;
   FilmView film;
   DepthCounts counts;
@@ -41,7 +42,9 @@ struct IntersectBody {
       return;
     }
     paths.store(id, surface_hit(ray, hit));
-    if (keys) keys[i] = static_cast<std::uint16_t>(hit.material);
+    if (keys)
+      keys[i] = static_cast<std::uint16_t>(key_by_kind ? scene.materials[hit.material].kind
+                                                       : hit.material);
   }
 };
 
@@ -49,10 +52,11 @@ struct IntersectBody {
 
 void intersect_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                      std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
-                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts) {
+                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts,
+                     bool key_by_kind) {
   parallel_for<kIntersectMinBlocks>(
       ex, "intersect stage", bound.n,
-      IntersectBody{scene, paths, ids, bound, material_keys, dead_key, film, counts});
+      IntersectBody{scene, paths, ids, bound, material_keys, key_by_kind, dead_key, film, counts});
 }
 
 }  // namespace raystream

@@ -2,6 +2,8 @@
 // in registers, calling the same per-path code as the wavefront stages (path_step.h), and
 // deposits it on the film. No path state in memory, no compaction: the baseline every wavefront
 // schedule is measured against.
+#include <type_traits>
+
 #include "integrator/backend/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
@@ -9,6 +11,7 @@ namespace raystream {
 
 namespace {
 
+template <class Lobes, bool Nee>
 struct MegakernelBody {
   SceneView scene;
   std::uint32_t sample;
@@ -24,12 +27,13 @@ struct MegakernelBody {
       const Ray ray = p.ray();
       const Hit hit = closest_hit(scene.geometry, ray);
       if (hit.material < 0) {  // escaped
-        add_finite(p.radiance, escaped_radiance(scene, p.direction, p.throughput, p.bsdf_pdf));
+        add_finite(p.radiance, escaped_radiance<Nee>(scene, p.direction, p.throughput, p.bsdf_pdf));
         break;
       }
       const int depth = p.depth;
       ShadowRay shadow;
-      const bool goes_on = scatter_path(p, scene, surface_hit(ray, hit), max_depth, seed, shadow);
+      const bool goes_on =
+          scatter_path<Lobes, Nee>(p, scene, surface_hit(ray, hit), max_depth, seed, shadow);
       if (shadow.queued) {
         if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
         if (sees_light(scene.geometry, shadow.ray(), shadow.light)) p.radiance += shadow.radiance;
@@ -46,8 +50,24 @@ struct MegakernelBody {
 void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t pixels,
                       std::uint32_t sample, int max_depth, std::uint64_t seed, const FilmView& film,
                       const DepthCounts& counts) {
-  parallel_for(ex, "megakernel", pixels,
-               MegakernelBody{scene, sample, max_depth, seed, film, counts});
+  // The smallest specialization that covers the scene: its lobes, textures, NEE.
+  const auto launch = [&](auto lobes, auto nee) {
+    parallel_for(ex, "megakernel", pixels,
+                 MegakernelBody<decltype(lobes), decltype(nee)::value>{scene, sample, max_depth,
+                                                                       seed, film, counts});
+  };
+  const bool classic = ClassicLobes::covers(scene.lobe_mask, scene.textured);
+  if (classic && scene.nee) launch(ClassicLobes{}, std::true_type{});
+  if (classic && !scene.nee) launch(ClassicLobes{}, std::false_type{});
+  if (!classic && scene.nee) launch(AnyLobe{}, std::true_type{});
+  if (!classic && !scene.nee) launch(AnyLobe{}, std::false_type{});
+}
+
+// The megakernel compiled for the scene: "classic" or "any", with or without NEE.
+const char* megakernel_variant(const SceneView& scene) {
+  const bool classic = ClassicLobes::covers(scene.lobe_mask, scene.textured);
+  if (classic) return scene.nee ? "classic lobes, NEE" : "classic lobes, BSDF sampling";
+  return scene.nee ? "every lobe, NEE" : "every lobe, BSDF sampling";
 }
 
 }  // namespace raystream

@@ -9,6 +9,7 @@ namespace raystream {
 
 namespace {
 
+template <class Lobe>
 struct ShadeBody {
   SceneView scene;
   PathState paths;
@@ -28,7 +29,7 @@ struct ShadeBody {
     const SurfaceHit hit = paths.load<SurfaceHit>(id);
     const int depth = p.depth;
     ShadowRay shadow;
-    const bool goes_on = scatter_path(p, scene, hit, max_depth, seed, shadow);
+    const bool goes_on = scatter_path<Lobe>(p, scene, hit, max_depth, seed, shadow);
     if (shadow.queued && shadow_ids) {
       paths.store(id, shadow);
       shadow_ids[i] = id;
@@ -49,8 +50,29 @@ struct ShadeBody {
 void shade_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                  std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
                  std::uint64_t seed, const FilmView& film, const DepthCounts& counts) {
-  parallel_for(ex, "shade stage", bound.n,
-               ShadeBody{scene, paths, ids, shadow_ids, bound, max_depth, seed, film, counts});
+  // The smallest specialization that covers the scene's lobes and textures.
+  if (ClassicLobes::covers(scene.lobe_mask, scene.textured))
+    parallel_for(ex, "shade stage", bound.n,
+                 ShadeBody<ClassicLobes>{scene, paths, ids, shadow_ids, bound, max_depth, seed,
+                                         film, counts});
+  else
+    parallel_for(
+        ex, "shade stage", bound.n,
+        ShadeBody<AnyLobe>{scene, paths, ids, shadow_ids, bound, max_depth, seed, film, counts});
+}
+
+void shade_queues(const Executor& ex, const SceneView& scene, const PathState& paths,
+                  std::uint32_t* ids, std::uint32_t* shadow_ids, const std::size_t* queue_offsets,
+                  std::size_t n, int max_depth, std::uint64_t seed, const FilmView& film,
+                  const DepthCounts& counts) {
+  // Every slot of a queue holds a path that intersect left alive: no bound to check.
+  const LiveBound all{nullptr, n};
+  for_each_lobe([&](auto lobe) {
+    using Lobe = decltype(lobe);
+    parallel_for_range(
+        ex, "shade queue", n, queue_offsets + static_cast<int>(Lobe::kKind),
+        ShadeBody<Lobe>{scene, paths, ids, shadow_ids, all, max_depth, seed, film, counts});
+  });
 }
 
 }  // namespace raystream

@@ -52,11 +52,13 @@ void advance_stream(const Executor& ex, StreamCounters* counters, std::size_t po
                     unsigned long long total_samples, WaveRecord* record);
 
 // Closest hit of every live path. A path that escapes the scene ends. When material_keys is not
-// null it receives the hit's material for each slot, and dead_key for dead slots and slots past
-// the bound (so a sort moves them to the end). Counts paths_in per depth.
+// null it receives the hit's material for each slot (key_by_kind: its material's lobe kind, for
+// the material queues), and dead_key for dead slots and slots past the bound (so a sort moves
+// them to the end). Counts paths_in per depth.
 void intersect_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                      std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
-                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts);
+                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts,
+                     bool key_by_kind = false);
 
 // Emission, next-event estimation, BSDF sampling, throughput, Russian roulette (scatter_path).
 // Counts paths_out per depth for the paths that go on. With shadow_ids (next-event estimation),
@@ -67,15 +69,37 @@ void shade_paths(const Executor& ex, const SceneView& scene, const PathState& pa
                  std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
                  std::uint64_t seed, const FilmView& film, const DepthCounts& counts);
 
+// The shade stage per material queue: after the split (the ids sorted by the lobe kind of their
+// hit's material), queue k holds slots [queue_offsets[k], queue_offsets[k + 1]) of the n slots
+// (offsets in executor memory, written by queue_offsets). One kernel per lobe kind, compiled with
+// that lobe alone, shades its queue; an empty queue costs only its launch. Otherwise as
+// shade_paths; the shadow queue's slots outside every queue must already hold the dead bit.
+void shade_queues(const Executor& ex, const SceneView& scene, const PathState& paths,
+                  std::uint32_t* ids, std::uint32_t* shadow_ids, const std::size_t* queue_offsets,
+                  std::size_t n, int max_depth, std::uint64_t seed, const FilmView& film,
+                  const DepthCounts& counts);
+
+// The queues' bounds after the split: for each kind k in [0, kBsdfKindCount], queue_offsets[k] =
+// the first of the n sorted keys >= k (keys: the lobe kinds, kBsdfKindCount for dead slots), and
+// queue_paths[k] (k < kBsdfKindCount) += the size of queue k, for the report.
+void find_queue_offsets(const Executor& ex, const std::uint16_t* sorted_keys, std::size_t n,
+                        std::size_t* queue_offsets, unsigned long long* queue_paths);
+
 // Traces the queued shadow rays (any hit) and adds the unblocked ones' radiance to their paths'
 // pixels.
 void trace_shadow_rays(const Executor& ex, const SceneView& scene, const PathState& paths,
                        const std::uint32_t* shadow_ids, LiveBound bound, const FilmView& film);
 
 // Megakernel schedule: one thread per pixel traces sample `sample` of that pixel from the camera
-// to its end in registers, with the same per-path code as the stages, and deposits it.
+// to its end in registers, with the same per-path code as the stages, and deposits it. Compiled
+// for a few sets of features (the lobes, textures, next-event estimation): the smallest that
+// covers the scene runs, so a scene pays only for the features it has.
 void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t pixels,
                       std::uint32_t sample, int max_depth, std::uint64_t seed, const FilmView& film,
                       const DepthCounts& counts);
+
+// Which compiled specialization of the megakernel (and of the single shade kernel) renders the
+// scene: the smallest whose lobes, textures and NEE cover it, for the report.
+const char* megakernel_variant(const SceneView& scene);
 
 }  // namespace raystream
