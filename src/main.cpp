@@ -109,12 +109,20 @@ int settle(Team& team, int code, std::string message) {
   return code;
 }
 
-int run(const Options& options, Team& team) {
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+int run(const Options& options, Team& team, std::chrono::steady_clock::time_point start) {
   Scene scene;
+  LoadTimes load_times;
   int code = 0;
   std::string message;
   try {
-    scene = load_scene(options.scene);
+    std::vector<std::string> warnings;
+    scene = load_scene(options.scene, warnings, load_times);
+    for (const std::string& w : warnings) std::cerr << "warning: " << w << '\n';
   } catch (const SceneError& e) {
     code = kExitUsageError, message = e.what();
   } catch (const std::bad_alloc&) {
@@ -198,6 +206,9 @@ int run(const Options& options, Team& team) {
   }
   if ((code = settle(team, code, message))) return code;
   team.combine(result);
+  result.stats.startup.scene_ms = load_times.total_ms;
+  result.stats.startup.obj_ms = load_times.obj_ms;
+  result.stats.startup.meshes_ms = load_times.meshes_ms;
 
   try {
     if (team.leader()) {
@@ -211,7 +222,10 @@ int run(const Options& options, Team& team) {
       info.material_multisplit = settings.material_multisplit;
       info.compact = settings.compact;
       // The image and the statistics land together or not at all.
+      const auto encode_start = std::chrono::steady_clock::now();
       std::vector<OutputFile> files = {{output, encode_image(result.image, output)}};
+      info.encode_ms = milliseconds_since(encode_start);
+      info.elapsed_ms = milliseconds_since(start);
       if (options.stats) {
         const std::string json = stats_json(result.stats, info);
         files.push_back({*options.stats, std::vector<unsigned char>(json.begin(), json.end())});
@@ -231,6 +245,7 @@ int run(const Options& options, Team& team) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
   Team team(argc, argv);
   const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
                               " (primitives backend: " + primitives_backend_name() + ")" +
@@ -245,7 +260,7 @@ int main(int argc, char** argv) {
   }
   if (team.leader()) std::cerr << err.str();
   try {
-    return run(options, team);
+    return run(options, team, start);
   } catch (const std::exception& e) {
     // Not reached by a failure the processes agreed on; a process that ends here alone ends
     // the whole run.

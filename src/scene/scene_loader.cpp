@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -574,7 +575,13 @@ struct MeshCache {
   std::unordered_map<std::string, ObjMesh> meshes;              // by resolved path
   std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's MTL
   std::unordered_map<std::string, int> fallback;                // a file's default material
+  LoadTimes* times = nullptr;
 };
+
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 // TYPE mesh: the OBJ at FILE (relative to the scene file), MATERIAL optional (else the MTL's),
 // transformed to world space and appended to scene.triangles.
@@ -604,11 +611,13 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   const std::string resolved = obj_path.lexically_normal().string();
   auto found = cache.meshes.find(resolved);
   if (found == cache.meshes.end()) {
+    const auto start = std::chrono::steady_clock::now();
     try {
       found = cache.meshes.emplace(resolved, load_obj(resolved, warnings)).first;
     } catch (const SceneError& e) {
       r.fail(key + ".FILE", e.what());
     }
+    if (cache.times) cache.times->obj_ms += milliseconds_since(start);
   }
   const ObjMesh& mesh = found->second;
 
@@ -673,12 +682,22 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     r.fail(key + ".FILE",
            "too many triangles in the scene (at most " + std::to_string(kMaxTriangles) + ")");
   }
-  std::size_t dropped = 0;
-  for (const Triangle& t : mesh.triangles) {
-    Triangle w;
+  // Each triangle is carried to world space on its own (OpenMP): into the scene's array at the
+  // mesh's place, marked when its area vanishes (dropped below, keeping the order) or a vertex
+  // leaves the coordinate range (the scene fails).
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t base = scene.triangles.size();
+  const long long count = static_cast<long long>(mesh.triangles.size());
+  scene.triangles.resize(base + mesh.triangles.size());
+  std::vector<unsigned char> keep(mesh.triangles.size());
+  bool outside = false;
+#pragma omp parallel for schedule(static) reduction(|| : outside) if (count > 16384)
+  for (long long k = 0; k < count; ++k) {
+    const Triangle& t = mesh.triangles[k];
+    Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
     for (int c = 0; c < 3; ++c) {
       w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
-      if (!in_bounds(w.v[c])) fail_out_of_bounds(r, key, transform, "mesh");
+      if (!in_bounds(w.v[c])) outside = true;
       const glm::vec3 n = normal_matrix * t.n[c];
       const float length = glm::length(n);
       w.n[c] = length > 0.0f ? n / length : n;
@@ -691,13 +710,20 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
     }
     const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
     const float area2 = glm::length(face);
-    if (!(area2 > 0.0f) || !std::isfinite(area2)) {
-      ++dropped;  // collapsed by the transform, or too large for its area to be computed
-      continue;
-    }
+    // Collapsed by the transform, or too large for its area to be computed: dropped.
+    keep[k] = area2 > 0.0f && std::isfinite(area2);
     w.material = named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
-    scene.triangles.push_back(w);
   }
+  if (outside) fail_out_of_bounds(r, key, transform, "mesh");
+  std::size_t kept = base;
+  for (std::size_t k = 0; k < mesh.triangles.size(); ++k) {
+    if (!keep[k]) continue;
+    if (kept != base + k) scene.triangles[kept] = scene.triangles[base + k];
+    ++kept;
+  }
+  const std::size_t dropped = scene.triangles.size() - kept;
+  scene.triangles.resize(kept);
+  if (cache.times) cache.times->meshes_ms += milliseconds_since(start);
   if (dropped > 0) {
     r.warn(key, std::to_string(dropped) + " triangles of " + excerpt(file) +
                     " dropped: zero area or an area too large for single precision after the "
@@ -766,8 +792,10 @@ bool emits(const Material& m) {
 
 }  // namespace
 
-Scene parse_scene(const std::string& text, const std::string& path,
-                  std::vector<std::string>& warnings) {
+namespace {
+
+Scene parse_scene_timed(const std::string& text, const std::string& path,
+                        std::vector<std::string>& warnings, LoadTimes* times) {
   Json doc;
   std::vector<std::string> material_order;
   try {
@@ -837,6 +865,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   const Json& objects = r.require(doc, "", "Objects");
   if (!objects.is_array()) r.fail("Objects", "expected an array, got " + type_name(objects));
   MeshCache meshes;
+  meshes.times = times;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string key = "Objects[" + std::to_string(i) + "]";
     const Json& j = r.object(objects[i], key);
@@ -873,7 +902,7 @@ Scene parse_scene(const std::string& text, const std::string& path,
   return scene;
 }
 
-Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
+std::string read_scene_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw SceneError(path + ": is a directory, expected a scene file (.json)");
@@ -883,7 +912,26 @@ Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw SceneError(path + ": error while reading the scene file");
-  return parse_scene(text.str(), path, warnings);
+  return text.str();
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& path,
+                  std::vector<std::string>& warnings) {
+  return parse_scene_timed(text, path, warnings, nullptr);
+}
+
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
+  return parse_scene(read_scene_file(path), path, warnings);
+}
+
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times) {
+  const auto start = std::chrono::steady_clock::now();
+  times = LoadTimes();
+  Scene scene = parse_scene_timed(read_scene_file(path), path, warnings, &times);
+  times.total_ms = milliseconds_since(start);
+  return scene;
 }
 
 Scene load_scene(const std::string& path) {

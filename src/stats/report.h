@@ -21,6 +21,9 @@ struct RunInfo {
   bool sort_by_material = false;
   bool material_multisplit = false;  // the sort by material ran as a multisplit
   bool compact = true;
+  // main's clock: encoding the image, and from the start to the image encoded (-1: not measured).
+  double encode_ms = -1;
+  double elapsed_ms = -1;
 };
 
 // Numbers derived from RenderStats; zero where undefined (no frames, no time).
