@@ -31,6 +31,7 @@ std::string bytes_text(std::size_t bytes) {
 }
 
 std::string mib_text(std::uint64_t bytes) {
+  if (bytes < (1u << 20)) return format("%.1f KiB", static_cast<double>(bytes) / 1024.0);
   return format("%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
