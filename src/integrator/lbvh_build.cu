@@ -695,15 +695,21 @@ RawBuildBuffer::RawBuildBuffer(const Executor& ex, const char* what, std::size_t
     : bytes_(bytes), stream_(ex.stream), gpu_(ex.gpu()) {
   if (bytes == 0) return;
   if (gpu_) {
-    const cudaError_t status = cudaMallocAsync(&data_, bytes, stream_);
+    cudaError_t status = cudaMallocAsync(&data_, bytes, stream_);
+    if (status == cudaErrorNotSupported) {
+      // A device or driver without memory pools: plain allocations, freed with a wait.
+      cudaGetLastError();
+      async_ = false;
+      status = cudaMalloc(&data_, bytes);
+    }
     if (status != cudaSuccess) {
       cudaGetLastError();
       data_ = nullptr;
       throw std::runtime_error(std::string(status == cudaErrorMemoryAllocation
-                                               ? "out of GPU memory"
-                                               : "cudaMallocAsync failed") +
-                               " allocating " + what + " (" + std::to_string(bytes) +
-                               " bytes) for the BVH build: " + cudaGetErrorString(status));
+                                               ? "out of GPU memory allocating "
+                                               : "GPU allocation failed for ") +
+                               what + " (" + std::to_string(bytes) +
+                               " bytes) in the BVH build: " + cudaGetErrorString(status));
     }
   } else {
     data_ = std::malloc(bytes);
@@ -717,8 +723,10 @@ RawBuildBuffer::RawBuildBuffer(const Executor& ex, const char* what, std::size_t
 
 void RawBuildBuffer::release() {
   if (data_) {
-    if (gpu_) {
+    if (gpu_ && async_) {
       cudaFreeAsync(data_, stream_);  // queued behind the stages that use it
+    } else if (gpu_) {
+      cudaFree(data_);
     } else {
       std::free(data_);
     }

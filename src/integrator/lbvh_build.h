@@ -62,6 +62,7 @@ class RawBuildBuffer {
         bytes_(std::exchange(other.bytes_, 0)),
         stream_(other.stream_),
         gpu_(other.gpu_),
+        async_(other.async_),
         memory_(std::exchange(other.memory_, nullptr)) {}
   RawBuildBuffer& operator=(RawBuildBuffer&& other) noexcept {
     if (this != &other) {
@@ -70,6 +71,7 @@ class RawBuildBuffer {
       bytes_ = std::exchange(other.bytes_, 0);
       stream_ = other.stream_;
       gpu_ = other.gpu_;
+      async_ = other.async_;
       memory_ = std::exchange(other.memory_, nullptr);
     }
     return *this;
@@ -86,6 +88,7 @@ class RawBuildBuffer {
   std::size_t bytes_ = 0;
   cudaStream_t stream_ = nullptr;
   bool gpu_ = false;
+  bool async_ = true;  // from cudaMallocAsync (else cudaMalloc)
   BuildMemory* memory_ = nullptr;
 };
 

@@ -128,7 +128,8 @@ struct StartupStats {
   double scene_ms = 0;     // the whole load: JSON, OBJ and MTL files, textures, mesh transforms
   double obj_ms = 0;       // of which reading and parsing OBJ files
   double meshes_ms = 0;    // of which mesh triangles to world space (vertices and normals)
-  double device_ms = 0;    // GPU: creating the CUDA context and the stream
+  double context_ms = 0;   // GPU: the CUDA context, made while the scene loaded (0: not ahead)
+  double device_ms = 0;    // GPU: creating the CUDA context (unless made ahead) and the stream
   double prepare_ms = 0;   // triangles into the intersection's form, objects, the light table
   double bvh_ms = 0;       // the BVH build (BvhStats::build_ms)
   double upload_ms = 0;    // scene data copied into executor memory
@@ -200,6 +201,11 @@ std::vector<int> all_gpu_devices();
 
 // Makes `device` the CUDA device of this thread's renders; throws when it does not exist.
 void set_gpu_device(int device);
+
+// Creates `device`'s CUDA context now, from any thread, rather than at the render's first CUDA
+// call; does nothing where that fails (the render reports it). Returns the milliseconds it took.
+// raystream does this while the scene loads: neither needs the other.
+double create_gpu_context(int device);
 
 // Adds `share`'s image (the mean of share.stats.spp samples per pixel) and statistics into
 // `total` (the mean over every share so far). Used for device shares and for the processes of an

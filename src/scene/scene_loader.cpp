@@ -571,16 +571,46 @@ Object read_object(Reader& r, const Json& j, const std::string& key,
 }
 
 // Mesh objects: OBJ files read once each, their MTL materials added to the scene once per file.
-struct MeshCache {
-  std::unordered_map<std::string, ObjMesh> meshes;              // by resolved path
-  std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's MTL
-  std::unordered_map<std::string, int> fallback;                // a file's default material
-  LoadTimes* times = nullptr;
-};
-
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
+}
+
+// An OBJ file as read once: its mesh, or why it could not be read. Its error and warnings wait
+// for the first object that names the file, so they come in the scene file's order.
+struct LoadedMesh {
+  ObjMesh mesh;
+  std::string error;
+  std::vector<std::string> warnings;
+  bool warned = false;
+};
+
+struct MeshCache {
+  std::unordered_map<std::string, LoadedMesh> meshes;           // by resolved path
+  std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's MTL
+  std::unordered_map<std::string, int> fallback;                // a file's default material
+  LoadTimes* times = nullptr;
+
+  LoadedMesh& load(const std::string& resolved) {
+    const auto found = meshes.find(resolved);
+    if (found != meshes.end()) return found->second;
+    const auto start = std::chrono::steady_clock::now();
+    LoadedMesh loaded;
+    try {
+      loaded.mesh = load_obj(resolved, loaded.warnings);
+    } catch (const SceneError& e) {
+      loaded.error = e.what();
+    }
+    if (times) times->obj_ms += milliseconds_since(start);
+    return meshes.emplace(resolved, std::move(loaded)).first->second;
+  }
+};
+
+// A mesh object's FILE, relative to the scene file's folder.
+std::string mesh_path(const std::string& scene_path, const std::string& file) {
+  return (std::filesystem::path(scene_path).parent_path() / std::filesystem::path(file))
+      .lexically_normal()
+      .string();
 }
 
 // TYPE mesh: the OBJ at FILE (relative to the scene file), MATERIAL optional (else the MTL's),
@@ -606,20 +636,14 @@ void read_mesh_object(Reader& r, const Json& j, const std::string& key, const st
   Object transform;
   read_transform(r, j, key, transform);
 
-  const std::filesystem::path obj_path =
-      std::filesystem::path(path).parent_path() / std::filesystem::path(file);
-  const std::string resolved = obj_path.lexically_normal().string();
-  auto found = cache.meshes.find(resolved);
-  if (found == cache.meshes.end()) {
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      found = cache.meshes.emplace(resolved, load_obj(resolved, warnings)).first;
-    } catch (const SceneError& e) {
-      r.fail(key + ".FILE", e.what());
-    }
-    if (cache.times) cache.times->obj_ms += milliseconds_since(start);
+  const std::string resolved = mesh_path(path, file);
+  LoadedMesh& loaded = cache.load(resolved);
+  if (!loaded.error.empty()) r.fail(key + ".FILE", loaded.error);
+  if (!loaded.warned) {
+    warnings.insert(warnings.end(), loaded.warnings.begin(), loaded.warnings.end());
+    loaded.warned = true;
   }
-  const ObjMesh& mesh = found->second;
+  const ObjMesh& mesh = loaded.mesh;
 
   // Scene material ids of this file's faces: MTL materials (added once per file, named
   // "<file name>:<name>"), or a grey diffuse default for faces without one.
@@ -866,6 +890,20 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
   if (!objects.is_array()) r.fail("Objects", "expected an array, got " + type_name(objects));
   MeshCache meshes;
   meshes.times = times;
+  // Every mesh file first, so that the scene's triangles are allocated once, not grown and
+  // copied object by object.
+  std::size_t mesh_triangles = 0;
+  for (const Json& j : objects) {
+    if (!j.is_object() || !j.contains("TYPE") || !j["TYPE"].is_string() ||
+        lower(j["TYPE"].get<std::string>()) != "mesh" || !j.contains("FILE") ||
+        !j["FILE"].is_string())
+      continue;
+    const std::string file = j["FILE"].get<std::string>();
+    if (file.empty() || file.find('\0') != std::string::npos) continue;
+    mesh_triangles += meshes.load(mesh_path(path, file)).mesh.triangles.size();
+  }
+  if (mesh_triangles <= static_cast<std::size_t>(kMaxTriangles))
+    scene.triangles.reserve(mesh_triangles);
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string key = "Objects[" + std::to_string(i) + "]";
     const Json& j = r.object(objects[i], key);
