@@ -79,6 +79,33 @@ RAYSTREAM_HD inline std::uint32_t arrive(std::uint32_t* counter) {
 #endif
 }
 
+#if defined(__CUDA_ARCH__)
+// The least and the largest value over the warp's 32 lanes (all of them must call).
+__device__ inline std::uint32_t warp_min(std::uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(0xFFFFFFFFu, v);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const std::uint32_t w = __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+    v = w < v ? w : v;
+  }
+  return v;
+#endif
+}
+
+__device__ inline std::uint32_t warp_max(std::uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xFFFFFFFFu, v);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const std::uint32_t w = __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+    v = w > v ? w : v;
+  }
+  return v;
+#endif
+}
+#endif
+
 // What the host reads back once the tree is done.
 struct Summary {
   std::uint32_t centroid_lo[3];  // ordered_bits
@@ -163,10 +190,10 @@ struct CentroidBounds {
 #if defined(__CUDA_ARCH__)
     for (std::size_t p = t; p < n; p += threads) fold(p);
     for (int axis = 0; axis < 3; ++axis) {
-      lo[axis] = __reduce_min_sync(0xFFFFFFFFu, lo[axis]);
-      hi[axis] = __reduce_max_sync(0xFFFFFFFFu, hi[axis]);
+      lo[axis] = warp_min(lo[axis]);
+      hi[axis] = warp_max(hi[axis]);
     }
-    bad = __reduce_min_sync(0xFFFFFFFFu, bad);
+    bad = warp_min(bad);
     if ((threadIdx.x & 31) != 0) return;
 #else
     const std::size_t begin = t * per_thread;
@@ -742,9 +769,9 @@ LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
                     const LbvhOptions& options) {
   const std::size_t n = input.count();
   if (n == 0) throw std::invalid_argument("build_lbvh: no primitives");
-  if (n > 0x7FFFFFFFu)
+  if (n > kLbvhMaxPrimitives)
     throw std::invalid_argument("build_lbvh: too many primitives (" + std::to_string(n) +
-                                ", at most 2^31 - 1)");
+                                ", at most 2^30)");
   const PrimitiveBoxes boxes{input.triangles, input.triangle_count, input.object_boxes};
   BuildBuffer<Summary> summary(ex, "the build's summary", 1, memory);
   parallel_for(ex, "lbvh: start", 1, InitSummary{summary.data()});

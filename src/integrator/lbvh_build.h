@@ -126,10 +126,13 @@ struct LbvhOptions {
   bool treelets = true;
 };
 
-// Builds the tree over the primitives (at least one, at most 2^31 - 1), counting its buffers in
-// `memory` (the nodes, which the render keeps, also in `tally`). Throws std::invalid_argument
-// naming the first primitive whose box is empty or not finite, std::runtime_error when executor
-// memory runs out (naming what was being allocated).
+// The most primitives a build takes: its 2n - 1 node ids are 32-bit.
+inline constexpr std::size_t kLbvhMaxPrimitives = std::size_t(1) << 30;
+
+// Builds the tree over the primitives (at least one, at most kLbvhMaxPrimitives), counting its
+// buffers in `memory` (the nodes, which the render keeps, also in `tally`). Throws
+// std::invalid_argument naming the first primitive whose box is empty or not finite,
+// std::runtime_error when executor memory runs out (naming what was being allocated).
 LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
                     const LbvhPrimitives& input, BuildMemory& memory, MemoryTally* tally = nullptr,
                     const LbvhOptions& options = {});
