@@ -62,6 +62,8 @@ out, spp, scenes = sys.argv[1], sys.argv[2], sys.argv[3:]
 def load(name):
     return json.load(open(f"{out}/{name}.json"))
 mib = lambda b: b / 1048576.0
+def size(b):
+    return f"{b / 1024.0:.1f} KiB" if b < 1048576 else f"{mib(b):.1f} MiB"
 print(f"BVH builders ({load(scenes[0] + '_sah')['device']}; trace: 1920x1080, {spp} spp, depth 8)")
 head = (f"{'scene':<22} {'builder':<12} {'build ms':>9} {'eager ms':>9} {'nodes':>9} "
         f"{'depth':>5} {'SAH':>7} {'tree MiB':>9} {'peak MiB':>9} {'limit MiB':>9} "
@@ -116,6 +118,6 @@ print(f"| bunnies_1m --spp 1 <= 0.8 s wall | {min(walls):.3f} s best of 3 "
 for scene in scenes:
     b = get[(scene, "gpu_own")][2]
     limit = b["tree_bytes"] + 2 * b["primitive_bytes"]
-    print(f"| {scene} build peak <= tree + 2x primitives | {mib(b['build_peak_bytes']):.1f} MiB "
-          f"of {mib(limit):.1f} MiB |")
+    print(f"| {scene} build peak <= tree + 2x primitives | {size(b['build_peak_bytes'])} "
+          f"of {size(limit)} |")
 PY

@@ -252,9 +252,9 @@ struct EmitHierarchy {
   }
 };
 
-// What stage 5 finds for an internal node: its box and SAH cost (times the area, in the units of
-// kSahTraversalCost and kSahIntersectionCost), its primitives, and the nodes of its laid-out
-// subtree (negative: the subtree is collapsed into one leaf).
+// What stage 5 finds for an internal node: its box, its SAH cost (times the area, in the units of
+// kSahTraversalCost and kSahIntersectionCost) and its primitives (the nodes of its laid-out
+// subtree go to TreeView::sizes).
 struct NodeRecord {
   glm::vec3 lo;
   float cost;
