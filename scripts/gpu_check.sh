@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build everything, then run the chosen steps and keep their logs.
 #   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [sanitize-render] [bench] [render]
-#                        [compare] [meshes] [utf8]
+#                        [compare] [meshes] [bvh] [utf8]
 # Dependencies outside the system prefix: export CMAKE_PREFIX_PATH=/path/to/usr first.
 # Each step writes RESULTS_DIR/<step>.log; a summary is printed last.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 results=${1:?usage: scripts/gpu_check.sh RESULTS_DIR [steps...]}
 shift
-steps=${*:-build test sanitize sanitize-render bench render compare meshes utf8}
+steps=${*:-build test sanitize sanitize-render bench render compare meshes bvh utf8}
 mkdir -p "$results"
 export PATH="/usr/local/cuda/bin:$PATH"
 summary=()
@@ -169,6 +169,11 @@ fi
 if has meshes; then
   BUILD=build-gpu bash scripts/bench_meshes.sh >"$results/meshes.log" 2>&1
   note "meshes: rc=$?"
+fi
+
+if has bvh; then
+  bash scripts/bench_bvh.sh build-gpu "$results/bvh" >"$results/bvh.log" 2>&1
+  note "bvh: rc=$?"
 fi
 
 if has utf8; then

@@ -31,7 +31,7 @@ struct Options {
   std::optional<bool> material_multisplit;        // --sort-by-material multisplit
   std::optional<bool> nee;                        // --integrator path (true) | bsdf (false)
   std::optional<bool> compact;                    // --compact on|off
-  std::optional<std::string> bvh;                 // --bvh auto|on|off
+  std::optional<std::string> bvh;                 // --bvh auto|gpu|sah|off|on
   std::uint64_t seed = 0;                         // --seed
   DeviceChoice device = DeviceChoice::automatic;  // --device gpu|cpu|auto
   // --devices: CUDA devices to split the samples across (empty: the first one); all_devices for

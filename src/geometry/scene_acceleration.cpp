@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "geometry/bvh_build.h"
+#include "geometry/lbvh.h"
 
 namespace raystream {
 namespace {
@@ -56,20 +57,29 @@ void object_world_bounds(const Object& object, glm::vec3& lo, glm::vec3& hi) {
   }
 }
 
+void triangles_in_scene_order(const Scene& scene, std::vector<TriangleGeometry>& geometry,
+                              std::vector<TriangleShading>& shading) {
+  const long long count = static_cast<long long>(scene.triangles.size());
+  geometry.resize(scene.triangles.size());
+  shading.resize(scene.triangles.size());
+#pragma omp parallel for schedule(static) if (count > 16384)
+  for (long long k = 0; k < count; ++k) {
+    geometry[k] = triangle_geometry(scene.triangles[k]);
+    shading[k] = triangle_shading(scene.triangles[k]);
+  }
+}
+
 SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
   SceneAcceleration acc;
   acc.objects.reserve(scene.objects.size());
   for (const Object& o : scene.objects) acc.objects.push_back(make_scene_object(o));
   const std::size_t triangle_count = scene.triangles.size();
-  acc.triangles.reserve(triangle_count);
-  acc.shading.reserve(triangle_count);
   if (!use_bvh) {
-    for (const Triangle& t : scene.triangles) {
-      acc.triangles.push_back(triangle_geometry(t));
-      acc.shading.push_back(triangle_shading(t));
-    }
+    triangles_in_scene_order(scene, acc.triangles, acc.shading);
     return acc;
   }
+  acc.triangles.reserve(triangle_count);
+  acc.shading.reserve(triangle_count);
 
   const auto start = std::chrono::steady_clock::now();
   // Primitive p < triangle_count is triangle p; the others are objects in order.
@@ -84,15 +94,14 @@ SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
     object_world_bounds(scene.objects[k], bounds[triangle_count + k].lo,
                         bounds[triangle_count + k].hi);
   }
-  // Padded: the triangle test accepts hits a hair outside the triangle (its edge slack), a cube's
-  // faces lie on its box, and rounding must not let the box test cull such hits.
+  // Padded (padded_box says why), as the LBVH pads them.
   for (Aabb& b : bounds) {
-    const glm::vec3 extent = b.hi - b.lo;
-    const glm::vec3 magnitude = glm::max(glm::abs(b.lo), glm::abs(b.hi));
-    const float pad = 1.0e-5f * fmaxf(extent.x, fmaxf(extent.y, extent.z)) +
-                      1.0e-6f * fmaxf(magnitude.x, fmaxf(magnitude.y, magnitude.z));
-    b.lo -= glm::vec3(pad);
-    b.hi += glm::vec3(pad);
+    LbvhBox box;
+    box.lo = b.lo;
+    box.hi = b.hi;
+    box = padded_box(box);
+    b.lo = box.lo;
+    b.hi = box.hi;
   }
   Bvh bvh = build_bvh(bounds);
   acc.nodes = std::move(bvh.nodes);
@@ -101,10 +110,12 @@ SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
   acc.sah_cost = bvh.sah_cost;
   // Triangles in leaf order, so a leaf's triangles lie next to each other in memory.
   acc.primitives.resize(bvh.order.size());
+  acc.triangle_slot.resize(triangle_count);
   for (std::size_t k = 0; k < bvh.order.size(); ++k) {
     const std::size_t p = static_cast<std::size_t>(bvh.order[k]);
     if (p < triangle_count) {
       acc.primitives[k] = static_cast<std::int32_t>(acc.triangles.size());
+      acc.triangle_slot[p] = acc.primitives[k];
       acc.triangles.push_back(triangle_geometry(scene.triangles[p]));
       acc.shading.push_back(triangle_shading(scene.triangles[p]));
     } else {

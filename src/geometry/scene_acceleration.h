@@ -1,6 +1,8 @@
 // The scene's primitives in the form the intersection code reads (see scene_geometry.h), built
-// on the host once per render: triangles precomputed and reordered to the BVH's leaf order, the
-// BVH over triangles and objects (by their world bounding boxes), and its numbers.
+// on the host once per render: triangles precomputed, and with the SAH build reordered to the
+// BVH's leaf order, the BVH over triangles and objects (by their world bounding boxes), and its
+// numbers. (The LBVH is built on the executor from these arrays in the scene's order:
+// integrator/lbvh_build.h.)
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,8 @@ struct SceneAcceleration {
   std::vector<SceneObject> objects;  // Scene::objects, in order
   std::vector<TriangleGeometry> triangles;
   std::vector<TriangleShading> shading;
+  // The slot in `triangles` of each scene triangle (empty: triangles keep the scene's order).
+  std::vector<std::int32_t> triangle_slot;
   std::vector<BvhNode> nodes;            // empty without a BVH
   std::vector<std::int32_t> primitives;  // leaf ranges index this (see SceneGeometry)
   std::size_t leaves = 0;
@@ -31,6 +35,10 @@ struct SceneAcceleration {
 
 // World-space bounding box of a sphere or cube object (its unit box carried to world space).
 void object_world_bounds(const Object& object, glm::vec3& lo, glm::vec3& hi);
+
+// Scene::triangles as the intersection code reads them, in the scene's order (OpenMP).
+void triangles_in_scene_order(const Scene& scene, std::vector<TriangleGeometry>& geometry,
+                              std::vector<TriangleShading>& shading);
 
 // With `use_bvh` the BVH is built (binned SAH) and the triangles follow its leaf order; without,
 // triangles keep the scene's order and the intersection tests every primitive.

@@ -24,6 +24,12 @@ enum class Schedule { stream, frame, megakernel };
 // wave (stream) or frame (frame), plus the start of every wave or frame; all: every one; off: only
 // the render's total.
 enum class StageTiming { sampled, all, off };
+
+// Which builder makes the BVH. automatic: the LBVH on the GPU executor, the SAH build on the CPU
+// executor; sah: the binned SAH build on the host (the reference, and the CPU executor's);
+// lbvh: Morton codes sorted by the primitives' radix sort and Karras's hierarchy emission, run
+// on the executor (CUDA kernels on the GPU, the same stages as OpenMP loops on the CPU).
+enum class BvhBuilder { automatic, sah, lbvh };
 inline constexpr int kTimingSamplePeriod = 16;
 
 // How the wavefronts shade. queues: the live paths are split into one queue per BSDF lobe kind
@@ -65,6 +71,7 @@ struct RenderSettings {
   bool nee = true;
   bool compact = true;  // frame schedule: compact after every bounce (stream always compacts)
   bool use_bvh = true;  // false: every ray tests every primitive (for speedup measurements)
+  BvhBuilder bvh_builder = BvhBuilder::automatic;
   // Scenes with fewer primitives than this are intersected without a BVH (testing a handful of
   // primitives beats walking a tree over them, as smallpt's 9 do).
   std::size_t bvh_min_primitives = 17;
@@ -108,15 +115,36 @@ struct WaveStats {
   double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
 };
 
-// The acceleration structure of a render (built on the host before the first frame).
+// The acceleration structure of a render (built before the first frame).
 struct BvhStats {
   bool built = false;            // false: brute force (RenderSettings::use_bvh off)
+  std::string builder;           // "sah" (on the host) or "lbvh" (on the executor); "" unbuilt
+  std::string sort;              // lbvh: the radix sort's backend ("own", "thrust", "cpu")
   std::uint64_t primitives = 0;  // triangles + spheres + cubes
   std::uint64_t triangles = 0;
   std::uint64_t nodes = 0, leaves = 0;
   int depth = 0;        // levels below the root
   double sah_cost = 0;  // SAH cost (node visit = primitive test = 1) of a ray through the root
-  double build_ms = 0;  // host wall time of the build (and of reordering the triangles)
+  // Wall time of the build, the primitives reordered into leaf order included (sah: on the host;
+  // lbvh: from the primitives in executor memory to the finished tree, waited for).
+  double build_ms = 0;
+  std::uint64_t tree_bytes = 0;        // nodes and primitive references as the render keeps them
+  std::uint64_t primitive_bytes = 0;   // the primitives' intersection and shading data
+  std::uint64_t build_peak_bytes = 0;  // lbvh: executor memory the build held at its peak
+};
+
+// Where the time between the command and the first wave went, in milliseconds. The loader fills
+// the first three (scene/scene_loader.h), render() the rest; 0 where a phase did not run.
+struct StartupStats {
+  double scene_ms = 0;     // the whole load: JSON, OBJ and MTL files, textures, mesh transforms
+  double obj_ms = 0;       // of which reading and parsing OBJ files
+  double meshes_ms = 0;    // of which mesh triangles to world space (vertices and normals)
+  double context_ms = 0;   // GPU: the CUDA context, made while the scene loaded (0: not ahead)
+  double device_ms = 0;    // GPU: creating the CUDA context (unless made ahead) and the stream
+  double prepare_ms = 0;   // triangles into the intersection's form, objects, the light table
+  double bvh_ms = 0;       // the BVH build (BvhStats::build_ms)
+  double upload_ms = 0;    // scene data copied into executor memory
+  double allocate_ms = 0;  // path state, film, queues and workspace (the schedule's set-up)
 };
 
 struct RenderStats {
@@ -156,6 +184,7 @@ struct RenderStats {
   std::vector<std::string> queue_names;
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
+  StartupStats startup;
   // A render split across devices or processes: each share's own statistics, in order. The
   // fields above then hold the sums (paths, segments, stage times), the peak over the shares,
   // and total_ms the wall time of the whole render.
@@ -196,6 +225,11 @@ std::vector<int> all_gpu_devices();
 
 // Makes `device` the CUDA device of this thread's renders; throws when it does not exist.
 void set_gpu_device(int device);
+
+// Creates `device`'s CUDA context now, from any thread, rather than at the render's first CUDA
+// call; does nothing where that fails (the render reports it). Returns the milliseconds it took.
+// raystream does this while the scene loads: neither needs the other.
+double create_gpu_context(int device);
 
 // Adds `share`'s image (the mean of share.stats.spp samples per pixel) and statistics into
 // `total` (the mean over every share so far). Used for device shares and for the processes of an

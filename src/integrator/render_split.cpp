@@ -37,6 +37,16 @@ void set_gpu_device(int device) {
   PRIM_CUDA_CHECK(cudaSetDevice(device));
 }
 
+double create_gpu_context(int device) {
+  const auto start = std::chrono::steady_clock::now();
+  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
+    cudaGetLastError();
+    return 0.0;
+  }
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 int share_first_sample(const RenderSettings& settings, int share, int shares) {
   // Rounded up, so the first shares get the extra samples and share 0 is empty only when spp is.
   const long long spp = settings.spp;

@@ -1,5 +1,7 @@
+#include <chrono>
 #include <vector>
 
+#include "integrator/lbvh_build.h"
 #include "integrator/scene_upload.h"
 #include "lights/environment_map.h"
 
@@ -19,33 +21,50 @@ std::vector<MaterialData> material_data(const Scene& scene) {
   return materials;
 }
 
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+template <class T>
+std::uint64_t bytes_of(const std::vector<T>& v) {
+  return static_cast<std::uint64_t>(v.size() * sizeof(T));
+}
+
 }  // namespace
 
-SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, int width,
-                         int height, MemoryTally* tally)
-    : acceleration_(build_scene_acceleration(scene, use_bvh)),
-      environment_texels_(ex, "environment map", scene.environment.texels.size(), tally),
-      environment_marginal_(ex, "environment CDF (rows)", scene.environment.marginal_cdf.size(),
-                            tally),
-      environment_conditional_(ex, "environment CDFs (columns)",
-                               scene.environment.conditional_cdf.size(), tally),
-      textures_(ex, "texture views", scene.textures.size(), tally),
-      lights_(build_light_table(scene, acceleration_, material_data(scene),
-                                environment_power_estimate(scene.environment) / (4.0f * kPi))),
-      objects_(ex, "scene objects", acceleration_.objects.size(), tally),
-      materials_(ex, "materials", scene.materials.size(), tally),
-      triangles_(ex, "triangles", acceleration_.triangles.size(), tally),
-      shading_(ex, "triangle normals and materials", acceleration_.shading.size(), tally),
-      nodes_(ex, "BVH nodes", acceleration_.nodes.size(), tally),
-      primitives_(ex, "BVH primitive references", acceleration_.primitives.size(), tally),
-      light_buffer_(ex, "lights", lights_.lights.size(), tally),
-      light_cdf_(ex, "light CDF", lights_.cdf.size(), tally) {
+SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
+                         const PathPrimitives& primitives, int width, int height,
+                         MemoryTally* tally) {
+  // The host's part: triangles in the intersection's form (and the SAH build), the light table.
+  auto start = std::chrono::steady_clock::now();
+  acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
+  const std::vector<MaterialData> materials = material_data(scene);
+  lights_ = build_light_table(scene, acceleration_, materials,
+                              environment_power_estimate(scene.environment) / (4.0f * kPi));
+  if (bvh == SceneBvh::lbvh) {
+    object_boxes_.resize(scene.objects.size());
+    for (std::size_t k = 0; k < scene.objects.size(); ++k)
+      object_world_bounds(scene.objects[k], object_boxes_[k].lo, object_boxes_[k].hi);
+  }
+  startup_.bvh_ms = acceleration_.build_ms;
+  startup_.prepare_ms = milliseconds_since(start) - acceleration_.build_ms;
+
+  // Everything but the LBVH's triangles into executor memory.
+  start = std::chrono::steady_clock::now();
+  objects_ = Buffer<SceneObject>(ex, "scene objects", acceleration_.objects.size(), tally);
+  materials_ = Buffer<MaterialData>(ex, "materials", materials.size(), tally);
+  environment_texels_ =
+      Buffer<glm::vec3>(ex, "environment map", scene.environment.texels.size(), tally);
+  environment_marginal_ =
+      Buffer<float>(ex, "environment CDF (rows)", scene.environment.marginal_cdf.size(), tally);
+  environment_conditional_ = Buffer<float>(ex, "environment CDFs (columns)",
+                                           scene.environment.conditional_cdf.size(), tally);
+  textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
+  light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
+  light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);
   upload(ex, objects_, acceleration_.objects);
-  upload(ex, materials_, material_data(scene));
-  upload(ex, triangles_, acceleration_.triangles);
-  upload(ex, shading_, acceleration_.shading);
-  upload(ex, nodes_, acceleration_.nodes);
-  upload(ex, primitives_, acceleration_.primitives);
+  upload(ex, materials_, materials);
   upload(ex, environment_texels_, scene.environment.texels);
   upload(ex, environment_marginal_, scene.environment.marginal_cdf);
   upload(ex, environment_conditional_, scene.environment.conditional_cdf);
@@ -59,8 +78,40 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
   upload(ex, textures_, views);
   upload(ex, light_cdf_, lights_.cdf);
 
-  // The host geometry view's counts, with executor pointers.
+  bvh_stats_.primitives = scene.triangles.size() + scene.objects.size();
+  bvh_stats_.triangles = scene.triangles.size();
   view_.geometry = acceleration_.geometry();
+  if (bvh == SceneBvh::lbvh) {
+    startup_.upload_ms = milliseconds_since(start);
+    upload_with_lbvh(ex, primitives, tally);
+  } else {
+    triangles_ = Buffer<TriangleGeometry>(ex, "triangles", acceleration_.triangles.size(), tally);
+    shading_ = Buffer<TriangleShading>(ex, "triangle normals and materials",
+                                       acceleration_.shading.size(), tally);
+    nodes_ = Buffer<BvhNode>(ex, "BVH nodes", acceleration_.nodes.size(), tally);
+    primitives_ = Buffer<std::int32_t>(ex, "BVH primitive references",
+                                       acceleration_.primitives.size(), tally);
+    upload(ex, triangles_, acceleration_.triangles);
+    upload(ex, shading_, acceleration_.shading);
+    upload(ex, nodes_, acceleration_.nodes);
+    upload(ex, primitives_, acceleration_.primitives);
+    startup_.upload_ms = milliseconds_since(start);
+    bvh_stats_.built = !acceleration_.nodes.empty();
+    if (bvh_stats_.built) {
+      bvh_stats_.builder = "sah";
+      bvh_stats_.nodes = acceleration_.nodes.size();
+      bvh_stats_.leaves = acceleration_.leaves;
+      bvh_stats_.depth = acceleration_.depth;
+      bvh_stats_.sah_cost = acceleration_.sah_cost;
+      bvh_stats_.build_ms = acceleration_.build_ms;
+      bvh_stats_.tree_bytes = bytes_of(acceleration_.nodes) + bytes_of(acceleration_.primitives);
+      bvh_stats_.primitive_bytes = bytes_of(acceleration_.triangles) +
+                                   bytes_of(acceleration_.shading) +
+                                   bytes_of(acceleration_.objects);
+    }
+  }
+
+  // The host geometry view's counts, with executor pointers.
   view_.geometry.objects = objects_.data();
   view_.geometry.triangles = triangles_.data();
   view_.geometry.triangle_shading = shading_.data();
@@ -79,17 +130,75 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, i
                        environment_conditional_.data());
 }
 
-BvhStats SceneUpload::bvh_stats() const {
-  BvhStats b;
-  b.built = !acceleration_.nodes.empty();
-  b.primitives = acceleration_.triangles.size() + acceleration_.objects.size();
-  b.triangles = acceleration_.triangles.size();
-  b.nodes = acceleration_.nodes.size();
-  b.leaves = acceleration_.leaves;
-  b.depth = acceleration_.depth;
-  b.sah_cost = acceleration_.sah_cost;
-  b.build_ms = acceleration_.build_ms;
-  return b;
+// The triangles go to the executor in the scene's order, the tree is built there, and the
+// triangles follow its leaf order. The shading data is copied once the tree is done, so that the
+// build's temporaries and both copies of it are never held at once.
+void SceneUpload::upload_with_lbvh(const Executor& ex, const PathPrimitives& primitives,
+                                   MemoryTally* tally) {
+  const std::size_t triangle_count = acceleration_.triangles.size();
+  const std::size_t slots = triangle_count + acceleration_.objects.size();
+  BuildMemory memory;
+  auto start = std::chrono::steady_clock::now();
+  BuildBuffer<TriangleGeometry> triangles_in(ex, "triangles (scene order)", triangle_count, memory);
+  BuildBuffer<LbvhBox> boxes(ex, "object boxes", object_boxes_.size(), memory);
+  copy_from_host(ex, triangles_in.data(), acceleration_.triangles.data(), triangles_in.bytes());
+  copy_from_host(ex, boxes.data(), object_boxes_.data(), boxes.bytes());
+  startup_.upload_ms += milliseconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  LbvhPrimitives input;
+  input.triangles = triangles_in.data();
+  input.triangle_count = triangle_count;
+  input.object_boxes = boxes.data();
+  input.object_count = object_boxes_.size();
+  LbvhTree tree = build_lbvh(ex, primitives, input, memory, tally);
+  triangles_ = Buffer<TriangleGeometry>(ex, "triangles", slots, tally);
+  memory.add(triangles_.bytes());
+  gather_in_leaf_order(ex, tree, triangle_count, triangles_in.data(), triangles_.data());
+  triangles_in.release();
+  boxes.release();
+  synchronize(ex);
+  double build_ms = milliseconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  BuildBuffer<TriangleShading> shading_in(ex, "triangle normals and materials (scene order)",
+                                          triangle_count, memory);
+  copy_from_host(ex, shading_in.data(), acceleration_.shading.data(), shading_in.bytes());
+  startup_.upload_ms += milliseconds_since(start);
+
+  start = std::chrono::steady_clock::now();
+  shading_ = Buffer<TriangleShading>(ex, "triangle normals and materials", slots, tally);
+  memory.add(shading_.bytes());
+  gather_in_leaf_order(ex, tree, triangle_count, shading_in.data(), shading_.data());
+  shading_in.release();
+  primitives_ = Buffer<std::int32_t>(ex, "BVH primitive references", slots, tally);
+  memory.add(primitives_.bytes());
+  write_primitive_references(ex, tree, triangle_count, primitives_.data());
+  move_triangle_lights_to_slots(ex, tree, light_buffer_.data(), light_buffer_.size());
+  tree.order.release();
+  tree.slot_of.release();
+  synchronize(ex);
+  build_ms += milliseconds_since(start);
+  nodes_ = std::move(tree.nodes);
+
+  view_.geometry.triangle_count = static_cast<int>(slots);
+  view_.geometry.node_count = static_cast<int>(nodes_.size());
+  bvh_stats_.built = true;
+  bvh_stats_.builder = "lbvh";
+  bvh_stats_.sort = primitives.name();
+  bvh_stats_.nodes = nodes_.size();
+  bvh_stats_.leaves = tree.leaves;
+  bvh_stats_.depth = tree.depth;
+  bvh_stats_.sah_cost = tree.sah_cost;
+  bvh_stats_.build_ms = build_ms;
+  bvh_stats_.tree_bytes = nodes_.bytes() + primitives_.bytes();
+  bvh_stats_.primitive_bytes = triangles_.bytes() + shading_.bytes() + objects_.bytes();
+  bvh_stats_.build_peak_bytes = memory.peak();
+  startup_.bvh_ms = build_ms;
+
+  // The host copies in the scene's order are not needed again.
+  acceleration_.triangles = std::vector<TriangleGeometry>();
+  acceleration_.shading = std::vector<TriangleShading>();
 }
 
 }  // namespace raystream

@@ -1,13 +1,17 @@
-// The scene on the executor: the BVH is built on the host (geometry/scene_acceleration.h), then
-// objects, triangles, BVH and materials are copied once into executor memory, and view() is what
-// the stages read. The light table is built after the BVH (it records each emissive primitive's
-// light in the primitive).
+// The scene on the executor: objects, triangles, the BVH and materials in executor memory, and
+// view() is what the stages read. The SAH BVH is built on the host and copied with the triangles
+// in its leaf order; the LBVH is built on the executor from the triangles copied in the scene's
+// order, which it then puts in leaf order there (integrator/lbvh_build.h). The light table is
+// built on the host in the scene's order (it records each emissive primitive's light in the
+// primitive).
 #pragma once
 
 #include <cstdint>
 
+#include "geometry/lbvh.h"
 #include "geometry/scene_acceleration.h"
 #include "integrator/backend/buffer.h"
+#include "integrator/backend/path_primitives.h"
 #include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "lights/light_table.h"
@@ -15,15 +19,23 @@
 
 namespace raystream {
 
+// The acceleration structure a render uses.
+enum class SceneBvh { none, sah, lbvh };
+
 class SceneUpload {
  public:
-  SceneUpload(const Executor& ex, const Scene& scene, bool use_bvh, int width, int height,
-              MemoryTally* tally);
+  // `primitives` sorts the LBVH's codes (the executor's: a GPU backend's or the CPU's).
+  SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
+              const PathPrimitives& primitives, int width, int height, MemoryTally* tally);
 
   const SceneView& view() const { return view_; }
-  BvhStats bvh_stats() const;
+  const BvhStats& bvh_stats() const { return bvh_stats_; }
+  // prepare_ms, bvh_ms and upload_ms.
+  const StartupStats& startup() const { return startup_; }
 
  private:
+  void upload_with_lbvh(const Executor& ex, const PathPrimitives& primitives, MemoryTally* tally);
+
   SceneAcceleration acceleration_;
   Buffer<SceneObject> objects_;
   Buffer<MaterialData> materials_;
@@ -39,7 +51,10 @@ class SceneUpload {
   LightTable lights_;
   Buffer<Light> light_buffer_;
   Buffer<float> light_cdf_;
+  std::vector<LbvhBox> object_boxes_;  // lbvh: the objects' world boxes
   SceneView view_;
+  BvhStats bvh_stats_;
+  StartupStats startup_;
 };
 
 }  // namespace raystream

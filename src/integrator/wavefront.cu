@@ -34,6 +34,12 @@ int material_key_bits(int material_count) {
   return bits;
 }
 
+void record_allocation_time(RenderContext& c) {
+  c.stats.startup.allocate_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c.schedule_start)
+          .count();
+}
+
 void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
                        bool compact, int sort_bits, bool multisplit) {
   if (!c.ex.gpu() || !(compact || sort_bits > 0)) return;
@@ -143,7 +149,10 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
 
+  auto start = std::chrono::steady_clock::now();
+  if (gpu) PRIM_CUDA_CHECK(cudaFree(nullptr));  // the CUDA context, if nothing made it yet
   Stream stream(gpu);
+  const double device_ms = gpu ? milliseconds_since(start) : 0.0;
   Executor ex;
   ex.kind = settings.executor;
   ex.stream = stream.get();
@@ -154,8 +163,14 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
 
   MemoryTally tally;
   const std::size_t primitives_in_scene = scene.objects.size() + scene.triangles.size();
-  const bool bvh = settings.use_bvh && primitives_in_scene >= settings.bvh_min_primitives;
-  const SceneUpload upload(ex, scene, bvh, width, height, &tally);
+  SceneBvh bvh = SceneBvh::none;
+  if (settings.use_bvh && primitives_in_scene > 0 &&
+      primitives_in_scene >= settings.bvh_min_primitives) {
+    const bool lbvh = settings.bvh_builder == BvhBuilder::lbvh ||
+                      (settings.bvh_builder == BvhBuilder::automatic && gpu);
+    bvh = lbvh ? SceneBvh::lbvh : SceneBvh::sah;
+  }
+  const SceneUpload upload(ex, scene, bvh, primitives, width, height, &tally);
   Buffer<glm::vec3> film(ex, "film", n, &tally);
   Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 3 * std::size_t(depth),
                                           &tally);
@@ -176,6 +191,8 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   stats.bounces.resize(depth);
   for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
   stats.bvh = upload.bvh_stats();
+  stats.startup = upload.startup();
+  stats.startup.device_ms = device_ms;
   stats.integrator = settings.nee ? "path" : "bsdf";
   stats.sort_by_material = settings.sort_by_material;
   stats.material_multisplit = settings.material_multisplit;
@@ -205,10 +222,12 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
                         material_key_bits(material_count),
                         static_cast<std::uint16_t>(material_count),
                         tally,
-                        stats};
+                        stats,
+                        std::chrono::steady_clock::now()};
 
   if (settings.on_loop_start) settings.on_loop_start();
   const auto render_start = std::chrono::steady_clock::now();
+  context.schedule_start = render_start;
   switch (settings.schedule) {
     case Schedule::stream:
       run_stream_schedule(context);
@@ -223,6 +242,11 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   std::vector<unsigned long long> counts(3 * std::size_t(depth));
   copy_to_host(ex, counts.data(), depth_counts.data(), depth_counts.bytes());  // waits
   stats.total_ms = milliseconds_since(render_start);
+  // The build's temporaries came and went before the render's buffers.
+  if (gpu) {
+    stats.peak_device_bytes =
+        std::max<std::size_t>(stats.peak_device_bytes, upload.bvh_stats().build_peak_bytes);
+  }
   for (int b = 0; b < depth; ++b) {
     stats.bounces[b].paths_in = counts[b];
     stats.bounces[b].paths_out = counts[depth + b];

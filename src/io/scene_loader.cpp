@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cfloat>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -350,11 +351,47 @@ Object read_object(JsonReader& r, const Json& j, const std::string& key,
 }
 
 // Mesh objects: OBJ files read once each, their MTL materials added to the scene once per file.
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// An OBJ file as read once: its mesh, or why it could not be read. Its error and warnings wait
+// for the first object that names the file, so they come in the scene file's order.
+struct LoadedMesh {
+  ObjMesh mesh;
+  std::string error;
+  std::vector<std::string> warnings;
+  bool warned = false;
+};
+
 struct MeshCache {
-  std::unordered_map<std::string, ObjMesh> meshes;              // by resolved path
+  std::unordered_map<std::string, LoadedMesh> meshes;           // by resolved path
   std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's MTL
   std::unordered_map<std::string, int> fallback;                // a file's default material
+  LoadTimes* times = nullptr;
+
+  LoadedMesh& load(const std::string& resolved) {
+    const auto found = meshes.find(resolved);
+    if (found != meshes.end()) return found->second;
+    const auto start = std::chrono::steady_clock::now();
+    LoadedMesh loaded;
+    try {
+      loaded.mesh = load_obj(resolved, loaded.warnings);
+    } catch (const SceneError& e) {
+      loaded.error = e.what();
+    }
+    if (times) times->obj_ms += milliseconds_since(start);
+    return meshes.emplace(resolved, std::move(loaded)).first->second;
+  }
 };
+
+// A mesh object's FILE, relative to the scene file's folder.
+std::string mesh_path(const std::string& scene_path, const std::string& file) {
+  return (std::filesystem::path(scene_path).parent_path() / std::filesystem::path(file))
+      .lexically_normal()
+      .string();
+}
 
 // TYPE mesh: the OBJ at FILE (relative to the scene file), MATERIAL optional (else the MTL's),
 // transformed to world space and appended to scene.triangles.
@@ -379,18 +416,14 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
   Object transform;
   read_transform(r, j, key, transform);
 
-  const std::filesystem::path obj_path =
-      std::filesystem::path(path).parent_path() / std::filesystem::path(file);
-  const std::string resolved = obj_path.lexically_normal().string();
-  auto found = cache.meshes.find(resolved);
-  if (found == cache.meshes.end()) {
-    try {
-      found = cache.meshes.emplace(resolved, load_obj(resolved, warnings)).first;
-    } catch (const SceneError& e) {
-      r.fail(key + ".FILE", e.what());
-    }
+  const std::string resolved = mesh_path(path, file);
+  LoadedMesh& loaded = cache.load(resolved);
+  if (!loaded.error.empty()) r.fail(key + ".FILE", loaded.error);
+  if (!loaded.warned) {
+    warnings.insert(warnings.end(), loaded.warnings.begin(), loaded.warnings.end());
+    loaded.warned = true;
   }
-  const ObjMesh& mesh = found->second;
+  const ObjMesh& mesh = loaded.mesh;
 
   // Scene material ids of this file's faces: MTL materials (added once per file, named
   // "<file name>:<name>"), or a grey diffuse default for faces without one.
@@ -453,12 +486,22 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
     r.fail(key + ".FILE",
            "too many triangles in the scene (at most " + std::to_string(kMaxTriangles) + ")");
   }
-  std::size_t dropped = 0;
-  for (const Triangle& t : mesh.triangles) {
-    Triangle w;
+  // Each triangle is carried to world space on its own (OpenMP): into the scene's array at the
+  // mesh's place, marked when its area vanishes (dropped below, keeping the order) or a vertex
+  // leaves the coordinate range (the scene fails).
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t base = scene.triangles.size();
+  const long long count = static_cast<long long>(mesh.triangles.size());
+  scene.triangles.resize(base + mesh.triangles.size());
+  std::vector<unsigned char> keep(mesh.triangles.size());
+  bool outside = false;
+#pragma omp parallel for schedule(static) reduction(|| : outside) if (count > 16384)
+  for (long long k = 0; k < count; ++k) {
+    const Triangle& t = mesh.triangles[k];
+    Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
     for (int c = 0; c < 3; ++c) {
       w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
-      if (!in_bounds(w.v[c])) fail_out_of_bounds(r, key, transform, "mesh");
+      if (!in_bounds(w.v[c])) outside = true;
       const glm::vec3 n = normal_matrix * t.n[c];
       const float length = glm::length(n);
       w.n[c] = length > 0.0f ? n / length : n;
@@ -471,13 +514,20 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
     }
     const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
     const float area2 = glm::length(face);
-    if (!(area2 > 0.0f) || !std::isfinite(area2)) {
-      ++dropped;  // collapsed by the transform, or too large for its area to be computed
-      continue;
-    }
+    // Collapsed by the transform, or too large for its area to be computed: dropped.
+    keep[k] = area2 > 0.0f && std::isfinite(area2);
     w.material = named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
-    scene.triangles.push_back(w);
   }
+  if (outside) fail_out_of_bounds(r, key, transform, "mesh");
+  std::size_t kept = base;
+  for (std::size_t k = 0; k < mesh.triangles.size(); ++k) {
+    if (!keep[k]) continue;
+    if (kept != base + k) scene.triangles[kept] = scene.triangles[base + k];
+    ++kept;
+  }
+  const std::size_t dropped = scene.triangles.size() - kept;
+  scene.triangles.resize(kept);
+  if (cache.times) cache.times->meshes_ms += milliseconds_since(start);
   if (dropped > 0) {
     r.warn(key, std::to_string(dropped) + " triangles of " + excerpt(file) +
                     " dropped: zero area or an area too large for single precision after the "
@@ -536,8 +586,10 @@ void read_environment(JsonReader& r, const Json& j, const std::string& path, Env
 
 }  // namespace
 
-Scene parse_scene(const std::string& text, const std::string& path,
-                  std::vector<std::string>& warnings) {
+namespace {
+
+Scene parse_scene_timed(const std::string& text, const std::string& path,
+                        std::vector<std::string>& warnings, LoadTimes* times) {
   std::vector<std::string> material_order;  // the materials' ids follow the file's order
   const Json doc = parse_json(text, path, "Materials", material_order);
 
@@ -570,6 +622,21 @@ Scene parse_scene(const std::string& text, const std::string& path,
   const Json& objects = r.require(doc, "", "Objects");
   if (!objects.is_array()) r.fail("Objects", "expected an array, got " + json_type_name(objects));
   MeshCache meshes;
+  meshes.times = times;
+  // Every mesh file first, so that the scene's triangles are allocated once, not grown and
+  // copied object by object.
+  std::size_t mesh_triangles = 0;
+  for (const Json& j : objects) {
+    if (!j.is_object() || !j.contains("TYPE") || !j["TYPE"].is_string() ||
+        lower(j["TYPE"].get<std::string>()) != "mesh" || !j.contains("FILE") ||
+        !j["FILE"].is_string())
+      continue;
+    const std::string file = j["FILE"].get<std::string>();
+    if (file.empty() || file.find('\0') != std::string::npos) continue;
+    mesh_triangles += meshes.load(mesh_path(path, file)).mesh.triangles.size();
+  }
+  if (mesh_triangles <= static_cast<std::size_t>(kMaxTriangles))
+    scene.triangles.reserve(mesh_triangles);
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string key = "Objects[" + std::to_string(i) + "]";
     const Json& j = r.object(objects[i], key);
@@ -606,8 +673,23 @@ Scene parse_scene(const std::string& text, const std::string& path,
   return scene;
 }
 
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& path,
+                  std::vector<std::string>& warnings) {
+  return parse_scene_timed(text, path, warnings, nullptr);
+}
+
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
   return parse_scene(read_input_file(path, kSceneFile), path, warnings);
+}
+
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times) {
+  const auto start = std::chrono::steady_clock::now();
+  times = LoadTimes();
+  Scene scene = parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
+  times.total_ms = milliseconds_since(start);
+  return scene;
 }
 
 Scene load_scene(const std::string& path) {

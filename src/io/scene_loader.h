@@ -18,6 +18,16 @@ Scene load_scene(const std::string& path, std::vector<std::string>& warnings);
 // As above, with each warning printed to stderr as "warning: <message>".
 Scene load_scene(const std::string& path);
 
+// Where a load's time went, in milliseconds of wall time.
+struct LoadTimes {
+  double total_ms = 0;   // the whole load_scene
+  double obj_ms = 0;     // reading and parsing OBJ and MTL files
+  double meshes_ms = 0;  // mesh triangles carried to world space (vertices and normals)
+};
+
+// As load_scene(path, warnings), also timing the load.
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times);
+
 // Parses scene text that came from `path` (used for messages only). Throws SceneError.
 Scene parse_scene(const std::string& text, const std::string& path,
                   std::vector<std::string>& warnings);

@@ -53,7 +53,11 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     return static_cast<int>(table.lights.size()) - 1;
   };
   glm::vec3 lo(1e30f), hi(-1e30f);
-  for (std::size_t t = 0; t < acc.triangles.size(); ++t) {
+  // Lights in the scene's order, whatever order the triangles are stored in, so the light picks
+  // (and with them the image) do not depend on the BVH.
+  const bool reordered = !acc.triangle_slot.empty();
+  for (std::size_t k = 0; k < acc.triangles.size(); ++k) {
+    const std::size_t t = reordered ? static_cast<std::size_t>(acc.triangle_slot[k]) : k;
     const TriangleGeometry& g = acc.triangles[t];
     lo = glm::min(lo, glm::min(g.v0, glm::min(g.v0 + g.e1, g.v0 + g.e2)));
     hi = glm::max(hi, glm::max(g.v0, glm::max(g.v0 + g.e1, g.v0 + g.e2)));

@@ -1,7 +1,8 @@
-// The scene's lights, built on the host once per render from the primitives in their final order
-// (after the BVH build): every triangle, sphere and cube whose material emits, and the
-// environment. Each primitive learns its light index (TriangleShading::light, SceneObject::light)
-// so a BSDF-sampled ray that hits it can weigh the hit against light sampling.
+// The scene's lights, built on the host once per render: every triangle, sphere and cube whose
+// material emits, in the scene's order, and the environment. Each primitive learns its light index
+// (TriangleShading::light, SceneObject::light) so a BSDF-sampled ray that hits it can weigh the hit
+// against light sampling, and each light its primitive's reference in the arrays given (for the
+// LBVH, built later on the executor, the scene's order: the build moves them to their slots).
 #pragma once
 
 #include <vector>

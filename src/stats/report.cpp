@@ -30,6 +30,26 @@ std::string bytes_text(std::size_t bytes) {
   return format("%.1f MiB (%zu bytes)", static_cast<double>(bytes) / (1024.0 * 1024.0), bytes);
 }
 
+std::string mib_text(std::uint64_t bytes) {
+  if (bytes < (1u << 20)) return format("%.1f KiB", static_cast<double>(bytes) / 1024.0);
+  return format("%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
+
+// The BVH line's second half: which builder, with what, and its memory.
+std::string bvh_build_text(const BvhStats& bvh, const std::string& executor) {
+  std::string text;
+  if (bvh.builder == "lbvh") {
+    text = format("lbvh on the %s executor (radix sort: %s)", executor.c_str(), bvh.sort.c_str());
+  } else {
+    text = "sah on the host";
+  }
+  text += format("; tree %s, primitives %s", mib_text(bvh.tree_bytes).c_str(),
+                 mib_text(bvh.primitive_bytes).c_str());
+  if (bvh.build_peak_bytes > 0)
+    text += format(", build peak %s", mib_text(bvh.build_peak_bytes).c_str());
+  return text;
+}
+
 std::string rate_text(double per_second) {
   if (per_second >= 1e9) return format("%.3f G/s", per_second / 1e9);
   if (per_second >= 1e6) return format("%.3f M/s", per_second / 1e6);
@@ -241,11 +261,24 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
         static_cast<unsigned long long>(bvh.leaves), bvh.depth, bvh.sah_cost, bvh.build_ms,
         static_cast<unsigned long long>(bvh.primitives),
         static_cast<unsigned long long>(bvh.triangles));
+    out << format("%-17s %s\n", "BVH build", bvh_build_text(bvh, stats.executor).c_str());
   } else {
     out << format("%-17s off (brute force over %llu primitives, %llu triangles)\n", "BVH",
                   static_cast<unsigned long long>(bvh.primitives),
                   static_cast<unsigned long long>(bvh.triangles));
   }
+  const StartupStats& st = stats.startup;
+  const std::string context =
+      st.context_ms > 0 ? format(" (context %.1f ms, made during the scene load)", st.context_ms)
+                        : std::string();
+  out << format(
+      "%-17s scene %.1f ms (OBJ %.1f, meshes %.1f), device %.1f ms%s, prepare %.1f ms, "
+      "BVH %.1f ms, upload %.1f ms, allocate %.1f ms\n",
+      "start-up", st.scene_ms, st.obj_ms, st.meshes_ms, st.device_ms, context.c_str(),
+      st.prepare_ms, st.bvh_ms, st.upload_ms, st.allocate_ms);
+  if (info.elapsed_ms >= 0)
+    out << format("%-17s %.3f s from the start to the image encoded (encoding %.1f ms)\n",
+                  "wall time", info.elapsed_ms / 1000.0, info.encode_ms);
   if (!info.binary_backend.empty() && info.binary_backend != stats.backend) {
     out << format("%-17s %s (binary built with %s)\n", "backend", stats.backend.c_str(),
                   info.binary_backend.c_str());
@@ -297,10 +330,26 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["path_segments_per_second"] = s.path_segments_per_second;
   j["shadow_rays"] = stats.shadow_rays;
   j["peak_device_bytes"] = stats.peak_device_bytes;
-  j["bvh"] = {{"built", stats.bvh.built},         {"primitives", stats.bvh.primitives},
-              {"triangles", stats.bvh.triangles}, {"nodes", stats.bvh.nodes},
-              {"leaves", stats.bvh.leaves},       {"depth", stats.bvh.depth},
-              {"sah_cost", stats.bvh.sah_cost},   {"build_ms", stats.bvh.build_ms}};
+  j["bvh"] = {{"built", stats.bvh.built},
+              {"primitives", stats.bvh.primitives},
+              {"triangles", stats.bvh.triangles},
+              {"nodes", stats.bvh.nodes},
+              {"leaves", stats.bvh.leaves},
+              {"depth", stats.bvh.depth},
+              {"sah_cost", stats.bvh.sah_cost},
+              {"build_ms", stats.bvh.build_ms},
+              {"builder", stats.bvh.builder},
+              {"sort", stats.bvh.sort},
+              {"tree_bytes", stats.bvh.tree_bytes},
+              {"primitive_bytes", stats.bvh.primitive_bytes},
+              {"build_peak_bytes", stats.bvh.build_peak_bytes}};
+  const StartupStats& st = stats.startup;
+  j["startup_ms"] = {
+      {"scene", st.scene_ms},     {"obj", st.obj_ms},       {"meshes", st.meshes_ms},
+      {"context", st.context_ms}, {"device", st.device_ms}, {"prepare", st.prepare_ms},
+      {"bvh", st.bvh_ms},         {"upload", st.upload_ms}, {"allocate", st.allocate_ms}};
+  j["encode_ms"] = info.encode_ms;
+  j["elapsed_ms"] = info.elapsed_ms;
   j["timed_units"] = stats.timed_units;
   j["host_queue_ms"] = stats.host_queue_ms;
   j["stage_ms"] = {

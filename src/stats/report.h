@@ -18,6 +18,9 @@ struct RunInfo {
   std::string scene;           // scene file
   std::string output;          // image file written
   std::uint64_t seed = 0;
+  // main's clock: encoding the image, and from the start to the image encoded (-1: not measured).
+  double encode_ms = -1;
+  double elapsed_ms = -1;
 };
 
 // Numbers derived from RenderStats; zero where undefined (no frames, no time).

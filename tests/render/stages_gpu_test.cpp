@@ -117,8 +117,9 @@ struct Paths {
 struct Scenes {
   Scenes()
       : scene(test::box_scene()),
-        cpu(kCpu, scene, true, kWidth, kHeight, nullptr),
-        gpu(kGpu, scene, true, kWidth, kHeight, nullptr) {}
+        cpu(kCpu, scene, SceneBvh::sah, cpu_path_primitives(), kWidth, kHeight, nullptr),
+        gpu(kGpu, scene, SceneBvh::sah, own_primitives::path_primitives(), kWidth, kHeight,
+            nullptr) {}
   std::uint16_t dead_key() const { return static_cast<std::uint16_t>(scene.materials.size()); }
   Scene scene;
   SceneUpload cpu, gpu;

@@ -456,7 +456,8 @@ TEST(Stages, MegakernelTracesWhatTheStagesTrace) {
   const Scene scene = test::box_scene();
   const int width = 20, height = 16, depth = 8;
   const std::size_t n = std::size_t(width) * height;
-  const SceneUpload upload(kCpu, scene, true, width, height, nullptr);
+  const SceneUpload upload(kCpu, scene, SceneBvh::sah, cpu_path_primitives(), width, height,
+                           nullptr);
   for (const bool count_samples : {false, true}) {
     SCOPED_TRACE(count_samples ? "counting samples" : "radiance");
     std::vector<glm::vec3> film_a(n, glm::vec3(0.0f)), film_b(n, glm::vec3(0.0f));

@@ -31,6 +31,12 @@ class CpuPathPrimitives final : public PathPrimitives {
       prim::cpu::sort_pairs_parallel(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
     }
   }
+  std::size_t code_sort_workspace_bytes(std::size_t, int) const override { return 0; }
+  void sort_codes(const std::uint32_t* codes_in, std::uint32_t* codes_out,
+                  const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n, int code_bits,
+                  prim::Workspace&, cudaStream_t) const override {
+    prim::cpu::sort_pairs_parallel(codes_in, codes_out, ids_in, ids_out, n, 0, code_bits);
+  }
 };
 
 }  // namespace

@@ -43,4 +43,17 @@ void copy_from_host(const Executor& ex, void* dst, const void* host, std::size_t
   }
 }
 
+void copy_within(const Executor& ex, void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (ex.gpu()) {
+    PRIM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ex.stream));
+  } else {
+    std::memcpy(dst, src, bytes);
+  }
+}
+
+void synchronize(const Executor& ex) {
+  if (ex.gpu()) PRIM_CUDA_CHECK(cudaStreamSynchronize(ex.stream));
+}
+
 }  // namespace raystream

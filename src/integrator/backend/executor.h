@@ -27,4 +27,10 @@ void copy_to_host_async(const Executor& ex, void* host, const void* src, std::si
 // Copies `bytes` bytes from the host into executor memory.
 void copy_from_host(const Executor& ex, void* dst, const void* host, std::size_t bytes);
 
+// Queues a copy of `bytes` bytes between two places in executor memory (GPU: on the stream).
+void copy_within(const Executor& ex, void* dst, const void* src, std::size_t bytes);
+
+// Waits until the stream has done what was queued on it (nothing to wait for on the CPU).
+void synchronize(const Executor& ex);
+
 }  // namespace raystream

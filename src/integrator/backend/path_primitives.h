@@ -1,6 +1,6 @@
-// The backend-dependent steps of the loop: removing dead paths and sorting paths by material.
-// The GPU versions call prim::selected and are compiled once per primitives backend
-// (path_primitives_backend.cu); the CPU version calls prim::cpu.
+// The backend-dependent steps of the render: removing dead paths, sorting paths by material, and
+// the BVH build's sort of Morton codes. The GPU versions call prim::selected and are compiled once
+// per primitives backend (path_primitives_backend.cu); the CPU version calls prim::cpu.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,6 +44,16 @@ class PathPrimitives {
                                 const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                                 int key_bits, bool multisplit, prim::Workspace& ws,
                                 cudaStream_t stream) const = 0;
+
+  // Workspace bytes of sort_codes over n pairs.
+  virtual std::size_t code_sort_workspace_bytes(std::size_t n, int code_bits) const = 0;
+
+  // Stable sort of n (code, primitive index) pairs by the code bits [0, code_bits) (the LBVH's
+  // Morton codes): the own radix sort over those bits, Thrust's sort_by_key over the whole key
+  // (the bits above code_bits are zero, so the order is the same), prim::cpu's on the CPU.
+  virtual void sort_codes(const std::uint32_t* codes_in, std::uint32_t* codes_out,
+                          const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
+                          int code_bits, prim::Workspace& ws, cudaStream_t stream) const = 0;
 
   // Device memory the backend holds beyond the workspace (Thrust's cached temporaries).
   virtual std::size_t extra_device_bytes(prim::Workspace&) const { return 0; }

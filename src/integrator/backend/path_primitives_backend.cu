@@ -1,5 +1,6 @@
 // The part of the renderer compiled once per primitives backend (PRIM_BACKEND, set by
-// primitives_select_backend in CMake): compaction and material sort through prim::selected.
+// primitives_select_backend in CMake): compaction, material sort and the BVH build's code sort
+// through prim::selected.
 // Kept small: it is built twice. render_entry.cpp hands these to the wavefront loop.
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,19 @@ struct KeyIsBucket {
 
 // Bytes at the end of the workspace for the multisplit's bucket offsets (33, rounded to 256).
 constexpr std::size_t kOffsetsBytes = 512;
+
+// The last bit the code sort sorts by. Thrust sorts whole keys (thrust::stable_sort_by_key, CUB's
+// radix sort); given a part of the key, the Thrust backend would first copy the field out and
+// gather afterwards. The codes' bits above code_bits are zero, so sorting the whole key gives the
+// same order with the idiomatic call. The own sort takes the range and skips those bits.
+constexpr int sort_end_bit(int code_bits) {
+#if PRIM_BACKEND == PRIM_BACKEND_THRUST
+  (void)code_bits;
+  return 32;
+#else
+  return code_bits;
+#endif
+}
 
 class BackendPathPrimitives final : public PathPrimitives {
  public:
@@ -72,6 +86,18 @@ class BackendPathPrimitives final : public PathPrimitives {
     } else {
       prim::selected::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits, ws, stream);
     }
+  }
+
+  std::size_t code_sort_workspace_bytes(std::size_t n, int code_bits) const override {
+    return prim::selected::sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(
+        n, 0, sort_end_bit(code_bits));
+  }
+
+  void sort_codes(const std::uint32_t* codes_in, std::uint32_t* codes_out,
+                  const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n, int code_bits,
+                  prim::Workspace& ws, cudaStream_t stream) const override {
+    prim::selected::sort_pairs(codes_in, codes_out, ids_in, ids_out, n, 0, sort_end_bit(code_bits),
+                               ws, stream);
   }
 
   std::size_t extra_device_bytes(prim::Workspace& ws) const override {

@@ -74,6 +74,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     if (settings.on_progress) settings.on_progress(frame + 1, settings.spp);
   };
 
+  record_allocation_time(c);
   for (int frame = 0; frame < settings.spp; ++frame) {
     StageTimeline& t = *timelines[frame % 2];
     const bool timed =

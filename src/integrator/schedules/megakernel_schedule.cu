@@ -18,6 +18,7 @@ void run_megakernel_schedule(RenderContext& c) {
     t.clear();
     if (settings.on_progress) settings.on_progress(frame + 1, settings.spp);
   };
+  record_allocation_time(c);
   for (int frame = 0; frame < settings.spp; ++frame) {
     StageTimeline& t = *timelines[frame % 2];
     t.mark(0);

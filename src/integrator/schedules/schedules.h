@@ -3,6 +3,7 @@
 // stream_schedule.cu, megakernel_schedule.cu.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -29,7 +30,12 @@ struct RenderContext {
   std::uint16_t dead_key;  // sort key of a dead slot (sorts last)
   MemoryTally& tally;
   RenderStats& stats;
+  std::chrono::steady_clock::time_point schedule_start;  // when render_wavefront called it
 };
+
+// Records the schedule's set-up (its buffers and workspace) as StartupStats::allocate_ms: called
+// by each schedule once, right before its loop.
+void record_allocation_time(RenderContext& context);
 
 struct FrameScheduleOptions {
   // CPU executor only. true: stages, sort and compaction work on the live slots, and the frame

@@ -163,6 +163,7 @@ void run_stream_schedule(RenderContext& c) {
   int batch_size = kDrainBatch;
   int batch = 0;
   bool finished = false;
+  record_allocation_time(c);
   while (!finished) {
     const int b = batch % 2;
     StageTimeline& t = *timelines[b];

@@ -1,0 +1,919 @@
+// The LBVH build's stages (lbvh_build.h), in order:
+//   1. centroid bounds: every primitive's box checked and its centroid folded into the bounds
+//   2. sort keys: Morton codes of the centroids behind a bit for large primitives, with the
+//      primitives' indices
+//   3. the (code, index) pairs sorted by the primitives' radix sort
+//   4. every internal node's range and split from the sorted codes (Karras 2012)
+//   5. bottom up from the leaves: boxes, SAH costs, treelet restructuring, and which subtrees
+//      become leaves; the second of a node's two children to finish goes on to the node (one
+//      atomic counter per node)
+//   6. depth-first positions by pointer jumping: each internal node adds up its offset below its
+//      ancestors in log2(depth) rounds (internal nodes lie at most 61 levels deep: 6 rounds)
+//   7. the nodes written at their positions, and the leaf slot of every primitive
+// Node ids: internal node i (0 <= i < n - 1, the root 0) is id i, leaf k (sorted item k) is id
+// n - 1 + k.
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "geometry/bvh_build.h"
+#include "integrator/backend/parallel_for.cuh"
+#include "integrator/lbvh_build.h"
+#include "primitives/error.h"
+
+namespace raystream {
+
+namespace {
+
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+// Pointer-jumping rounds: 2^6 levels cover the deepest internal node the keys allow (61 levels).
+constexpr int kJumpRounds = 6;
+
+// Unsigned values whose order is the floats' order (for atomic min and max of floats).
+RAYSTREAM_HD inline std::uint32_t ordered_bits(float f) {
+  std::uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+RAYSTREAM_HD inline float from_ordered_bits(std::uint32_t u) {
+  u = (u & 0x80000000u) ? (u & 0x7FFFFFFFu) : ~u;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+RAYSTREAM_HD inline void atomic_min(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(p, v);
+#else
+  std::uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < old &&
+         !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
+RAYSTREAM_HD inline void atomic_max(std::uint32_t* p, std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+  atomicMax(p, v);
+#else
+  std::uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v > old &&
+         !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
+// Adds 1 and returns the old value. What this thread wrote before is visible to the thread that
+// comes second, and what the first one wrote is visible to this one after it.
+RAYSTREAM_HD inline std::uint32_t arrive(std::uint32_t* counter) {
+#if defined(__CUDA_ARCH__)
+  __threadfence();
+  const std::uint32_t old = atomicAdd(counter, 1u);
+  __threadfence();
+  return old;
+#else
+  return __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
+#endif
+}
+
+#if defined(__CUDA_ARCH__)
+// The least and the largest value over the warp's 32 lanes (all of them must call).
+__device__ inline std::uint32_t warp_min(std::uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(0xFFFFFFFFu, v);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const std::uint32_t w = __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+    v = w < v ? w : v;
+  }
+  return v;
+#endif
+}
+
+__device__ inline std::uint32_t warp_max(std::uint32_t v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xFFFFFFFFu, v);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const std::uint32_t w = __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+    v = w > v ? w : v;
+  }
+  return v;
+#endif
+}
+#endif
+
+// What the host reads back once the tree is done.
+struct Summary {
+  std::uint32_t centroid_lo[3];  // ordered_bits
+  std::uint32_t centroid_hi[3];  // ordered_bits
+  std::uint32_t bad_primitive;   // the first primitive whose box is empty or not finite
+  std::uint32_t depth;           // levels below the root
+  std::uint32_t unfinished;      // 1: an internal node did not reach the root while jumping
+  std::uint32_t nodes;           // nodes of the laid-out tree
+  std::uint32_t root_collapsed;  // 1: the whole tree is one leaf
+  float root_cost;               // the SAH cost of the root, times its area
+  float root_area;
+};
+
+struct InitSummary {
+  Summary* summary;
+  RAYSTREAM_HD void operator()(std::size_t) const {
+    Summary s;
+    for (int axis = 0; axis < 3; ++axis) {
+      s.centroid_lo[axis] = kNone;
+      s.centroid_hi[axis] = 0;
+    }
+    s.bad_primitive = kNone;
+    s.depth = 0;
+    s.unfinished = 0;
+    s.nodes = 0;
+    s.root_collapsed = 0;
+    s.root_cost = 0.0f;
+    s.root_area = 0.0f;
+    *summary = s;
+  }
+};
+
+// A primitive's world box (unpadded), from its triangle or its object box.
+struct PrimitiveBoxes {
+  const TriangleGeometry* triangles;
+  std::size_t triangle_count;
+  const LbvhBox* objects;
+
+  RAYSTREAM_HD LbvhBox operator()(std::size_t p) const {
+    if (p >= triangle_count) return objects[p - triangle_count];
+    const TriangleGeometry t = load_triangle(triangles, static_cast<int>(p));
+    const glm::vec3 a = t.v0, b = t.v0 + t.e1, c = t.v0 + t.e2;
+    LbvhBox box;
+    box.lo = glm::vec3(fminf(a.x, fminf(b.x, c.x)), fminf(a.y, fminf(b.y, c.y)),
+                       fminf(a.z, fminf(b.z, c.z)));
+    box.hi = glm::vec3(fmaxf(a.x, fmaxf(b.x, c.x)), fmaxf(a.y, fmaxf(b.y, c.y)),
+                       fmaxf(a.z, fmaxf(b.z, c.z)));
+    return box;
+  }
+};
+
+RAYSTREAM_HD inline glm::vec3 centroid(const LbvhBox& b) {
+  return 0.5f * (b.lo + b.hi);
+}
+
+// Stage 1. Thread t folds primitives t, t + threads, ... (GPU: neighbouring threads read
+// neighbouring primitives) or one contiguous run of `per_thread` (CPU), then one atomic per warp
+// (GPU; the thread count is a multiple of 256, so every lane takes part) or per thread (CPU).
+struct CentroidBounds {
+  PrimitiveBoxes boxes;
+  std::size_t n;
+  std::size_t threads;
+  std::size_t per_thread;
+  Summary* summary;
+
+  RAYSTREAM_HD void operator()(std::size_t t) const {
+    std::uint32_t lo[3] = {kNone, kNone, kNone}, hi[3] = {0, 0, 0};
+    std::uint32_t bad = kNone;
+    auto fold = [&](std::size_t p) {
+      const LbvhBox b = boxes(p);
+      if (!box_valid(b)) {
+        if (bad == kNone) bad = static_cast<std::uint32_t>(p);
+        return;
+      }
+      const glm::vec3 c = centroid(b);
+      for (int axis = 0; axis < 3; ++axis) {
+        const std::uint32_t bits = ordered_bits(c[axis]);
+        lo[axis] = bits < lo[axis] ? bits : lo[axis];
+        hi[axis] = bits > hi[axis] ? bits : hi[axis];
+      }
+    };
+#if defined(__CUDA_ARCH__)
+    for (std::size_t p = t; p < n; p += threads) fold(p);
+    for (int axis = 0; axis < 3; ++axis) {
+      lo[axis] = warp_min(lo[axis]);
+      hi[axis] = warp_max(hi[axis]);
+    }
+    bad = warp_min(bad);
+    if ((threadIdx.x & 31) != 0) return;
+#else
+    const std::size_t begin = t * per_thread;
+    const std::size_t end = begin + per_thread < n ? begin + per_thread : n;
+    for (std::size_t p = begin; p < end; ++p) fold(p);
+#endif
+    for (int axis = 0; axis < 3; ++axis) {
+      if (lo[axis] != kNone) atomic_min(&summary->centroid_lo[axis], lo[axis]);
+      if (hi[axis] != 0) atomic_max(&summary->centroid_hi[axis], hi[axis]);
+    }
+    if (bad != kNone) atomic_min(&summary->bad_primitive, bad);
+  }
+};
+
+// Stage 2.
+struct MortonCodes {
+  PrimitiveBoxes boxes;
+  const Summary* summary;
+  std::uint32_t* codes;
+  std::uint32_t* ids;
+
+  RAYSTREAM_HD void operator()(std::size_t p) const {
+    glm::vec3 lo, hi;
+    for (int axis = 0; axis < 3; ++axis) {
+      lo[axis] = from_ordered_bits(summary->centroid_lo[axis]);
+      hi[axis] = from_ordered_bits(summary->centroid_hi[axis]);
+    }
+    const glm::vec3 extent = hi - lo;
+    const float widest = fmaxf(extent.x, fmaxf(extent.y, extent.z));
+    // Every centroid in one point (or no valid box at all: the build fails later): one code.
+    const float scale = widest > 0.0f && widest < 3.0e38f ? 1.0f / widest : 0.0f;
+    const LbvhBox box = boxes(p);
+    codes[p] = lbvh_sort_key(morton_code(centroid(box), lo, scale), box, widest);
+    ids[p] = static_cast<std::uint32_t>(p);
+  }
+};
+
+// Stage 4.
+struct EmitHierarchy {
+  const std::uint32_t* codes;  // sorted
+  long long n;
+  std::int32_t* child;   // [2 i], [2 i + 1]: internal node i's first and second child ids
+  std::int32_t* parent;  // by id; the root's is -1
+
+  RAYSTREAM_HD void operator()(std::size_t index) const {
+    const long long i = static_cast<long long>(index);
+    const LbvhSplit s = lbvh_split(codes, n, i);
+    const int leaves = static_cast<int>(n - 1);
+    const int first = s.first == s.split ? leaves + s.split : s.split;
+    const int second = s.last == s.split + 1 ? leaves + s.split + 1 : s.split + 1;
+    child[2 * i] = first;
+    child[2 * i + 1] = second;
+    parent[first] = static_cast<std::int32_t>(i);
+    parent[second] = static_cast<std::int32_t>(i);
+    if (i == 0) parent[0] = -1;
+  }
+};
+
+// What stage 5 finds for an internal node: its box, its SAH cost (times the area, in the units of
+// kSahTraversalCost and kSahIntersectionCost) and its primitives (the nodes of its laid-out
+// subtree go to TreeView::sizes).
+struct NodeRecord {
+  glm::vec3 lo;
+  float cost;
+  glm::vec3 hi;
+  std::int32_t count;
+};
+static_assert(sizeof(NodeRecord) == 32, "two 16-byte loads");
+
+struct Subtree {
+  LbvhBox box;
+  float cost = 0.0f;
+  std::int32_t count = 1;
+  std::int32_t size = 1;    // nodes once laid out
+  std::int32_t height = 0;  // levels below it, before collapsing
+};
+
+// Reads what another thread may have just written in stage 5: past L1, which does not see other
+// SMs' writes (on the host the counters' atomics order the threads).
+template <class T>
+RAYSTREAM_HD inline T load_shared(const T* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
+
+struct TreeView {
+  long long n;
+  std::int32_t* child;
+  std::int32_t* parent;
+  const std::uint32_t* ids;  // sorted: leaf k's primitive
+  PrimitiveBoxes boxes;
+  NodeRecord* records;    // by internal node
+  std::int32_t* sizes;    // by internal node: laid-out nodes; -1: collapsed into a leaf
+  std::uint8_t* heights;  // by internal node: levels below it, before collapsing
+
+  RAYSTREAM_HD bool leaf(int id) const { return id >= n - 1; }
+
+  // Child 0 (first) or 1 of internal node id; `coherent` as in subtree().
+  RAYSTREAM_HD int child_of(int id, int which, bool coherent) const {
+    return coherent ? load_shared(child + 2 * id + which) : child[2 * id + which];
+  }
+
+  // A node's subtree. `coherent`: read what another thread may have just written (stage 5).
+  RAYSTREAM_HD Subtree subtree(int id, bool coherent) const {
+    Subtree s;
+    if (leaf(id)) {
+      s.box = padded_box(boxes(ids[id - (n - 1)]));
+      s.cost = kSahIntersectionCost * box_area(s.box);
+      return s;
+    }
+    NodeRecord r;
+    std::int32_t size;
+#if defined(__CUDA_ARCH__)
+    if (coherent) {
+      const float4 a = __ldcg(reinterpret_cast<const float4*>(records + id));
+      const float4 b = __ldcg(reinterpret_cast<const float4*>(records + id) + 1);
+      r.lo = glm::vec3(a.x, a.y, a.z);
+      r.cost = a.w;
+      r.hi = glm::vec3(b.x, b.y, b.z);
+      r.count = __float_as_int(b.w);
+    } else {
+      r = records[id];
+    }
+#else
+    r = records[id];
+#endif
+    size = coherent ? load_shared(sizes + id) : sizes[id];
+    s.height = coherent ? load_shared(heights + id) : heights[id];
+    s.box.lo = r.lo;
+    s.box.hi = r.hi;
+    s.cost = r.cost;
+    s.count = r.count;
+    s.size = size < 0 ? 1 : size;
+    return s;
+  }
+
+  RAYSTREAM_HD bool collapsed(int id) const {
+    return !leaf(id) && sizes[id] < 0;
+  }
+};
+
+// A node of n primitives over a box of the given area, split into subtrees costing `children`:
+// a leaf when it holds at most kBvhMaxLeafSize primitives and testing them all costs no more than
+// the split (the SAH build's rule). Its cost is the leaf's or the split's, so the root's cost is
+// the SAH cost of the collapsed tree.
+struct NodeChoice {
+  float cost;
+  bool collapse;
+};
+
+RAYSTREAM_HD inline NodeChoice choose_node(float area, std::int32_t count, float children) {
+  const float split_cost = kSahTraversalCost * area + children;
+  const float leaf_cost = kSahIntersectionCost * static_cast<float>(count) * area;
+  const bool collapse = count <= kBvhMaxLeafSize && leaf_cost <= split_cost;
+  return NodeChoice{collapse ? leaf_cost : split_cost, collapse};
+}
+
+// Treelet restructuring (Karras and Aila, "Fast parallel construction of high-quality bounding
+// volume hierarchies", HPG 2013), one pass. The treelet under `root`: its two children, then
+// repeatedly the treelet leaf of largest area that is an internal node replaced by its children,
+// up to kTreeletLeaves leaves. Dynamic programming over the subsets of those leaves finds the
+// binary tree over them of least SAH cost (each subset: the best split into two, or a leaf where
+// choose_node takes one). When it costs less than `current` and leaves the subtree no taller than
+// `height` levels (so the tree never grows deeper than the hierarchy the keys gave), the
+// treelet's internal nodes are rewired into it: the root keeps its id, the others are reused.
+// Writes every treelet node below the root; the caller writes the root's record.
+constexpr int kTreeletLeaves = 7;
+constexpr int kTreeletMinPrimitives = 8;  // smaller subtrees keep their topology
+
+RAYSTREAM_HD inline int lowest_bit(int x) {
+  int i = 0;
+  while (!(x & (1 << i))) ++i;
+  return i;
+}
+
+RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, float current,
+                                             int height) {
+  int leaves[kTreeletLeaves];
+  Subtree data[kTreeletLeaves];
+  int internal[kTreeletLeaves - 1];
+  int m = 2, k = 1;
+  internal[0] = root;
+  for (int c = 0; c < 2; ++c) {
+    leaves[c] = tree.child_of(root, c, true);
+    data[c] = tree.subtree(leaves[c], true);
+  }
+  while (m < kTreeletLeaves) {
+    int grow = -1;
+    float largest = -1.0f;
+    for (int i = 0; i < m; ++i) {
+      const float area = box_area(data[i].box);
+      if (!tree.leaf(leaves[i]) && area > largest) {
+        largest = area;
+        grow = i;
+      }
+    }
+    if (grow < 0) break;
+    const int node = leaves[grow];
+    internal[k++] = node;
+    leaves[grow] = tree.child_of(node, 0, true);
+    data[grow] = tree.subtree(leaves[grow], true);
+    leaves[m] = tree.child_of(node, 1, true);
+    data[m] = tree.subtree(leaves[m], true);
+    ++m;
+  }
+  if (m < 3) return false;  // two leaves have one topology
+
+  // cost[s]: the least cost of a subtree over the leaves in subset s; part[s]: the subset of its
+  // first child (bit 7 set: the subtree is best a leaf). A subset's parts are smaller numbers.
+  float cost[1 << kTreeletLeaves];
+  std::uint8_t part[1 << kTreeletLeaves];
+  const int full = (1 << m) - 1;
+  for (int i = 0; i < m; ++i) {
+    cost[1 << i] = data[i].cost;
+    part[1 << i] = 0;
+  }
+  for (int s = 3; s <= full; ++s) {
+    if ((s & (s - 1)) == 0) continue;
+    LbvhBox box;
+    std::int32_t count = 0;
+    for (int i = 0; i < m; ++i) {
+      if (s & (1 << i)) {
+        box = box_union(box, data[i].box);
+        count += data[i].count;
+      }
+    }
+    // Each split once: the first part holds the lowest leaf.
+    const int low = s & -s, rest = s ^ low;
+    float best = 3.0e38f;
+    int best_part = low;
+    for (int sub = (rest - 1) & rest;; sub = (sub - 1) & rest) {
+      const int p = low | sub;
+      const float c = cost[p] + cost[s ^ p];
+      if (c < best) {
+        best = c;
+        best_part = p;
+      }
+      if (sub == 0) break;
+    }
+    const NodeChoice choice = choose_node(box_area(box), count, best);
+    cost[s] = choice.cost;
+    part[s] = static_cast<std::uint8_t>(best_part | (choice.collapse ? 0x80 : 0));
+  }
+  if (!(cost[full] < current * (1.0f - 1.0e-6f))) return false;
+
+  // The new internal nodes in depth-first order (sets[0] is the whole treelet), and their heights
+  // (children after parents in that order, so computed backwards).
+  int sets[kTreeletLeaves - 1];
+  int count_sets = 0;
+  int stack[kTreeletLeaves];
+  int top = 0;
+  stack[top++] = full;
+  while (top > 0) {
+    const int s = stack[--top];
+    sets[count_sets++] = s;
+    const int p = part[s] & 0x7F, q = s ^ p;
+    if (q & (q - 1)) stack[top++] = q;
+    if (p & (p - 1)) stack[top++] = p;
+  }
+  auto index_of = [&](int s) {
+    int j = 0;
+    while (sets[j] != s) ++j;
+    return j;
+  };
+  int heights[kTreeletLeaves - 1] = {};
+  auto height_of = [&](int s) {
+    return (s & (s - 1)) ? heights[index_of(s)] : data[lowest_bit(s)].height;
+  };
+  for (int j = count_sets - 1; j >= 0; --j) {
+    const int p = part[sets[j]] & 0x7F;
+    const int hp = height_of(p), hq = height_of(sets[j] ^ p);
+    heights[j] = 1 + (hp > hq ? hp : hq);
+  }
+  if (heights[0] > height) return false;
+
+  // Rewire, children first.
+  Subtree built[kTreeletLeaves - 1];
+  auto id_of = [&](int s) { return (s & (s - 1)) ? internal[index_of(s)] : leaves[lowest_bit(s)]; };
+  auto subtree_of = [&](int s) { return (s & (s - 1)) ? built[index_of(s)] : data[lowest_bit(s)]; };
+  for (int j = count_sets - 1; j >= 0; --j) {
+    const int s = sets[j];
+    const int p = part[s] & 0x7F, q = s ^ p;
+    const int id = internal[j], a = id_of(p), b = id_of(q);
+    tree.child[2 * id] = a;
+    tree.child[2 * id + 1] = b;
+    tree.parent[a] = id;
+    tree.parent[b] = id;
+    if (j == 0) break;
+    const Subtree sa = subtree_of(p), sb = subtree_of(q);
+    Subtree& t = built[j];
+    t.box = box_union(sa.box, sb.box);
+    t.cost = cost[s];
+    t.count = sa.count + sb.count;
+    t.size = (part[s] & 0x80) ? 1 : 1 + sa.size + sb.size;
+    t.height = heights[j];
+    NodeRecord r;
+    r.lo = t.box.lo;
+    r.hi = t.box.hi;
+    r.cost = t.cost;
+    r.count = t.count;
+    tree.records[id] = r;
+    tree.sizes[id] = (part[s] & 0x80) ? -1 : t.size;
+    tree.heights[id] = static_cast<std::uint8_t>(t.height);
+  }
+  return true;
+}
+
+// Stage 5, one thread per leaf: the second child to finish goes on to the parent, restructures
+// its treelet (when `treelets`) and records it.
+struct BottomUp {
+  TreeView tree;
+  std::uint32_t* counters;  // by internal node, zeroed
+  Summary* summary;
+  bool treelets;
+
+  RAYSTREAM_HD void operator()(std::size_t k) const {
+    int node = tree.parent[static_cast<int>(tree.n - 1) + static_cast<int>(k)];
+    while (node >= 0) {
+      if (arrive(counters + node) == 0) return;  // the other child is not done yet
+      Subtree a = tree.subtree(tree.child_of(node, 0, true), true);
+      Subtree b = tree.subtree(tree.child_of(node, 1, true), true);
+      const LbvhBox box = box_union(a.box, b.box);
+      const float area = box_area(box);
+      const std::int32_t count = a.count + b.count;
+      NodeChoice choice = choose_node(area, count, a.cost + b.cost);
+      const int height = 1 + (a.height > b.height ? a.height : b.height);
+      if (treelets && count >= kTreeletMinPrimitives &&
+          restructure_treelet(tree, node, choice.cost, height)) {
+        a = tree.subtree(tree.child_of(node, 0, true), true);
+        b = tree.subtree(tree.child_of(node, 1, true), true);
+        choice = choose_node(area, count, a.cost + b.cost);
+      }
+      NodeRecord r;
+      r.lo = box.lo;
+      r.hi = box.hi;
+      r.cost = choice.cost;
+      r.count = count;
+      tree.records[node] = r;
+      const std::int32_t size = choice.collapse ? 1 : 1 + a.size + b.size;
+      tree.sizes[node] = choice.collapse ? -1 : size;
+      tree.heights[node] =
+          static_cast<std::uint8_t>(1 + (a.height > b.height ? a.height : b.height));
+      if (node == 0) {
+        summary->root_cost = r.cost;
+        summary->root_area = area;
+        summary->nodes = static_cast<std::uint32_t>(size);
+        summary->root_collapsed = choice.collapse ? 1u : 0u;
+        return;
+      }
+      node = tree.parent[node];
+    }
+  }
+};
+
+// Stage 6. An internal node's place relative to `ancestor`: `position` nodes and `slot` leaf
+// slots (primitives) after it in depth-first order, `depth` levels below it, and whether a node
+// in between (the ancestor included) was collapsed into a leaf, which hides this one.
+struct Jump {
+  std::int32_t ancestor;
+  std::int32_t position;
+  std::int32_t slot;
+  std::int32_t depth_hidden;  // depth << 1 | hidden
+};
+
+struct StartJumps {
+  TreeView tree;
+  Jump* jumps;
+
+  RAYSTREAM_HD void operator()(std::size_t index) const {
+    const int i = static_cast<int>(index);
+    Jump j{0, 0, 0, 0};
+    if (i != 0) {
+      const int p = tree.parent[i];
+      const int first = tree.child[2 * p];
+      if (first == i) {
+        j.position = 1;
+      } else {
+        const Subtree s = tree.subtree(first, false);
+        j.position = 1 + s.size;
+        j.slot = s.count;
+      }
+      j.ancestor = p;
+      j.depth_hidden = (1 << 1) | (tree.collapsed(p) ? 1 : 0);
+    }
+    jumps[i] = j;
+  }
+};
+
+struct JumpRound {
+  const Jump* in;
+  Jump* out;
+  RAYSTREAM_HD void operator()(std::size_t i) const {
+    const Jump self = in[i];
+    const Jump up = in[self.ancestor];
+    Jump j;
+    j.ancestor = up.ancestor;
+    j.position = self.position + up.position;
+    j.slot = self.slot + up.slot;
+    j.depth_hidden = (((self.depth_hidden >> 1) + (up.depth_hidden >> 1)) << 1) |
+                     ((self.depth_hidden | up.depth_hidden) & 1);
+    out[i] = j;
+  }
+};
+
+// Stage 7, one thread per node id.
+struct WriteNodes {
+  TreeView tree;
+  const Jump* jumps;  // after the last round: relative to the root
+  BvhNode* nodes;
+  std::int32_t* order;    // leaf slot -> primitive
+  std::int32_t* slot_of;  // primitive -> leaf slot
+  Summary* summary;
+
+  RAYSTREAM_HD void operator()(std::size_t index) const {
+    const int id = static_cast<int>(index);
+    if (!tree.leaf(id)) {
+      const Jump j = jumps[id];
+      if (j.ancestor != 0) summary->unfinished = 1;
+      if (j.depth_hidden & 1) return;
+      const Subtree s = tree.subtree(id, false);
+      BvhNode node;
+      node.lo = s.box.lo;
+      node.hi = s.box.hi;
+      if (tree.collapsed(id)) {
+        node.offset = j.slot;
+        node.count = s.count;
+      } else {
+        node.offset = j.position + 1 + tree.subtree(tree.child[2 * id], false).size;
+        node.count = 0;
+      }
+      nodes[j.position] = node;
+      atomic_max(&summary->depth, static_cast<std::uint32_t>(j.depth_hidden >> 1));
+      return;
+    }
+    const int p = tree.parent[id];
+    const Jump up = jumps[p];
+    const int first = tree.child[2 * p];
+    int position = up.position + 1, slot = up.slot;
+    if (first != id) {
+      const Subtree s = tree.subtree(first, false);
+      position += s.size;
+      slot += s.count;
+    }
+    const std::int32_t primitive = static_cast<std::int32_t>(tree.ids[id - (tree.n - 1)]);
+    order[slot] = primitive;
+    slot_of[primitive] = slot;
+    if ((up.depth_hidden & 1) || tree.collapsed(p)) return;
+    const Subtree s = tree.subtree(id, false);
+    BvhNode node;
+    node.lo = s.box.lo;
+    node.hi = s.box.hi;
+    node.offset = slot;
+    node.count = 1;
+    nodes[position] = node;
+    atomic_max(&summary->depth, static_cast<std::uint32_t>((up.depth_hidden >> 1) + 1));
+  }
+};
+
+// One primitive: the tree is one leaf.
+struct SingleLeaf {
+  PrimitiveBoxes boxes;
+  BvhNode* nodes;
+  std::int32_t* order;
+  std::int32_t* slot_of;
+  Summary* summary;
+  RAYSTREAM_HD void operator()(std::size_t) const {
+    const LbvhBox b = padded_box(boxes(0));
+    BvhNode node;
+    node.lo = b.lo;
+    node.hi = b.hi;
+    node.offset = 0;
+    node.count = 1;
+    nodes[0] = node;
+    order[0] = 0;
+    slot_of[0] = 0;
+    summary->nodes = 1;
+    summary->root_collapsed = 1;
+    summary->root_area = box_area(b);
+    summary->root_cost = kSahIntersectionCost * summary->root_area;
+  }
+};
+
+template <class T>
+struct GatherBySlot {
+  const std::int32_t* order;
+  std::size_t triangle_count;
+  const T* in;
+  T* out;
+  RAYSTREAM_HD void operator()(std::size_t slot) const {
+    const std::size_t p = static_cast<std::size_t>(order[slot]);
+    out[slot] = p < triangle_count ? in[p] : T{};
+  }
+};
+
+struct References {
+  const std::int32_t* order;
+  std::size_t triangle_count;
+  std::int32_t* references;
+  RAYSTREAM_HD void operator()(std::size_t slot) const {
+    const std::size_t p = static_cast<std::size_t>(order[slot]);
+    references[slot] = p < triangle_count ? static_cast<std::int32_t>(slot)
+                                          : object_reference(static_cast<int>(p - triangle_count));
+  }
+};
+
+struct LightsToSlots {
+  const std::int32_t* slot_of;
+  Light* lights;
+  RAYSTREAM_HD void operator()(std::size_t k) const {
+    if (lights[k].kind == static_cast<std::int32_t>(LightKind::triangle))
+      lights[k].primitive = slot_of[lights[k].primitive];
+  }
+};
+
+std::size_t round_up(std::size_t n, std::size_t to) {
+  return (n + to - 1) / to * to;
+}
+
+}  // namespace
+
+RawBuildBuffer::RawBuildBuffer(const Executor& ex, const char* what, std::size_t bytes,
+                               BuildMemory& memory)
+    : bytes_(bytes), stream_(ex.stream), gpu_(ex.gpu()) {
+  if (bytes == 0) return;
+  if (gpu_) {
+    cudaError_t status = cudaMallocAsync(&data_, bytes, stream_);
+    if (status == cudaErrorNotSupported) {
+      // A device or driver without memory pools: plain allocations, freed with a wait.
+      cudaGetLastError();
+      async_ = false;
+      status = cudaMalloc(&data_, bytes);
+    }
+    if (status != cudaSuccess) {
+      cudaGetLastError();
+      data_ = nullptr;
+      throw std::runtime_error(std::string(status == cudaErrorMemoryAllocation
+                                               ? "out of GPU memory allocating "
+                                               : "GPU allocation failed for ") +
+                               what + " (" + std::to_string(bytes) +
+                               " bytes) in the BVH build: " + cudaGetErrorString(status));
+    }
+  } else {
+    data_ = std::malloc(bytes);
+    if (!data_)
+      throw std::runtime_error(std::string("out of host memory allocating ") + what + " (" +
+                               std::to_string(bytes) + " bytes) for the BVH build");
+  }
+  memory_ = &memory;
+  memory.add(bytes);
+}
+
+void RawBuildBuffer::release() {
+  if (data_) {
+    if (gpu_ && async_) {
+      cudaFreeAsync(data_, stream_);  // queued behind the stages that use it
+    } else if (gpu_) {
+      cudaFree(data_);
+    } else {
+      std::free(data_);
+    }
+  }
+  if (memory_) memory_->remove(bytes_);
+  data_ = nullptr;
+  bytes_ = 0;
+  memory_ = nullptr;
+}
+
+LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
+                    const LbvhPrimitives& input, BuildMemory& memory, MemoryTally* tally,
+                    const LbvhOptions& options) {
+  const std::size_t n = input.count();
+  if (n == 0) throw std::invalid_argument("build_lbvh: no primitives");
+  if (n > kLbvhMaxPrimitives)
+    throw std::invalid_argument("build_lbvh: too many primitives (" + std::to_string(n) +
+                                ", at most 2^30)");
+  const PrimitiveBoxes boxes{input.triangles, input.triangle_count, input.object_boxes};
+  BuildBuffer<Summary> summary(ex, "the build's summary", 1, memory);
+  parallel_for(ex, "lbvh: start", 1, InitSummary{summary.data()});
+
+  // Stage 1 checks every box, also for a single primitive.
+  const std::size_t per_thread = ex.gpu() ? 16 : 4096;
+  const std::size_t threads = ex.gpu() ? round_up((n + per_thread - 1) / per_thread, kStageThreads)
+                                       : (n + per_thread - 1) / per_thread;
+  parallel_for(ex, "lbvh: centroid bounds", threads,
+               CentroidBounds{boxes, n, threads, per_thread, summary.data()});
+
+  LbvhTree tree;
+  const std::size_t capacity = 2 * n - 1;
+  BuildBuffer<BvhNode> built;  // room for the most nodes n primitives can give
+  // The sort's workspace is freed with the build's last buffers: freeing it earlier would wait
+  // for the GPU (it is not stream-ordered).
+  prim::Workspace workspace;
+  std::size_t workspace_bytes = 0;
+  if (n == 1) {
+    built = BuildBuffer<BvhNode>(ex, "BVH nodes (as built)", capacity, memory);
+    tree.order = BuildBuffer<std::int32_t>(ex, "BVH leaf order", n, memory);
+    tree.slot_of = BuildBuffer<std::int32_t>(ex, "BVH leaf slots", n, memory);
+    parallel_for(
+        ex, "lbvh: one leaf", 1,
+        SingleLeaf{boxes, built.data(), tree.order.data(), tree.slot_of.data(), summary.data()});
+  } else {
+    BuildBuffer<std::uint32_t> sorted_codes(ex, "Morton codes (sorted)", n, memory);
+    BuildBuffer<std::uint32_t> sorted_ids(ex, "primitive ids (sorted)", n, memory);
+    {
+      BuildBuffer<std::uint32_t> codes(ex, "Morton codes", n, memory);
+      BuildBuffer<std::uint32_t> ids(ex, "primitive ids", n, memory);
+      parallel_for(ex, "lbvh: morton codes", n,
+                   MortonCodes{boxes, summary.data(), codes.data(), ids.data()});
+      workspace_bytes = primitives.code_sort_workspace_bytes(n, kLbvhKeyBits);
+      if (ex.gpu() && workspace_bytes > 0) {
+        try {
+          workspace.reserve(workspace_bytes);
+        } catch (const prim::Error& e) {
+          throw std::runtime_error("out of GPU memory allocating the radix sort's workspace (" +
+                                   std::to_string(workspace_bytes) +
+                                   " bytes) for the BVH build: " + e.what());
+        }
+      }
+      memory.add(workspace_bytes);
+      primitives.sort_codes(codes.data(), sorted_codes.data(), ids.data(), sorted_ids.data(), n,
+                            kLbvhKeyBits, workspace, ex.stream);
+      // Thrust's temporaries come from the workspace's caching allocator, which keeps them.
+      const std::size_t cached = ex.gpu() ? primitives.extra_device_bytes(workspace) : 0;
+      memory.add(cached);
+      workspace_bytes += cached;
+    }
+
+    const std::size_t internal = n - 1;
+    BuildBuffer<std::int32_t> child(ex, "node children", 2 * internal, memory);
+    BuildBuffer<std::int32_t> parent(ex, "node parents", capacity, memory);
+    BuildBuffer<NodeRecord> records(ex, "node boxes and costs", internal, memory);
+    BuildBuffer<std::int32_t> sizes(ex, "subtree sizes", internal, memory);
+    BuildBuffer<std::uint8_t> heights(ex, "subtree heights", internal, memory);
+    parallel_for(
+        ex, "lbvh: hierarchy", internal,
+        EmitHierarchy{sorted_codes.data(), static_cast<long long>(n), child.data(), parent.data()});
+    sorted_codes.release();
+    const TreeView view{static_cast<long long>(n),
+                        child.data(),
+                        parent.data(),
+                        sorted_ids.data(),
+                        boxes,
+                        records.data(),
+                        sizes.data(),
+                        heights.data()};
+    {
+      BuildBuffer<std::uint32_t> counters(ex, "node counters", internal, memory);
+      fill_bytes(ex, counters.data(), 0, counters.bytes());
+      parallel_for(ex, "lbvh: bottom up", n,
+                   BottomUp{view, counters.data(), summary.data(), options.treelets});
+    }
+
+    BuildBuffer<Jump> jumps_a(ex, "node positions", internal, memory);
+    BuildBuffer<Jump> jumps_b(ex, "node positions (second)", internal, memory);
+    parallel_for(ex, "lbvh: layout start", internal, StartJumps{view, jumps_a.data()});
+    Jump* in = jumps_a.data();
+    Jump* out = jumps_b.data();
+    for (int round = 0; round < kJumpRounds; ++round) {
+      parallel_for(ex, "lbvh: layout round", internal, JumpRound{in, out});
+      std::swap(in, out);
+    }
+    built = BuildBuffer<BvhNode>(ex, "BVH nodes (as built)", capacity, memory);
+    tree.order = BuildBuffer<std::int32_t>(ex, "BVH leaf order", n, memory);
+    tree.slot_of = BuildBuffer<std::int32_t>(ex, "BVH leaf slots", n, memory);
+    parallel_for(
+        ex, "lbvh: write nodes", capacity,
+        WriteNodes{view, in, built.data(), tree.order.data(), tree.slot_of.data(), summary.data()});
+  }
+
+  // The tree is done: read its summary (this waits for the stages).
+  Summary s;
+  copy_to_host(ex, &s, summary.data(), sizeof s);
+  if (s.bad_primitive != kNone)
+    throw std::invalid_argument("build_lbvh: primitive " + std::to_string(s.bad_primitive) +
+                                " has an empty or non-finite bounding box");
+  if (s.unfinished)
+    throw std::runtime_error("build_lbvh: the tree is deeper than its layout allows");
+  const std::size_t nodes = s.nodes;
+  if (nodes == 0 || nodes > capacity)
+    throw std::runtime_error("build_lbvh: the tree came out with " + std::to_string(nodes) +
+                             " nodes for " + std::to_string(n) + " primitives");
+  // Exactly as many nodes as the tree has, for the render to keep.
+  tree.nodes = Buffer<BvhNode>(ex, "BVH nodes", nodes, tally);
+  memory.add(tree.nodes.bytes());
+  copy_within(ex, tree.nodes.data(), built.data(), nodes * sizeof(BvhNode));
+  built.release();
+  synchronize(ex);
+  memory.remove(workspace_bytes);  // with `workspace`, on return
+  tree.leaves = (nodes + 1) / 2;
+  tree.depth = static_cast<int>(s.depth);
+  tree.sah_cost = s.root_area > 0.0f
+                      ? static_cast<double>(s.root_cost) / static_cast<double>(s.root_area)
+                      : (s.root_collapsed ? static_cast<double>(n) * kSahIntersectionCost : 0.0);
+  return tree;
+}
+
+void gather_in_leaf_order(const Executor& ex, const LbvhTree& tree, std::size_t triangle_count,
+                          const TriangleGeometry* in, TriangleGeometry* out) {
+  parallel_for(ex, "lbvh: triangles in leaf order", tree.order.size(),
+               GatherBySlot<TriangleGeometry>{tree.order.data(), triangle_count, in, out});
+}
+
+void gather_in_leaf_order(const Executor& ex, const LbvhTree& tree, std::size_t triangle_count,
+                          const TriangleShading* in, TriangleShading* out) {
+  parallel_for(ex, "lbvh: triangle shading in leaf order", tree.order.size(),
+               GatherBySlot<TriangleShading>{tree.order.data(), triangle_count, in, out});
+}
+
+void write_primitive_references(const Executor& ex, const LbvhTree& tree,
+                                std::size_t triangle_count, std::int32_t* references) {
+  parallel_for(ex, "lbvh: primitive references", tree.order.size(),
+               References{tree.order.data(), triangle_count, references});
+}
+
+void move_triangle_lights_to_slots(const Executor& ex, const LbvhTree& tree, Light* lights,
+                                   std::size_t count) {
+  parallel_for(ex, "lbvh: lights to slots", count, LightsToSlots{tree.slot_of.data(), lights});
+}
+
+}  // namespace raystream

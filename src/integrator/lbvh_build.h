@@ -1,0 +1,158 @@
+// The LBVH build on the executor (Karras 2012): Morton codes of the primitives' centroids, sorted
+// with the primitives' indices by the primitives' radix sort, the hierarchy emitted from the
+// sorted codes, boxes and SAH costs bottom up (one atomic counter per node) with one pass of
+// treelet restructuring (Karras and Aila 2013) on the way, every subtree of at most
+// kBvhMaxLeafSize primitives that costs no more as a leaf collapsed into one, and the tree laid
+// out depth first in the nodes traversal reads (geometry/bvh.h). Each stage is a
+// parallel_for functor: CUDA kernels on the GPU executor, OpenMP loops on the CPU executor. The
+// host reads nothing back until the tree is done.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "geometry/bvh.h"
+#include "geometry/lbvh.h"
+#include "geometry/triangle.h"
+#include "integrator/backend/buffer.h"
+#include "integrator/backend/executor.h"
+#include "integrator/backend/path_primitives.h"
+#include "lights/light.h"
+
+namespace raystream {
+
+// The primitives to build over, in executor memory: primitive p < triangle_count is triangle p,
+// the others are objects, by their world boxes (unpadded).
+struct LbvhPrimitives {
+  const TriangleGeometry* triangles = nullptr;
+  std::size_t triangle_count = 0;
+  const LbvhBox* object_boxes = nullptr;
+  std::size_t object_count = 0;
+  std::size_t count() const { return triangle_count + object_count; }
+};
+
+// Executor memory held by the build's buffers: now, and the most at any time.
+class BuildMemory {
+ public:
+  void add(std::size_t bytes) {
+    current_ += bytes;
+    peak_ = std::max(peak_, current_);
+  }
+  void remove(std::size_t bytes) { current_ -= std::min(bytes, current_); }
+  std::size_t current() const { return current_; }
+  std::size_t peak() const { return peak_; }
+
+ private:
+  std::size_t current_ = 0;
+  std::size_t peak_ = 0;
+};
+
+// Temporary executor memory of the build, counted in a BuildMemory while held. On the GPU it
+// comes from the stream-ordered allocator (cudaMallocAsync): freeing it queues the free on the
+// stream, so the host never waits for the GPU in the middle of the build.
+class RawBuildBuffer {
+ public:
+  RawBuildBuffer() = default;
+  RawBuildBuffer(const Executor& ex, const char* what, std::size_t bytes, BuildMemory& memory);
+  ~RawBuildBuffer() { release(); }
+  RawBuildBuffer(RawBuildBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        bytes_(std::exchange(other.bytes_, 0)),
+        stream_(other.stream_),
+        gpu_(other.gpu_),
+        async_(other.async_),
+        memory_(std::exchange(other.memory_, nullptr)) {}
+  RawBuildBuffer& operator=(RawBuildBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+      stream_ = other.stream_;
+      gpu_ = other.gpu_;
+      async_ = other.async_;
+      memory_ = std::exchange(other.memory_, nullptr);
+    }
+    return *this;
+  }
+  RawBuildBuffer(const RawBuildBuffer&) = delete;
+  RawBuildBuffer& operator=(const RawBuildBuffer&) = delete;
+
+  void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+  void release();
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  cudaStream_t stream_ = nullptr;
+  bool gpu_ = false;
+  bool async_ = true;  // from cudaMallocAsync (else cudaMalloc)
+  BuildMemory* memory_ = nullptr;
+};
+
+template <class T>
+class BuildBuffer {
+ public:
+  BuildBuffer() = default;
+  BuildBuffer(const Executor& ex, const char* what, std::size_t count, BuildMemory& memory)
+      : raw_(ex, what, count * sizeof(T), memory), count_(count) {}
+  T* data() const { return static_cast<T*>(raw_.data()); }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return raw_.bytes(); }
+  void release() {
+    raw_.release();
+    count_ = 0;
+  }
+
+ private:
+  RawBuildBuffer raw_;
+  std::size_t count_ = 0;
+};
+
+struct LbvhTree {
+  Buffer<BvhNode> nodes;              // depth first (bvh.h), as many as the tree has
+  BuildBuffer<std::int32_t> order;    // leaf slot -> primitive: the leaves' ranges index slots
+  BuildBuffer<std::int32_t> slot_of;  // primitive -> leaf slot
+  std::size_t leaves = 0;
+  int depth = 0;          // levels below the root
+  double sah_cost = 0.0;  // as bvh_sah_cost computes it
+};
+
+struct LbvhOptions {
+  // One pass of treelet restructuring (Karras and Aila 2013) on the way up; false: the hierarchy
+  // the sorted keys give, only collapsed.
+  bool treelets = true;
+};
+
+// The most primitives a build takes: its 2n - 1 node ids are 32-bit.
+inline constexpr std::size_t kLbvhMaxPrimitives = std::size_t(1) << 30;
+
+// Builds the tree over the primitives (at least one, at most kLbvhMaxPrimitives), counting its
+// buffers in `memory` (the nodes, which the render keeps, also in `tally`). Throws
+// std::invalid_argument naming the first primitive whose box is empty or not finite,
+// std::runtime_error when executor memory runs out (naming what was being allocated).
+LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
+                    const LbvhPrimitives& input, BuildMemory& memory, MemoryTally* tally = nullptr,
+                    const LbvhOptions& options = {});
+
+// The scene in the tree's leaf order, which keeps a leaf's triangles next to each other and lets
+// traversal skip the reference array in scenes of triangles alone. There is one triangle slot per
+// leaf slot: slot k holds the triangle at leaf slot k, or an empty triangle (never referenced)
+// where an object is.
+void gather_in_leaf_order(const Executor& ex, const LbvhTree& tree, std::size_t triangle_count,
+                          const TriangleGeometry* in, TriangleGeometry* out);
+void gather_in_leaf_order(const Executor& ex, const LbvhTree& tree, std::size_t triangle_count,
+                          const TriangleShading* in, TriangleShading* out);
+
+// The primitive references of the leaf slots (scene_geometry.h): k for a triangle, ~object.
+void write_primitive_references(const Executor& ex, const LbvhTree& tree,
+                                std::size_t triangle_count, std::int32_t* references);
+
+// Triangle lights name their triangle by its scene index until the build; this makes it the
+// triangle's slot.
+void move_triangle_lights_to_slots(const Executor& ex, const LbvhTree& tree, Light* lights,
+                                   std::size_t count);
+
+}  // namespace raystream
