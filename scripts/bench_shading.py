@@ -96,8 +96,14 @@ def main():
                             if integrator == "path":
                                 continue  # a tree before next-event estimation: BSDF only
                             a = a[:-2]
-                        stats = render(binary, known[build], scene, a, args.spp, os.path.join(
-                            work, f"{name}_{integrator}_{label.replace(' ', '_')}_{build}_{rep}.json"))
+                        try:
+                            stats = render(binary, known[build], scene, a, args.spp, os.path.join(
+                                work,
+                                f"{name}_{integrator}_{label.replace(' ', '_')}_{build}_{rep}.json"))
+                        except subprocess.CalledProcessError:
+                            if build == "current":
+                                raise
+                            continue  # an older tree that cannot render this scene: no ratio
                         rates.setdefault((name, integrator, label, build), []).append(
                             stats["samples_per_second"])
                         if stats.get("kernel_variant"):

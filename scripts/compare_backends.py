@@ -506,6 +506,10 @@ def render_all(args, scenes, staging):
                    "--resolution", size["resolution"], "--stage-timing", args.stage_timing,
                    "--device", args.device, "--seed", "0", "--stats", str(out),
                    "--output", str(Path(images) / "image.hdr"), "--quiet"]
+            # The wavefronts with the single shade kernel, whose sort by material is the
+            # dimension compared here (scripts/bench_shading.py compares the shading modes).
+            if schedule != "megakernel":
+                cmd += ["--shade", "single"]
             value = {"compact": compact, "sort": sort}
             for name, flag in SWITCHES:
                 if name not in FIXED[schedule]:

@@ -148,9 +148,10 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       app.add_option("--shade", shade,
                      "Wavefronts: queues splits the live paths into one queue per BSDF lobe kind "
                      "(the multisplit) and shades each with a kernel of that lobe alone; single "
-                     "shades every path in one kernel (default: " +
+                     "shades every path in one kernel; auto: queues in the stream schedule for "
+                     "scenes of many kinds of material (default: " +
                          std::string(shade_mode_name(defaults.shade)) + ")")
-          ->check(CLI::IsMember({"queues", "single"}));
+          ->check(CLI::IsMember({"auto", "queues", "single"}));
   auto* sort_opt = app.add_option("--sort-by-material", sort,
                                   "With --shade single: sort live paths by material before "
                                   "shading: on (radix sort), multisplit (a stable partition into "
@@ -241,7 +242,10 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     options.timing = timing == "all"   ? StageTiming::all
                      : timing == "off" ? StageTiming::off
                                        : StageTiming::sampled;
-  if (*shade_opt) options.shade = shade == "single" ? ShadeMode::single : ShadeMode::queues;
+  if (*shade_opt)
+    options.shade = shade == "single"   ? ShadeMode::single
+                    : shade == "queues" ? ShadeMode::queues
+                                        : ShadeMode::automatic;
   if (*sort_opt) {
     options.sort_by_material = sort != "off";
     options.material_multisplit = sort == "multisplit";

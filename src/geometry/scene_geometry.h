@@ -42,7 +42,8 @@ struct HitSearch {
   float t_best = kNoHit;
   std::int32_t triangle = -1;  // -1: the best hit, if any, is `object_hit`
   float u = 0.0f, v = 0.0f;
-  Hit object_hit;
+  Hit object_hit;  // without its texture coordinates (closest_hit adds them)
+  std::int32_t object = -1;          // the object of object_hit
   std::int32_t skip = kNoPrimitive;  // a primitive the search passes over
 };
 
@@ -63,10 +64,11 @@ RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref
     }
     return false;
   }
-  const Hit hit = intersect_object(g.objects[~ref], ray, t_min);
+  const Hit hit = intersect_object_surface(g.objects[~ref], ray, t_min);
   if (hit.t < s.t_best) {
     s.t_best = hit.t;
     s.triangle = -1;
+    s.object = ~ref;
     s.object_hit = hit;
     return true;
   }
@@ -158,7 +160,9 @@ RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
     hit.uv = (1.0f - s.u - s.v) * shading.uv0 + s.u * shading.uv1 + s.v * shading.uv2;
     return hit;
   }
-  return s.object_hit;  // t == kNoHit when nothing was hit
+  Hit hit = s.object_hit;  // t == kNoHit when nothing was hit
+  if (s.object >= 0) hit.uv = object_uv(g.objects[s.object], ray, hit.t);
+  return hit;
 }
 
 // True when anything lies along the ray with t in (t_min, t_max) (for shadow rays).

@@ -56,8 +56,11 @@ RAYSTREAM_HD inline glm::vec2 cube_uv(const glm::vec3& p) {
   return glm::vec2((p.z >= 0.0f ? p.x : -p.x) + 0.5f, p.y + 0.5f);
 }
 
-// Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit.
-RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& ray, float t_min) {
+// Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit, without its texture
+// coordinates: the test a traversal makes of every candidate (object_uv gives them for the one
+// hit that is kept).
+RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, const Ray& ray,
+                                                 float t_min) {
   const bool cube = object.shape == static_cast<std::int32_t>(ShapeType::cube);
   glm::vec3 o, d;
   if (object.axis_aligned) {
@@ -76,13 +79,23 @@ RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& r
     hit.normal = object.axis_aligned ? n_object : glm::normalize(object.normal_to_world * n_object);
     hit.material = object.material;
     hit.light = object.light;
-    // The texture coordinates follow the object's own axes: the axis-aligned form works in a
-    // frame without the object's rotation, so its hit point is carried to object space first.
-    const glm::vec3 p = object.axis_aligned
-                            ? glm::vec3(object.world_to_object * glm::vec4(point_at(ray, t), 1.0f))
-                            : o + t * d;
-    hit.uv = cube ? cube_uv(p) : sphere_uv(p);
   }
+  return hit;
+}
+
+// Texture coordinates of the object's point at t along the ray. They follow the object's own
+// axes, so the point is carried to object space (the axis-aligned test works in a frame without
+// the object's rotation).
+RAYSTREAM_HD inline glm::vec2 object_uv(const SceneObject& object, const Ray& ray, float t) {
+  const glm::vec3 p = glm::vec3(object.world_to_object * glm::vec4(point_at(ray, t), 1.0f));
+  return object.shape == static_cast<std::int32_t>(ShapeType::cube) ? cube_uv(p) : sphere_uv(p);
+}
+
+// Hit of the ray with one object (t > t_min) with its texture coordinates, or a Hit with
+// t == kNoHit.
+RAYSTREAM_HD inline Hit intersect_object(const SceneObject& object, const Ray& ray, float t_min) {
+  Hit hit = intersect_object_surface(object, ray, t_min);
+  if (hit.t < kNoHit) hit.uv = object_uv(object, ray, hit.t);
   return hit;
 }
 

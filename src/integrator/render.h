@@ -34,11 +34,14 @@ inline constexpr int kTimingSamplePeriod = 16;
 
 // How the wavefronts shade. queues: the live paths are split into one queue per BSDF lobe kind
 // (the multisplit of the path ids by kind), and one kernel per kind, compiled with that lobe
-// alone, shades its queue; single: one kernel shades every path, dispatching on each material.
-enum class ShadeMode { queues, single };
+// alone, shades its queue; single: one kernel shades every path, dispatching on each material
+// (compiled for the smallest set of lobes that covers the scene); automatic: queues in the stream
+// schedule for scenes the small set does not cover (the single kernel would carry every lobe),
+// single otherwise (renders/shading/RESULTS.md has the measurements behind the rule).
+enum class ShadeMode { automatic, queues, single };
 
 inline const char* shade_mode_name(ShadeMode mode) {
-  return mode == ShadeMode::single ? "single" : "queues";
+  return mode == ShadeMode::single ? "single" : mode == ShadeMode::queues ? "queues" : "auto";
 }
 
 inline const char* schedule_name(Schedule schedule) {
@@ -61,7 +64,7 @@ struct RenderSettings {
   int height = 0;
   Schedule schedule = Schedule::stream;
   std::size_t pool = 0;                 // stream schedule: path slots (0: sized to fill the device)
-  ShadeMode shade = ShadeMode::queues;  // the wavefronts (the megakernel shades in place)
+  ShadeMode shade = ShadeMode::automatic;  // the wavefronts (the megakernel shades in place)
   // Sort by material id before shading (shade single: the queues split by lobe kind instead).
   bool sort_by_material = false;
   // Sort by material through the multisplit (a stable k-way partition) rather than the radix

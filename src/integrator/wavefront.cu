@@ -124,11 +124,24 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-RenderSettings settings_that_run(const RenderSettings& asked, int material_count) {
+RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene) {
+  const int material_count = static_cast<int>(scene.materials.size());
   RenderSettings s = asked;
+  if (asked.shade == ShadeMode::automatic) {
+    unsigned lobes = 0u;
+    bool textured = false;
+    for (const Material& material : scene.materials) {
+      const MaterialData m = make_material_data(material);
+      lobes |= lobe_bit(static_cast<BsdfKind>(m.kind));
+      textured = textured || m.texture >= 0;
+    }
+    s.shade = asked.schedule == Schedule::stream && !ClassicLobes::covers(lobes, textured)
+                  ? ShadeMode::queues
+                  : ShadeMode::single;
+  }
   // The queues' split is the sort of the wavefronts that shade by queue.
   s.sort_by_material = asked.sort_by_material && asked.schedule != Schedule::megakernel &&
-                       asked.shade == ShadeMode::single;
+                       s.shade == ShadeMode::single;
   s.material_multisplit = s.sort_by_material && asked.material_multisplit &&
                           material_key_bits(material_count) <= kMultisplitKeyBits;
   s.compact =
@@ -144,7 +157,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const int height = asked.height != 0 ? asked.height : scene.camera.height;
   validate(scene, asked, width, height);
   const RenderSettings settings =
-      settings_that_run(asked, static_cast<int>(scene.materials.size()));
+      settings_that_run(asked, scene);
   const bool gpu = settings.executor == ExecutorKind::gpu;
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");

@@ -22,7 +22,8 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
 // The settings a render runs with, which the statistics report: the megakernel neither sorts
 // nor compacts nor times stages, the stream schedule always compacts, and the multisplit sorts
 // only keys of at most kMultisplitKeyBits bits (more materials fall back to the radix sort).
-RenderSettings settings_that_run(const RenderSettings& asked, int material_count);
+// The settings a render of `scene` runs with, whatever was asked (what the report states).
+RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene);
 
 // Bits of a material sort key: keys are 0..material_count-1 for hits and material_count for
 // dead slots, so ceil(log2(material_count + 1)) bits, at least 1.

@@ -21,7 +21,10 @@ def main():
     rank = {name: i for i, name in enumerate(LAYERS)}
     problems = []
     for folder in sorted(os.listdir(src)):
-        if os.path.isdir(os.path.join(src, folder)) and folder not in rank:
+        path = os.path.join(src, folder)
+        # A folder left empty (its files moved) is no layer; one with files must be placed.
+        if os.path.isdir(path) and folder not in rank and any(
+                files for _, _, files in os.walk(path)):
             problems.append(f"src/{folder}/: not a layer of check_layers.py (place it)")
     for root, _, files in os.walk(src):
         relative = os.path.relpath(root, src)

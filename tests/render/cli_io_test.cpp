@@ -363,7 +363,7 @@ TEST(Options, SettingsThatDoNothingGiveANotice) {
             V{"--pool sizes the stream schedule's path pool; ignored by the megakernel schedule"});
   EXPECT_EQ(notices({"s.json", "--devices", "0,1"}, ExecutorKind::cpu),
             V{"--devices names GPUs; ignored by the CPU executor"});
-  EXPECT_EQ(notices({"s.json", "--sort-by-material", "on"}, ExecutorKind::gpu),
+  EXPECT_EQ(notices({"s.json", "--shade", "queues", "--sort-by-material", "on"}, ExecutorKind::gpu),
             V{"--sort-by-material: --shade queues splits the paths by lobe kind instead; ignored"});
   EXPECT_EQ(notices({"s.json", "--shade", "single", "--sort-by-material", "on"}, ExecutorKind::gpu),
             V{});

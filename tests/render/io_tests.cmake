@@ -178,7 +178,7 @@ if(TARGET raystream)
   # paths.
   raystream_cli_case(NAME shade_queues_reported EXIT 0
                      REGEX "\"shade\": \"queues\",.*\"Lambertian\": [1-9][0-9]*.*shading +queues: emitter [0-9.]+%, Lambertian [0-9.]+%"
-                     ARGS ${D}/tiny.json --device cpu --spp 2 --quiet
+                     ARGS ${D}/tiny.json --device cpu --spp 2 --quiet --shade queues
                           --stats /dev/stdout -o ${O}/shade_queues_reported/out.png)
   # ... and item 6: a setting that does nothing says so, once, unless --quiet.
   raystream_cli_case(NAME megakernel_sort_reported EXIT 0

@@ -235,8 +235,10 @@ void expect_matches_cpu_sah(const char* path, int size, int spp) {
     EXPECT_EQ(gpu.stats.bvh.builder, "lbvh");
     EXPECT_EQ(gpu.stats.bvh.sort, b.name);
     EXPECT_GT(gpu.stats.bvh.build_peak_bytes, 0u);
+    // The tree plus twice the primitives' data, and the radix sort's fixed workspace (tile
+    // states and counters, some KiB whatever the size): it dominates only on tiny scenes.
     EXPECT_LE(gpu.stats.bvh.build_peak_bytes,
-              gpu.stats.bvh.tree_bytes + 2 * gpu.stats.bvh.primitive_bytes);
+              gpu.stats.bvh.tree_bytes + 2 * gpu.stats.bvh.primitive_bytes + (64u << 10));
     const double diff = test::rms_difference(gpu.image, cpu.image);
     std::printf("%s (%s): rms GPU LBVH vs CPU SAH %.5f, CPU seed vs seed %.5f\n", path, b.name,
                 diff, noise);

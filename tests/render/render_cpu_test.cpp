@@ -712,10 +712,11 @@ TEST(RenderCpu, StatisticsSayWhatRan) {
   r = render(scene, with_schedule(s, Schedule::stream));
   EXPECT_TRUE(r.stats.sort_by_material);
   EXPECT_FALSE(r.stats.material_multisplit);
-  const RenderSettings run = settings_that_run(s, 42);
-  EXPECT_FALSE(run.material_multisplit);
-  EXPECT_TRUE(settings_that_run(s, 31).material_multisplit);
-  EXPECT_FALSE(settings_that_run(s, 32).material_multisplit);
+  EXPECT_FALSE(settings_that_run(s, scene).material_multisplit);
+  scene.materials.resize(31);
+  EXPECT_TRUE(settings_that_run(s, scene).material_multisplit);
+  scene.materials.push_back(scene.materials.back());
+  EXPECT_FALSE(settings_that_run(s, scene).material_multisplit);
 }
 
 TEST(RenderCpu, MaterialKeyBits) {

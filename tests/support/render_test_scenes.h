@@ -318,8 +318,8 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
   EXPECT_EQ(st.bounces[0].paths_in, pixels * s.spp);
   EXPECT_EQ(st.bounces[s.depth - 1].paths_out, 0u);
   // The sort stage: a sort by material id, or the material queues' split.
-  const bool sorts =
-      s.schedule != Schedule::megakernel && (s.sort_by_material || s.shade == ShadeMode::queues);
+  const bool sorts = s.schedule != Schedule::megakernel &&
+                     (s.sort_by_material || st.shade == "queues");
   std::uint64_t segments = 0;
   for (int b = 0; b < s.depth; ++b) {
     SCOPED_TRACE("depth " + std::to_string(b));
