@@ -25,6 +25,9 @@ struct SceneGeometry {
   // Triangles are stored in leaf order, so without objects primitives[k] == k and traversal
   // does not read it (build_scene_acceleration keeps that order).
   const std::int32_t* primitives = nullptr;
+  // Whether closest_hit gives an object's hit its texture coordinates (a scene without textures
+  // needs none; a triangle's cost only their interpolation).
+  std::int32_t object_uvs = 1;
 };
 
 // Primitive reference of object k in SceneGeometry::primitives.
@@ -42,7 +45,7 @@ struct HitSearch {
   float t_best = kNoHit;
   std::int32_t triangle = -1;  // -1: the best hit, if any, is `object_hit`
   float u = 0.0f, v = 0.0f;
-  Hit object_hit;  // without its texture coordinates (closest_hit adds them)
+  Hit object_hit;                    // without its texture coordinates (closest_hit adds them)
   std::int32_t object = -1;          // the object of object_hit
   std::int32_t skip = kNoPrimitive;  // a primitive the search passes over
 };
@@ -161,7 +164,7 @@ RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
     return hit;
   }
   Hit hit = s.object_hit;  // t == kNoHit when nothing was hit
-  if (s.object >= 0) hit.uv = object_uv(g.objects[s.object], ray, hit.t);
+  if (s.object >= 0 && g.object_uvs) hit.uv = object_uv(g.objects[s.object], ray, hit.t);
   return hit;
 }
 

@@ -156,8 +156,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const int width = asked.width != 0 ? asked.width : scene.camera.width;  // 0: the scene's
   const int height = asked.height != 0 ? asked.height : scene.camera.height;
   validate(scene, asked, width, height);
-  const RenderSettings settings =
-      settings_that_run(asked, scene);
+  const RenderSettings settings = settings_that_run(asked, scene);
   const bool gpu = settings.executor == ExecutorKind::gpu;
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
@@ -221,6 +220,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
     view.lobe_mask |= lobe_bit(static_cast<BsdfKind>(m.kind));
     view.textured = view.textured || m.texture >= 0;
   }
+  view.geometry.object_uvs = view.textured ? 1 : 0;
   if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
     stats.kernel_variant = megakernel_variant(view);
 
