@@ -88,9 +88,8 @@ int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quie
 // share of a split render is empty).
 RenderResult empty_share(const RenderSettings& settings) {
   RenderResult r;
-  r.image.width = settings.width;
-  r.image.height = settings.height;
-  r.image.rgb.assign(3 * std::size_t(settings.width) * std::size_t(settings.height), 0.0f);
+  r.film = empty_film(settings.width, settings.height, settings.layers);
+  r.image = film_image(r.film);
   r.stats.width = settings.width;
   r.stats.height = settings.height;
   r.stats.depth = settings.depth;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "integrator/backend/buffer.h"
 #include "integrator/backend/executor.h"
@@ -15,6 +16,15 @@
 #include "primitives/workspace.h"
 
 namespace raystream {
+
+// When a schedule stops issuing samples before the last and when it hands its film over for a
+// checkpoint: polled on the host between waves (stream) or frames (frame, megakernel).
+struct RenderControl {
+  std::function<bool()> stop;            // true: start no more samples; the render ends
+  std::function<bool()> checkpoint_due;  // true: let the paths in flight end, then checkpoint()
+  // Every sample below next_sample (from the render's first) is on the film.
+  std::function<void(unsigned long long next_sample)> checkpoint;
+};
 
 // What every schedule works with.
 struct RenderContext {
@@ -29,6 +39,12 @@ struct RenderContext {
   std::uint16_t dead_key;  // sort key of a dead slot (sorts last)
   MemoryTally& tally;
   RenderStats& stats;
+  // The sample numbers to render, [begin_sample, end_sample) (sample k: sample k / pixels of
+  // pixel k % pixels; end_sample is a whole number of passes).
+  unsigned long long begin_sample = 0, end_sample = 0;
+  const RenderControl* control = nullptr;
+  // Set by the schedule: every sample in [begin_sample, next_sample) is on the film.
+  unsigned long long next_sample = 0;
 };
 
 struct FrameScheduleOptions {
