@@ -474,8 +474,9 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
   }
 }
 
-// Environment: what escaped rays see. A Radiance HDR map (FILE, relative to the scene file's
-// folder, turned about +y by ROTATE degrees) or a uniform radiance (RGB); SCALE multiplies either.
+// Environment: what escaped rays see. A Radiance HDR or OpenEXR map (FILE, relative to the scene
+// file's folder, turned about +y by ROTATE degrees) or a uniform radiance (RGB); SCALE multiplies
+// either.
 void read_environment(JsonReader& r, const Json& j, const std::string& path, Environment& env) {
   const std::string key = "Environment";
   r.object(j, key);
@@ -484,7 +485,7 @@ void read_environment(JsonReader& r, const Json& j, const std::string& path, Env
   const bool has_rgb = j.contains("RGB");
   if (has_file && has_rgb) r.fail(key, "FILE and RGB exclude each other (give one of them)");
   if (!has_file && !has_rgb) {
-    r.fail(key, "expected FILE (a Radiance HDR map) or RGB (a uniform radiance)");
+    r.fail(key, "expected FILE (an HDR or EXR map) or RGB (a uniform radiance)");
   }
   float scale = 1.0f;
   if (j.contains("SCALE")) {
@@ -513,7 +514,7 @@ void read_environment(JsonReader& r, const Json& j, const std::string& path, Env
     return;
   }
 
-  const std::string file = r.path(j["FILE"], "Environment.FILE", "HDR file path");
+  const std::string file = r.path(j["FILE"], "Environment.FILE", "HDR or EXR file path");
   const std::filesystem::path map_path =
       std::filesystem::path(path).parent_path() / std::filesystem::path(file);
   try {

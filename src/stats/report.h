@@ -18,6 +18,8 @@ struct RunInfo {
   std::string scene;           // scene file
   std::string output;          // image file written
   std::uint64_t seed = 0;
+  std::string resumed_from;  // the checkpoint this render went on from ("" when none)
+  std::string checkpoint;    // the checkpoint written ("" when none)
 };
 
 // Numbers derived from RenderStats; zero where undefined (no frames, no time).
