@@ -5,6 +5,9 @@ foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_
              input_file_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
+# glTF 2.0: the assimp test assets, small assets written by the test, TYPE gltf objects.
+raystream_add_test(NAME gltf_loader_test CPU
+                   SOURCES ${RAYSTREAM_IO_TEST_DIR}/gltf_loader_test.cpp LIBS raystream_io)
 # Checkpoint files: written and read back, corruption and other renders refused.
 raystream_add_test(NAME checkpoint_io_test CPU
                    SOURCES ${RAYSTREAM_IO_TEST_DIR}/checkpoint_io_test.cpp LIBS raystream_io)
