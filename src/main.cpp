@@ -130,6 +130,7 @@ int run(const Options& options, Team& team) {
   Scene scene;
   int code = 0;
   std::string message;
+  const auto load_start = std::chrono::steady_clock::now();
   try {
     scene = load_scene(options.scene);
   } catch (const SceneError& e) {
@@ -140,6 +141,9 @@ int run(const Options& options, Team& team) {
     code = kExitRuntimeError, message = options.scene + ": " + e.what();
   }
   if ((code = settle(team, code, message))) return code;
+  const double load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
+          .count();
 
   const std::string output = output_path_for(scene, options);
   const std::string stats_path = stats_path_for(options);
@@ -308,6 +312,7 @@ int run(const Options& options, Team& team) {
       info.scene = options.scene;
       info.output = output;
       info.seed = settings.seed;
+      info.load_ms = load_ms;
       info.resumed_from = resume_path;
       if ((options.checkpoint_s || signal != 0) && !checkpoint_path.empty())
         info.checkpoint = checkpoint_path;

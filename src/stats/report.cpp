@@ -230,6 +230,7 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   if (!stats.frame_ms.empty())
     out << format("%-17s mean %.3f ms, median %.3f ms (min %.3f, max %.3f)\n", "frame time",
                   s.frame_ms_mean, s.frame_ms_median, s.frame_ms_min, s.frame_ms_max);
+  if (info.load_ms > 0) out << format("%-17s %.1f ms\n", "scene load", info.load_ms);
   out << format("%-17s %.3f s\n", "total time", s.seconds);
   if (partial || stats.film_samples > 0) {
     // The film's samples per pixel: with a time budget or a resumed film, not every pixel got
@@ -306,6 +307,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["sort_by_material"] = stats.sort_by_material;
   j["material_multisplit"] = stats.material_multisplit;
   j["compact"] = stats.compact;
+  j["load_ms"] = info.load_ms;
   j["total_ms"] = stats.total_ms;
   j["frame_ms"] = {{"mean", s.frame_ms_mean},
                    {"median", s.frame_ms_median},

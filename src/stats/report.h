@@ -18,6 +18,7 @@ struct RunInfo {
   std::string scene;           // scene file
   std::string output;          // image file written
   std::uint64_t seed = 0;
+  double load_ms = 0;          // host time to read the scene and every file it names
   std::string resumed_from;  // the checkpoint this render went on from ("" when none)
   std::string checkpoint;    // the checkpoint written ("" when none)
 };
