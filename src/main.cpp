@@ -274,6 +274,7 @@ int run(const Options& options, Team& team) {
     }
     ProgressBar progress(progress_wanted(options.quiet) && team.leader(),
                          static_cast<double>(settings.width) * settings.height);
+    progress.set_budget(settings.time_budget_s);
     settings.on_progress = [&progress](int done, int total) { progress.update(done, total); };
     if (settings.spp == 0) {
       result = empty_share(settings);

@@ -467,6 +467,12 @@ TEST(Progress, LineShowsSamplesElapsedEtaAndRate) {
             "[....] 0/8 spp  elapsed 0:00  ETA --:--  0.00 Msamples/s");
   EXPECT_EQ(progress_line(8, 8, 4.0, 1e6, 4),
             "[####] 8/8 spp  elapsed 0:04  ETA 0:00  2.00 Msamples/s");
+  // A time budget of 40 s: 10 s spent is a quarter of the bar, and 30 s remain however many
+  // samples are left (the budget ends the render first).
+  EXPECT_EQ(progress_line(2, 1000000, 10.0, 1e6, 4, 40.0),
+            "[#...] 2/1000000 spp  elapsed 0:10  ETA 0:30  0.20 Msamples/s");
+  EXPECT_EQ(progress_line(0, 1000000, 0.0, 1e6, 4, 40.0),
+            "[....] 0/1000000 spp  elapsed 0:00  ETA 0:40  0.00 Msamples/s");
 }
 
 TEST(SampleBudget, FramesWithinBudget) {
