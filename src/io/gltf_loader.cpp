@@ -222,6 +222,35 @@ Check gltf_schema() {
                  {"extensionsRequired", array(text())}});
 }
 
+// Buffer views within their buffers (the declared byteLength, which tinygltf holds the data to),
+// and images' buffer views named rightly: tinygltf hands an image's view to the image decoder
+// without checking either.
+void check_buffer_views(const JsonReader& r, const Json& doc) {
+  const Json empty = Json::array();
+  const Json& buffers = doc.contains("buffers") ? doc["buffers"] : empty;
+  const Json& views = doc.contains("bufferViews") ? doc["bufferViews"] : empty;
+  for (std::size_t v = 0; v < views.size(); ++v) {
+    const std::string key = "bufferViews[" + std::to_string(v) + "]";
+    const std::uint64_t buffer = views[v]["buffer"].get<std::uint64_t>();
+    if (buffer >= buffers.size())
+      r.fail(key + ".buffer", "names buffer " + std::to_string(buffer) + ", out of range (" +
+                                  std::to_string(buffers.size()) + " defined)");
+    const std::uint64_t size = buffers[buffer]["byteLength"].get<std::uint64_t>();
+    const std::uint64_t offset = views[v].value("byteOffset", std::uint64_t(0));
+    const std::uint64_t length = views[v]["byteLength"].get<std::uint64_t>();
+    if (offset > size || length > size - offset)
+      r.fail(key, "runs past the end of its buffer (" + std::to_string(size) + " bytes)");
+  }
+  if (!doc.contains("images")) return;
+  const Json& images = doc["images"];
+  for (std::size_t i = 0; i < images.size(); ++i)
+    if (images[i].contains("bufferView") &&
+        images[i]["bufferView"].get<std::uint64_t>() >= views.size())
+      r.fail("images[" + std::to_string(i) + "].bufferView",
+             "names buffer view " + images[i]["bufferView"].dump() + ", out of range (" +
+                 std::to_string(views.size()) + " defined)");
+}
+
 // ---- Reading the file --------------------------------------------------------------------------
 
 // What the loading callbacks share: the folder external files are found in, the images decoded
@@ -884,6 +913,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   JsonReader reader(path, warnings);
   static const Check schema = gltf_schema();
   schema(reader, doc, "");
+  check_buffer_views(reader, doc);
 
   LoadContext context;
   context.path = path;
