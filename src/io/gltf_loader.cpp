@@ -465,7 +465,6 @@ class Builder {
   std::map<int, int> texture_ids_;         // glTF image -> out_.textures
   std::set<std::string> noted_;            // warnings given once per asset
   std::map<int, glm::mat4> camera_nodes_;  // camera -> the first node's world transform
-  std::size_t dropped_ = 0;                // zero-area triangles
 };
 
 AccessorView Builder::accessor(int index, const std::string& key, std::initializer_list<int> types,
@@ -778,10 +777,9 @@ void Builder::add_primitive(const tinygltf::Primitive& p, const glm::mat4& world
     }
     const glm::vec3 face = glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
     const float area2 = glm::length(face);
-    if (!(area2 > 0.0f) || !std::isfinite(area2)) {
-      ++dropped_;
-      continue;
-    }
+    // Triangles of zero area, common in CAD exports (a tenth of 2CylinderEngine's), show
+    // nothing: dropped without a word.
+    if (!(area2 > 0.0f) || !std::isfinite(area2)) continue;
     const glm::vec3 ng = face / area2;
     for (int j = 0; j < 3; ++j)
       if (!normals || glm::length(t.n[j]) == 0.0f) t.n[j] = ng;  // flat where none is given
@@ -855,10 +853,6 @@ GltfModel Builder::build() {
       stack.emplace_back(node.children[k], world);
     }
   }
-  if (dropped_ > 0)
-    r_.warn("", std::to_string(dropped_) +
-                    " triangles of zero area (after the transforms) "
-                    "dropped");
   if (out_.triangles.empty()) fail(scene_key, "the scene holds no triangle");
   out_.lower = out_.upper = out_.triangles.front().v[0];
   for (const Triangle& t : out_.triangles)

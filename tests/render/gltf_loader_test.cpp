@@ -104,9 +104,9 @@ TEST(GltfAssets, EngineCamerasAndTextureTransformLoad) {
   std::vector<std::string> warnings;
   const GltfModel engine =
       load(kModels + "2CylinderEngine-glTF-Binary/2CylinderEngine.glb", &warnings);
-  // 121496 triangles placed by 82 nodes, 11160 of them of zero area in the file.
+  // 121496 triangles placed by 82 nodes, 11160 of them of zero area in the file (dropped).
   EXPECT_EQ(engine.triangles.size(), 110336u);
-  EXPECT_TRUE(contains(warnings, "11160 triangles of zero area"));
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
   EXPECT_EQ(engine.materials.size(), 34u);
   for (int c = 0; c < 3; ++c) {
     EXPECT_TRUE(std::isfinite(engine.lower[c]) && std::isfinite(engine.upper[c]));
