@@ -3,13 +3,13 @@
 # build-fuzz/, puts together their seed corpora and runs each for a bounded time.
 #   bash scripts/fuzz.sh [SECONDS]
 # SECONDS per target: the argument, else $FUZZ_SECONDS, else 60. FUZZ_TARGETS picks targets
-# (default: fuzz_scene fuzz_obj fuzz_cli). Exit status 1 when a target crashed, leaked, ran out of
+# (default: fuzz_scene fuzz_obj fuzz_gltf fuzz_cli). Exit status 1 when a target crashed, leaked, ran out of
 # memory or time on one input; the input is kept in build-fuzz/artifacts/<target>/ and printed
 # (base64) in the log. docs/robustness.md describes the targets and how to reproduce a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-${FUZZ_SECONDS:-60}}
-read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_scene fuzz_obj fuzz_cli}"
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_scene fuzz_obj fuzz_gltf fuzz_cli}"
 out=build-fuzz
 
 start=$SECONDS
@@ -25,7 +25,7 @@ echo "fuzz: built ${targets[*]} in $((SECONDS - start)) s"
 # large to check in, written here.
 seeds=$out/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{scene,obj,cli}
+mkdir -p "$seeds"/{scene,obj,gltf,cli}
 cp tests/fuzz/seeds/scene/* scenes/*.json tests/render/data/*.json tests/render/data/meshes/*.json \
   "$seeds/scene/"
 python3 - "$seeds" <<'PY'
@@ -54,6 +54,11 @@ for obj in sorted(glob.glob("scenes/meshes/**/*.obj", recursive=True) +
     open(os.path.join(seeds, "obj", os.path.basename(obj)), "w").write(text)
 PY
 cp tests/fuzz/seeds/obj/* "$seeds/obj/"
+# The glTF test assets of assimp-testmodels below 100 KB (good and broken, .gltf and .glb), each
+# under a name of its own, and the checked-in cases.
+find /usr/share/assimp/models/glTF2 \( -name '*.gltf' -o -name '*.glb' \) -size -100k 2>/dev/null |
+  while read -r f; do cp "$f" "$seeds/gltf/$(echo "${f#/usr/share/assimp/models/glTF2/}" | tr / _)"; done
+cp tests/fuzz/seeds/gltf/* "$seeds/gltf/"
 cp tests/fuzz/seeds/cli/* "$seeds/cli/"
 
 failed=()

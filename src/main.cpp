@@ -14,9 +14,12 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/sample_budget.h"
+#include "cli/stop_signals.h"
 #include "cli/team.h"
 #include "integrator/render.h"
 #include "io/atomic_file.h"
+#include "io/checkpoint_file.h"
+#include "io/film_output.h"
 #include "io/image_output.h"
 #include "io/scene_loader.h"
 #include "stats/report.h"
@@ -89,9 +92,8 @@ int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quie
 // share of a split render is empty).
 RenderResult empty_share(const RenderSettings& settings) {
   RenderResult r;
-  r.image.width = settings.width;
-  r.image.height = settings.height;
-  r.image.rgb.assign(3 * std::size_t(settings.width) * std::size_t(settings.height), 0.0f);
+  r.film = empty_film(settings.width, settings.height, settings.layers);
+  r.image = film_image(r.film);
   r.stats.width = settings.width;
   r.stats.height = settings.height;
   r.stats.depth = settings.depth;
@@ -142,7 +144,21 @@ class ContextAhead {
   double ms_ = 0.0;
 };
 
+// The checkpoint of this process's render so far (its own film: the processes of an MPI run
+// write one each).
+Checkpoint make_checkpoint(const CheckpointKey& key, const FilmState& film,
+                           const std::vector<std::uint64_t>& next_samples) {
+  Checkpoint c;
+  c.key = key;
+  c.film = film;
+  c.next_samples = next_samples;
+  return c;
+}
+
 int run(const Options& options, Team& team, std::chrono::steady_clock::time_point start) {
+  // From here a stop signal is the render's to handle: one that comes while the scene loads
+  // stops the render before its first sample, and the checkpoint is still written.
+  catch_stop_signals();
   Scene scene;
   LoadTimes load_times;
   int code = 0;
@@ -164,12 +180,30 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
 
   const std::string output = output_path_for(scene, options);
   const std::string stats_path = stats_path_for(options);
+  const std::string checkpoint_path = checkpoint_path_for(output, team.rank(), team.size());
   ImageFormat format = ImageFormat::png;
   try {
     format = output_format(output, options);
     check_output_paths(output, stats_path);
+    if (options.checkpoint_s && checkpoint_path.empty())
+      throw std::invalid_argument(output +
+                                  ": --checkpoint writes beside the image, and this one is "
+                                  "written through (name an image file)");
   } catch (const std::invalid_argument& e) {
     code = kExitUsageError, message = e.what();
+  }
+  if ((code = settle(team, code, message))) return code;
+
+  // A resumed render: the checkpoint of this process, checked against this render below.
+  Checkpoint resumed;
+  const std::string resume_path =
+      options.resume ? resume_path_for(*options.resume, team.rank(), team.size()) : "";
+  try {
+    if (options.resume) resumed = read_checkpoint(resume_path);
+  } catch (const SceneError& e) {
+    code = kExitUsageError, message = e.what();
+  } catch (const std::bad_alloc&) {
+    code = kExitRuntimeError, message = resume_path + ": out of memory reading the checkpoint";
   }
   if ((code = settle(team, code, message))) return code;
 
@@ -196,30 +230,84 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   }
   if ((code = settle(team, code, message))) return code;
 
+  RenderSettings settings = settings_for(scene, options, executor);
+  // The render a checkpoint belongs to; a resumed one takes its spp unless --spp says otherwise.
+  CheckpointKey key;
+  key.version = RAYSTREAM_VERSION;
+  key.scene = options.scene;
+  key.scene_hash = scene_fingerprint(scene);
+  key.width = settings.width;
+  key.height = settings.height;
+  key.depth = settings.depth;
+  key.seed = settings.seed;
+  key.nee = settings.nee;
+  key.process = team.rank();
+  key.processes = team.size();
+  const std::size_t shares =
+      executor == ExecutorKind::gpu && devices.size() > 1 ? devices.size() : 1;
+  if (options.resume) {
+    if (!options.spp) settings.spp = resumed.key.spp;
+    key.spp = settings.spp;
+    try {
+      check_checkpoint(resumed, key, resume_path);
+      if (resumed.next_samples.size() != shares)
+        throw SceneError(resume_path + ": a checkpoint of a render split into " +
+                         std::to_string(resumed.next_samples.size()) + " shares (this one has " +
+                         std::to_string(shares) + "); resume it with as many devices");
+      const FilmLayers& wanted = settings.layers;
+      if ((wanted.squares && resumed.film.squares.empty()) ||
+          (wanted.first_hits && resumed.film.first_hits.empty()))
+        throw SceneError(resume_path + ": the checkpoint keeps no layers for --aov " +
+                         aov_names(options.aovs) + " (it was written without them)");
+      // Layers the checkpoint keeps and this render does not are dropped.
+      if (!wanted.squares) resumed.film.squares.clear();
+      if (!wanted.first_hits) resumed.film.first_hits.clear();
+    } catch (const SceneError& e) {
+      code = kExitUsageError, message = e.what();
+    }
+    settings.resume_at = resumed.next_samples;
+    settings.initial_film = &resumed.film;
+  }
+  if ((code = settle(team, code, message))) return code;
+
   CreatedFolder folder;
   try {
     if (team.leader()) prepare_outputs(output, stats_path, options, folder);
+    if (options.checkpoint_s) check_writable(checkpoint_path);
   } catch (const std::exception& e) {
     code = kExitRuntimeError, message = e.what();
   }
   if ((code = settle(team, code, message))) return code;
 
-  RenderSettings settings = settings_for(scene, options, executor);
   if (!options.quiet && team.leader())
     for (const std::string& notice : unused_setting_notices(options, settings))
       std::cerr << "raystream: " << notice << "\n";
+  settings.stop_requested = [] { return stop_signal() != 0; };
   RenderResult result;
   try {
-    if (executor == ExecutorKind::cpu && !options.spp) {
+    if (executor == ExecutorKind::cpu && !options.spp && !options.time_s && !options.resume) {
       int spp = team.leader() ? cpu_frames_for_budget(scene, settings, options.quiet) : 0;
       settings.spp = team.broadcast(spp);
     }
     // This process's share of the samples (all of them when it renders alone).
+    key.spp = settings.spp;
     const int first = share_first_sample(settings, team.rank(), team.size());
     settings.spp = share_first_sample(settings, team.rank() + 1, team.size()) - first;
     settings.first_sample = first;
+    if (options.checkpoint_s) {
+      // A checkpoint that cannot be written is a warning: the render goes on.
+      settings.on_checkpoint = [&](const FilmState& film, const std::vector<std::uint64_t>& next) {
+        try {
+          write_file_atomically(checkpoint_path,
+                                encode_checkpoint(make_checkpoint(key, film, next)));
+        } catch (const std::exception& e) {
+          std::cerr << "raystream: warning: checkpoint not written: " << e.what() << "\n";
+        }
+      };
+    }
     ProgressBar progress(progress_wanted(options.quiet) && team.leader(),
                          static_cast<double>(settings.width) * settings.height);
+    progress.set_budget(settings.time_budget_s);
     settings.on_progress = [&progress](int done, int total) { progress.update(done, total); };
     if (settings.spp == 0) {
       result = empty_share(settings);
@@ -236,6 +324,18 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
     code = kExitRuntimeError, message = options.scene + ": rendering failed: " + e.what();
   }
   if ((code = settle(team, code, message))) return code;
+
+  // This process's checkpoint, before the films are combined: with --checkpoint, and whenever a
+  // signal stopped the render (then also without, unless the image has no "beside").
+  const int signal = stop_signal();
+  try {
+    if ((options.checkpoint_s || signal != 0) && !checkpoint_path.empty())
+      write_file_atomically(checkpoint_path, encode_checkpoint(make_checkpoint(
+                                                 key, result.film, result.next_samples)));
+  } catch (const std::exception& e) {
+    code = kExitRuntimeError, message = e.what();
+  }
+  if ((code = settle(team, code, message))) return code;
   team.combine(result);
   result.stats.startup.scene_ms = load_times.total_ms;
   result.stats.startup.obj_ms = load_times.obj_ms;
@@ -250,9 +350,14 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
       info.scene = options.scene;
       info.output = output;
       info.seed = settings.seed;
+      info.resumed_from = resume_path;
+      if ((options.checkpoint_s || signal != 0) && !checkpoint_path.empty())
+        info.checkpoint = checkpoint_path;
       // The image and the statistics land together or not at all.
       const auto encode_start = std::chrono::steady_clock::now();
-      std::vector<OutputFile> files = {{output, encode_image(result.image, format)}};
+      std::vector<OutputFile> files = {{output, format == ImageFormat::exr
+                                                    ? encode_film_exr(result.film, options.aovs)
+                                                    : encode_image(result.image, format)}};
       info.encode_ms = milliseconds_since(encode_start);
       info.elapsed_ms = milliseconds_since(start);
       if (!stats_path.empty()) {
@@ -272,7 +377,10 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   } catch (const std::exception& e) {
     code = kExitRuntimeError, message = e.what();
   }
-  return settle(team, code, message);
+  code = settle(team, code, message);
+  // Stopped by a signal: what it rendered is written; the exit status says how it ended.
+  if (code == 0 && signal != 0) return 128 + signal;
+  return code;
 }
 
 }  // namespace

@@ -114,12 +114,32 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                      "Image size WIDTHxHEIGHT, e.g. 1920x1080; default: the scene's RES");
   auto* output_opt = app.add_option("--output,-o", output,
                                     "Image file, .png (tone mapped sRGB), .hdr (linear "
-                                    "Radiance RGBE) or .pfm (linear 32-bit float), or - for "
+                                    "Radiance RGBE), .pfm (linear 32-bit float) or .exr (linear "
+                                    "32-bit float OpenEXR, with --aov layers), or - for "
                                     "stdout; default: renders/<Camera.FILE>.png");
-  auto* format_opt = app.add_option("--format", format,
-                                    "png, hdr or pfm: the image format of an output whose name "
-                                    "does not end in .png, .hdr or .pfm (-, /dev/stdout, a FIFO)")
-                         ->check(CLI::IsMember({"png", "hdr", "pfm"}));
+  auto* format_opt =
+      app.add_option("--format", format,
+                     "png, hdr, pfm or exr: the image format of an output whose name "
+                     "does not end in .png, .hdr, .pfm or .exr (-, /dev/stdout, a FIFO)")
+          ->check(CLI::IsMember({"png", "hdr", "pfm", "exr"}));
+  std::string aov, time_s, checkpoint_s, resume;
+  auto* aov_opt = app.add_option(
+      "--aov", aov,
+      "EXR output: layers beside the beauty, any of albedo,normal,depth,variance (first-hit "
+      "albedo and shading normal, distance to the first hit, variance of the pixel's mean)");
+  auto* time_opt =
+      app.add_option("--time", time_s,
+                     "Render for this many seconds (1 to " + std::to_string(kMaxSeconds) +
+                         "): no sample starts after it; the image is each pixel's "
+                         "mean over the samples it got (with --spp: at most those)");
+  auto* checkpoint_opt =
+      app.add_option("--checkpoint", checkpoint_s,
+                     "Every SECONDS (1 to " + std::to_string(kMaxSeconds) +
+                         ") write a checkpoint beside the image (<image>.checkpoint) to resume "
+                         "from; SIGINT or SIGTERM write one whatever this says");
+  auto* resume_opt = app.add_option("--resume", resume,
+                                    "Go on from this checkpoint (of the same scene, size, spp, "
+                                    "depth, seed and integrator) to the end of its render");
   const RenderSettings defaults;
   auto* schedule_opt =
       app.add_option("--schedule", schedule,
@@ -214,6 +234,9 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       {depth_opt, depth, 1, kMaxDepth, [&](std::uint64_t v) { options.depth = int(v); }},
       {pool_opt, pool, 1, kMaxPathPool, [&](std::uint64_t v) { options.pool = std::size_t(v); }},
       {seed_opt, seed, 0, UINT64_MAX, [&](std::uint64_t v) { options.seed = v; }},
+      {time_opt, time_s, 1, kMaxSeconds, [&](std::uint64_t v) { options.time_s = int(v); }},
+      {checkpoint_opt, checkpoint_s, 1, kMaxSeconds,
+       [&](std::uint64_t v) { options.checkpoint_s = int(v); }},
   };
   for (const auto& n : numbers) {
     if (!*n.option) continue;
@@ -232,6 +255,15 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       return kExitUsageError;
     }
   }
+  if (*aov_opt) {
+    try {
+      options.aovs = parse_aovs(aov);
+    } catch (const std::invalid_argument& e) {
+      err << "raystream: error: --aov: " << e.what() << "\n";
+      return kExitUsageError;
+    }
+  }
+  if (*resume_opt) options.resume = resume;
   if (*output_opt) options.output = output;
   if (*format_opt) options.format = format;
   if (*schedule_opt)
@@ -270,7 +302,7 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
 
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor) {
   RenderSettings s;
-  s.spp = options.spp.value_or(scene.iterations);
+  s.spp = options.spp.value_or(options.time_s ? kMaxIterations : scene.iterations);
   s.depth = options.depth.value_or(scene.depth);
   s.width = options.resolution ? options.resolution->first : scene.camera.width;
   s.height = options.resolution ? options.resolution->second : scene.camera.height;
@@ -294,6 +326,9 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   }
   s.seed = options.seed;
   s.executor = executor;
+  s.layers = film_layers_for(options.aovs);
+  s.time_budget_s = options.time_s.value_or(0);
+  s.checkpoint_interval_s = options.checkpoint_s.value_or(0);
   return s;
 }
 
@@ -334,13 +369,26 @@ ImageFormat output_format(const std::string& image_path, const Options& options)
     throw std::invalid_argument(image_path + ": the name says " + image_format_name(*named) +
                                 " but --format is " + *options.format);
   }
-  if (named) return *named;
-  if (!options.format) {
+  if (!named && !options.format) {
     throw std::invalid_argument(image_path +
-                                ": unsupported image type (name the output .png, .hdr or .pfm, or "
-                                "give --format png|hdr|pfm)");
+                                ": unsupported image type (name the output .png, .hdr, .pfm or "
+                                ".exr, or give --format png|hdr|pfm|exr)");
   }
-  return image_format_named(*options.format).value_or(ImageFormat::png);
+  const ImageFormat format =
+      named ? *named : image_format_named(*options.format).value_or(ImageFormat::png);
+  if (options.aovs.any() && format != ImageFormat::exr)
+    throw std::invalid_argument(image_path + ": --aov adds layers to an EXR image; this one is " +
+                                image_format_name(format) + " (name the output .exr)");
+  return format;
+}
+
+std::string checkpoint_path_for(const std::string& image_path, int rank, int processes) {
+  if (is_written_through(image_path)) return std::string();
+  return resume_path_for(image_path + ".checkpoint", rank, processes);
+}
+
+std::string resume_path_for(const std::string& file, int rank, int processes) {
+  return processes > 1 ? file + ".rank" + std::to_string(rank) : file;
 }
 
 void check_output_paths(const std::string& image_path, const std::string& stats_path) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "integrator/render.h"
+#include "io/film_output.h"
 #include "io/image_output.h"
 #include "scene/scene.h"
 
@@ -38,9 +39,16 @@ struct Options {
   // "all".
   std::vector<int> devices;
   bool all_devices = false;
-  std::optional<std::string> stats;  // --stats FILE.json; - stdout
-  bool quiet = false;                // --quiet
+  std::optional<std::string> stats;   // --stats FILE.json; - stdout
+  bool quiet = false;                 // --quiet
+  AovSet aovs;                        // --aov albedo,normal,depth,variance (EXR output)
+  std::optional<int> time_s;          // --time SECONDS: the render loop's budget
+  std::optional<int> checkpoint_s;    // --checkpoint SECONDS: the interval of checkpoints
+  std::optional<std::string> resume;  // --resume FILE: a checkpoint to go on from
 };
+
+// The largest --time and --checkpoint: a year of seconds.
+inline constexpr int kMaxSeconds = 366 * 24 * 3600;
 
 // The largest --pool.
 inline constexpr std::size_t kMaxPathPool = std::size_t(1) << 30;
@@ -72,7 +80,8 @@ std::pair<int, int> parse_resolution(const std::string& text);
 std::uint64_t parse_integer(const std::string& text, std::uint64_t min, std::uint64_t max);
 
 // The render settings from the scene with the command line's overrides applied (on_progress
-// empty).
+// empty): with --time and no --spp, the spp is kMaxIterations (the budget ends the render); the
+// film keeps the layers the AOVs need.
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor);
 
 // The output path: --output ("-": /dev/stdout), else renders/<FILE>.png (the --format's extension)
@@ -82,8 +91,17 @@ std::string output_path_for(const Scene& scene, const Options& options);
 // The --stats path ("-": /dev/stdout); empty without --stats.
 std::string stats_path_for(const Options& options);
 
-// The image's format: the name's .png, .hdr or .pfm (any case), else --format. Throws
-// std::invalid_argument (a bad command line) when neither gives it, or when they disagree.
+// Where this process's checkpoints go: beside the image, <image>.checkpoint, and with several
+// processes <image>.checkpoint.rank<R>; empty when the image is written through (stdout, a FIFO,
+// a device), which has no "beside".
+std::string checkpoint_path_for(const std::string& image_path, int rank, int processes);
+
+// The checkpoint --resume reads in this process: FILE, or FILE.rank<R> with several processes.
+std::string resume_path_for(const std::string& file, int rank, int processes);
+
+// The image's format: the name's .png, .hdr, .pfm or .exr (any case), else --format. Throws
+// std::invalid_argument (a bad command line) when neither gives it, when they disagree, or when
+// --aov asks for layers of another format than EXR.
 ImageFormat output_format(const std::string& image_path, const Options& options);
 
 // The checks of the output paths that need no render, a bad command line when they fail

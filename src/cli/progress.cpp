@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace raystream {
@@ -19,12 +20,17 @@ std::string clock_text(double seconds) {
 }
 
 std::string progress_line(int done, int total, double elapsed_s, double samples_per_frame,
-                          int bar_width) {
-  const double fraction = total > 0 ? static_cast<double>(done) / total : 0.0;
+                          int bar_width, double budget_s) {
+  double fraction = total > 0 ? static_cast<double>(done) / total : 0.0;
+  if (budget_s > 0) fraction = std::max(fraction, std::min(1.0, elapsed_s / budget_s));
   const int filled = static_cast<int>(fraction * bar_width);
   std::string bar(static_cast<std::size_t>(bar_width), '.');
   for (int i = 0; i < filled && i < bar_width; ++i) bar[static_cast<std::size_t>(i)] = '#';
-  const double eta = done > 0 ? elapsed_s / done * (total - done) : -1.0;
+  double eta = done > 0 ? elapsed_s / done * (total - done) : -1.0;
+  // With a budget the render ends when it is spent, if not before.
+  if (budget_s > 0)
+    eta = eta >= 0 ? std::min(eta, std::max(0.0, budget_s - elapsed_s))
+                   : std::max(0.0, budget_s - elapsed_s);
   const double rate = elapsed_s > 0 ? done * samples_per_frame / elapsed_s / 1e6 : 0.0;
   char buffer[256];
   std::snprintf(buffer, sizeof buffer, "[%s] %d/%d spp  elapsed %s  ETA %s  %.2f Msamples/s",
@@ -48,7 +54,7 @@ void ProgressBar::update(int done, int total) {
   drawn_ = true;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   std::fprintf(stream_, "\r%s\033[K",
-               progress_line(done, total, elapsed, samples_per_frame_).c_str());
+               progress_line(done, total, elapsed, samples_per_frame_, 30, budget_s_).c_str());
   std::fflush(stream_);
 }
 

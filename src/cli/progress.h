@@ -8,9 +8,10 @@
 namespace raystream {
 
 // The bar's text for `done` of `total` frames after `elapsed_s` seconds, each frame being
-// `samples_per_frame` pixel samples; `bar_width` characters of bar.
+// `samples_per_frame` pixel samples; `bar_width` characters of bar. With a time budget
+// (budget_s > 0) the bar and the ETA follow the time as well: the render ends when it is spent.
 std::string progress_line(int done, int total, double elapsed_s, double samples_per_frame,
-                          int bar_width = 30);
+                          int bar_width = 30, double budget_s = 0);
 
 // "m:ss" or "h:mm:ss"; "--:--" for unknown (negative or non-finite) times.
 std::string clock_text(double seconds);
@@ -24,6 +25,7 @@ class ProgressBar {
   ProgressBar& operator=(const ProgressBar&) = delete;
   void update(int done, int total);  // redraws at most ten times a second, and at the end
   void finish();                     // ends the line
+  void set_budget(double seconds) { budget_s_ = seconds; }  // a time budget (--time)
 
  private:
   bool enabled_;
@@ -31,6 +33,7 @@ class ProgressBar {
   std::FILE* stream_;
   std::chrono::steady_clock::time_point start_, last_draw_;
   bool drawn_ = false;
+  double budget_s_ = 0;
 };
 
 // Whether a progress bar belongs on stderr: not --quiet, and stderr is a terminal.

@@ -40,17 +40,26 @@ namespace {
 // Up to this many characters of a failing rank's message travel to every rank.
 constexpr int kMessageBytes = 4096;
 constexpr int kDeviceNameBytes = 128;
-// A share's statistics as numbers, for MPI_Gather: the fixed fields (nine, one per stage, one per
-// material queue), then kBounceFields per depth. pack and unpack must list the same fields in the
-// same order.
-constexpr int kFixedFields = 9 + kStageCount + kBsdfKindCount;
+// A share's statistics as numbers, for MPI_Gather: the fixed fields (eleven, one per stage, one
+// per material queue), then kBounceFields per depth. pack and unpack must list the same fields in
+// the same order.
+constexpr int kFixedFields = 11 + kStageCount + kBsdfKindCount;
 constexpr int kBounceFields = 8;
 
 std::vector<double> pack(const RenderStats& s) {
-  std::vector<double> v = {
-      double(s.spp),           double(s.first_sample),      double(s.device_index), s.total_ms,
-      double(s.path_segments), double(s.peak_device_bytes), double(s.timed_units),  double(s.pool),
-      double(s.shadow_rays)};
+  std::vector<double> v = {double(s.spp),
+                           double(s.first_sample),
+                           double(s.device_index),
+                           s.total_ms,
+                           double(s.path_segments),
+                           double(s.peak_device_bytes),
+                           double(s.timed_units),
+                           double(s.pool),
+                           double(s.shadow_rays),
+                           double(s.samples),
+                           s.stopped == stop_reason_name(StopReason::time_budget) ? 1.0
+                           : s.stopped == stop_reason_name(StopReason::requested) ? 2.0
+                                                                                  : 0.0};
   for (double ms : s.stage_ms) v.push_back(ms);
   for (int k = 0; k < kBsdfKindCount; ++k)
     v.push_back(k < int(s.queue_paths.size()) ? double(s.queue_paths[k]) : 0.0);
@@ -76,9 +85,13 @@ RenderStats unpack(const double* v, const RenderStats& like, const char* device,
   s.timed_units = int(v[6]);
   s.pool = std::size_t(v[7]);
   s.shadow_rays = std::uint64_t(v[8]);
-  for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = v[9 + k];
+  s.samples = std::uint64_t(v[9]);
+  s.stopped = stop_reason_name(v[10] == 1.0   ? StopReason::time_budget
+                               : v[10] == 2.0 ? StopReason::requested
+                                              : StopReason::none);
+  for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = v[11 + k];
   for (std::size_t k = 0; k < s.queue_paths.size(); ++k)
-    s.queue_paths[k] = std::uint64_t(v[9 + kStageCount + k]);
+    s.queue_paths[k] = std::uint64_t(v[11 + kStageCount + k]);
   for (std::size_t b = 0; b < s.bounces.size(); ++b) {
     const double* d = v + kFixedFields + kBounceFields * b;
     s.bounces[b].paths_in = std::uint64_t(d[0]);
@@ -138,19 +151,24 @@ void Team::abort(int code) {
 
 void Team::combine(RenderResult& result) {
   if (size_ == 1) return;
-  // The films: each image is the mean of its share's samples, so the sums are image x spp.
-  const std::size_t values = result.image.rgb.size();
-  std::vector<double> sums(values), total(leader() ? values : 0);
-  for (std::size_t k = 0; k < values; ++k)
-    sums[k] = double(result.image.rgb[k]) * double(result.stats.spp);
-  MPI_Reduce(sums.data(), leader() ? total.data() : nullptr, int(values), MPI_DOUBLE, MPI_SUM, 0,
-             MPI_COMM_WORLD);
+  // The films, summed on the leader: every layer as doubles, one reduction.
+  FilmState& film = result.film;
+  std::vector<double> mine;
+  mine.reserve(film.sums.size() + film.counts.size() + film.squares.size() +
+               film.first_hits.size());
+  mine.insert(mine.end(), film.sums.begin(), film.sums.end());
+  mine.insert(mine.end(), film.counts.begin(), film.counts.end());
+  mine.insert(mine.end(), film.squares.begin(), film.squares.end());
+  mine.insert(mine.end(), film.first_hits.begin(), film.first_hits.end());
+  std::vector<double> total(leader() ? mine.size() : 0);
+  MPI_Reduce(mine.data(), leader() ? total.data() : nullptr, int(mine.size()), MPI_DOUBLE, MPI_SUM,
+             0, MPI_COMM_WORLD);
 
   // The statistics of every share.
-  const std::vector<double> mine = pack(result.stats);
-  const int fields = int(mine.size());
+  const std::vector<double> packed = pack(result.stats);
+  const int fields = int(packed.size());
   std::vector<double> all(leader() ? std::size_t(fields) * size_ : 0);
-  MPI_Gather(mine.data(), fields, MPI_DOUBLE, all.data(), fields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gather(packed.data(), fields, MPI_DOUBLE, all.data(), fields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   std::vector<char> name(kDeviceNameBytes, '\0'), names(leader() ? kDeviceNameBytes * size_ : 0);
   std::strncpy(name.data(), result.stats.device.c_str(), kDeviceNameBytes - 1);
   MPI_Gather(name.data(), kDeviceNameBytes, MPI_CHAR, names.data(), kDeviceNameBytes, MPI_CHAR, 0,
@@ -159,16 +177,19 @@ void Team::combine(RenderResult& result) {
 
   const RenderStats like = result.stats;
   RenderStats stats;
-  int spp = 0;
   for (int r = 0; r < size_; ++r) {
     const RenderStats share = unpack(all.data() + std::size_t(fields) * r, like,
                                      names.data() + std::size_t(kDeviceNameBytes) * r, r);
     if (share.spp > 0) add_share_stats(stats, share);
-    spp += share.spp;
   }
   result.stats = stats;
-  for (std::size_t k = 0; k < values; ++k)
-    result.image.rgb[k] = spp > 0 ? float(total[k] / double(spp)) : 0.0f;
+  std::size_t k = 0;
+  for (float& v : film.sums) v = float(total[k++]);
+  for (std::uint32_t& v : film.counts) v = std::uint32_t(total[k++]);
+  for (float& v : film.squares) v = float(total[k++]);
+  for (float& v : film.first_hits) v = float(total[k++]);
+  result.image = film_image(film);
+  count_film_samples(film, result.stats);
 }
 
 #endif

@@ -37,9 +37,9 @@ class Team {
   // when this process renders alone.
   void abort(int code);
 
-  // Sums every process's share into the leader's `result`: the images weighted by their samples
-  // per pixel, the statistics per depth and per stage, and one entry per rank in
-  // result.stats.shares. Other processes keep their own share.
+  // Sums every process's share into the leader's `result`: the films (and so the image), the
+  // statistics per depth and per stage, and one entry per rank in result.stats.shares. Other
+  // processes keep their own share (and their own progress: each writes its own checkpoint).
   void combine(RenderResult& result);
 
  private:

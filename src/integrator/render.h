@@ -53,6 +53,34 @@ inline const char* stage_timing_name(StageTiming timing) {
   return timing == StageTiming::all ? "all" : timing == StageTiming::off ? "off" : "sampled";
 }
 
+// The film of a render as sums over its samples, per pixel, row-major from the top: what the
+// image, the AOVs and a checkpoint are made of. Sample number k of a render is sample k / pixels
+// of pixel k % pixels; a render's samples are a range of these numbers.
+struct FilmState {
+  int width = 0, height = 0;
+  std::vector<float> sums;            // 3 per pixel: the samples' radiance summed
+  std::vector<std::uint32_t> counts;  // per pixel: the samples it got
+  // 3 per pixel: each sample's radiance squared, summed (the variance AOV); empty: not kept.
+  std::vector<float> squares;
+  // kFirstHitValues per pixel, summed over the samples whose camera ray hit a surface: albedo
+  // (3), shading normal (3), distance from where the ray started, and the count of such
+  // samples; empty: not kept.
+  std::vector<float> first_hits;
+  std::size_t pixels() const { return std::size_t(width) * std::size_t(height); }
+};
+inline constexpr int kFirstHitValues = 8;
+
+// What a render keeps on its film beyond the radiance and the sample counts.
+struct FilmLayers {
+  bool first_hits = false;  // albedo, normal and depth of the first hit (the AOVs)
+  bool squares = false;     // squared samples (the variance AOV)
+};
+
+// Called on the host with the film and, per share of the render, the next sample number to
+// render: every sample below it (within the share's range) is on the film.
+using CheckpointCallback =
+    std::function<void(const FilmState& film, const std::vector<std::uint64_t>& next_samples)>;
+
 struct RenderSettings {
   int spp = 1;  // samples per pixel
   // The sample indices rendered: [first_sample, first_sample + spp). A share of a render split
@@ -91,7 +119,31 @@ struct RenderSettings {
   // Called on the host as the render goes (samples per pixel done, in whole passes over the
   // image, and the total); may be empty.
   std::function<void(int, int)> on_progress;
+
+  FilmLayers layers;
+  // Seconds of the render loop after which no sample is started (0: no budget): the stream
+  // schedule stops issuing samples and lets the paths in flight end, the frame and megakernel
+  // schedules stop between frames. The image is the mean over the samples each pixel got.
+  double time_budget_s = 0;
+  // Polled on the host between waves or frames; true stops the render as a spent budget does
+  // (a signal). May be empty.
+  std::function<bool()> stop_requested;
+  // Every checkpoint_interval_s seconds of the render loop (0: never) the render lets the paths
+  // in flight end, hands its film to on_checkpoint, and goes on.
+  double checkpoint_interval_s = 0;
+  CheckpointCallback on_checkpoint;
+  // A resumed render: per share, the next sample number to render (empty: start at the first);
+  // the film of the samples before them is initial_film (null: an empty film). render() takes
+  // one entry; render_split one per device, and hands initial_film to its first share.
+  std::vector<std::uint64_t> resume_at;
+  const FilmState* initial_film = nullptr;
 };
+
+// Why a render ended before its last sample.
+enum class StopReason { none, time_budget, requested };
+inline const char* stop_reason_name(StopReason r) {
+  return r == StopReason::time_budget ? "time budget" : r == StopReason::requested ? "signal" : "";
+}
 
 // Per path depth (bounce), summed over the render: paths that traced a ray at this depth and
 // paths that went on to the next. Stage milliseconds per bounce exist in the frame schedule only
@@ -156,7 +208,13 @@ struct RenderStats {
   std::string backend;   // primitives backend: "own" or "thrust" ("cpu" on the CPU executor)
   std::string executor;  // "gpu" or "cpu"
   std::string device;    // GPU name or "CPU (N threads)"
-  int spp = 0;           // samples per pixel rendered
+  int spp = 0;           // samples per pixel asked (the passes over the image of the range)
+  // Samples rendered by this run (spp x width x height unless stopped early or resumed); on the
+  // film: these and those of the film it resumed. Per pixel: the fewest and most on the film.
+  std::uint64_t samples = 0;
+  std::uint64_t film_samples = 0;
+  std::uint32_t pixel_samples_min = 0, pixel_samples_max = 0;
+  std::string stopped;  // why the render stopped early: "time budget", "signal"; "" when not
   int width = 0, height = 0, depth = 0;
   std::size_t pool = 0;              // stream: path slots; frame: width x height; megakernel: 0
   std::vector<BounceStats> bounces;  // one per depth
@@ -203,9 +261,21 @@ struct Image {
 };
 
 struct RenderResult {
-  Image image;
+  Image image;     // the film's mean per pixel (film_image)
+  FilmState film;  // the sums behind it
+  // Per share: the next sample number to render (all below it, in the share's range, are done).
+  std::vector<std::uint64_t> next_samples;
   RenderStats stats;
 };
+
+// A film of no samples with the given layers.
+FilmState empty_film(int width, int height, const FilmLayers& layers);
+
+// The mean radiance per pixel: sums / counts (0 for a pixel with no sample).
+Image film_image(const FilmState& film);
+
+// The fewest and most samples of any pixel, and their sum, into the statistics.
+void count_film_samples(const FilmState& film, RenderStats& stats);
 
 // Throws std::runtime_error (with a clear message) on failure, e.g. out of GPU memory.
 RenderResult render(const Scene& scene, const RenderSettings& settings);
@@ -234,10 +304,12 @@ void set_gpu_device(int device);
 // raystream does this while the scene loads: neither needs the other.
 double create_gpu_context(int device);
 
-// Adds `share`'s image (the mean of share.stats.spp samples per pixel) and statistics into
-// `total` (the mean over every share so far). Used for device shares and for the processes of an
-// MPI run.
+// Adds `share`'s film (and so its image) and statistics into `total`, and its progress after
+// total's. Used for device shares and for the processes of an MPI run.
 void add_share(RenderResult& total, const RenderResult& share);
+
+// Adds one film into another of the same size and layers (throws std::runtime_error otherwise).
+void add_film(FilmState& total, const FilmState& film);
 
 // The statistics part of add_share: sums and the per-share entry.
 void add_share_stats(RenderStats& total, const RenderStats& share);

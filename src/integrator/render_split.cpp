@@ -1,7 +1,8 @@
 // Splitting a render by samples: across the CUDA devices of a host (one thread each), and the
-// arithmetic that the MPI run shares. Path tracing splits cleanly by samples: the random numbers
-// follow (pixel, sample, depth, seed), so every share traces the same paths it would in one
-// render, and the films add up.
+// arithmetic that the MPI run shares. Each share keeps its own progress, so a checkpoint of a
+// split render holds the sum of the shares' films and one next sample number per share. Path
+// tracing splits cleanly by samples: the random numbers follow (pixel, sample, depth, seed), so
+// every share traces the same paths it would in one render, and the films add up.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -54,19 +55,12 @@ int share_first_sample(const RenderSettings& settings, int share, int shares) {
 }
 
 void add_share(RenderResult& total, const RenderResult& share) {
-  const int before = total.stats.spp;
-  const int after = before + share.stats.spp;
-  if (before == 0) {
-    total.image = share.image;
-  } else {
-    if (total.image.rgb.size() != share.image.rgb.size())
-      throw std::runtime_error("the shares of a split render differ in image size");
-    const float a = static_cast<float>(before) / static_cast<float>(after);
-    const float b = static_cast<float>(share.stats.spp) / static_cast<float>(after);
-    for (std::size_t k = 0; k < total.image.rgb.size(); ++k)
-      total.image.rgb[k] = a * total.image.rgb[k] + b * share.image.rgb[k];
-  }
+  add_film(total.film, share.film);
+  total.image = film_image(total.film);
+  total.next_samples.insert(total.next_samples.end(), share.next_samples.begin(),
+                            share.next_samples.end());
   add_share_stats(total.stats, share.stats);
+  count_film_samples(total.film, total.stats);
 }
 
 void add_share_stats(RenderStats& t, const RenderStats& s) {
@@ -77,6 +71,7 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
     t.frame_ms.clear();
     t.shares.clear();
     t.spp = 0;
+    t.samples = 0;
     t.total_ms = 0;
     t.path_segments = 0;
     t.shadow_rays = 0;
@@ -89,6 +84,9 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
     t.rank = -1;
   }
   t.spp += s.spp;
+  t.samples += s.samples;
+  // The earliest stop speaks for the render (a share that finished did not stop).
+  if (t.stopped.empty()) t.stopped = s.stopped;
   t.first_sample = std::min(t.first_sample, s.first_sample);
   t.path_segments += s.path_segments;
   t.shadow_rays += s.shadow_rays;
@@ -154,6 +152,34 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
     }
   };
 
+  // Where each share starts: its first sample, or where a resumed render left it.
+  if (!settings.resume_at.empty() && settings.resume_at.size() != std::size_t(n))
+    throw std::runtime_error("render: the checkpoint was written by a render split into " +
+                             std::to_string(settings.resume_at.size()) + " shares; this one has " +
+                             std::to_string(n) + " (resume with as many devices)");
+  std::vector<std::uint64_t> starts(n);
+  for (int k = 0; k < n; ++k)
+    starts[k] = settings.resume_at.empty() ? std::uint64_t(share_first_sample(settings, k, n)) *
+                                                 settings.width * std::uint64_t(settings.height)
+                                           : settings.resume_at[k];
+
+  // Checkpoints: each share hands over its film when its own checkpoint is due; the render's
+  // checkpoint is the sum of every share's latest film (or the film it started from) with every
+  // share's progress at that film. The films add up whenever they were taken.
+  std::mutex checkpoint_mutex;
+  std::vector<FilmState> latest(n);
+  if (settings.initial_film) latest[0] = *settings.initial_film;
+  std::vector<std::uint64_t> latest_next = starts;
+  auto share_checkpoint = [&](int k, const FilmState& film, std::uint64_t next) {
+    std::lock_guard<std::mutex> lock(checkpoint_mutex);
+    latest[k] = film;
+    latest_next[k] = next;
+    FilmState total;
+    for (const FilmState& f : latest)
+      if (!f.sums.empty()) add_film(total, f);
+    settings.on_checkpoint(total, latest_next);
+  };
+
   std::vector<RenderResult> results(n);
   std::vector<std::exception_ptr> errors(n);
   std::vector<int> done(n, 0);
@@ -163,6 +189,15 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
     if (gpu && n > 1) s.on_loop_start = [&arrive_as, k] { arrive_as(k); };
     s.first_sample = share_first_sample(settings, k, n);
     s.spp = share_first_sample(settings, k + 1, n) - s.first_sample;
+    s.initial_film = k == 0 ? settings.initial_film : nullptr;
+    s.resume_at.clear();
+    if (!settings.resume_at.empty()) s.resume_at = {starts[k]};
+    if (settings.on_checkpoint && n > 1) {
+      s.on_checkpoint = [&share_checkpoint, k](const FilmState& film,
+                                               const std::vector<std::uint64_t>& next) {
+        share_checkpoint(k, film, next.at(0));
+      };
+    }
     if (settings.on_progress) {
       s.on_progress = [&, k](int share_done, int) {
         std::lock_guard<std::mutex> lock(progress_mutex);
@@ -221,6 +256,10 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
   RenderResult total;
   for (int k = 0; k < n; ++k)
     if (results[k].stats.spp > 0) add_share(total, results[k]);
+  // Every share's progress, the empty shares' too.
+  total.next_samples = starts;
+  for (int k = 0; k < n; ++k)
+    if (results[k].stats.spp > 0) total.next_samples[k] = results[k].next_samples.at(0);
   // The shares' render loops run at the same time, so total_ms is the slowest one's (see
   // add_share_stats); the wall time also counts each device's set-up (context, scene upload).
   total.stats.wall_ms = wall_ms;

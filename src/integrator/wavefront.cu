@@ -122,6 +122,48 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+static_assert(sizeof(FirstHitSums) == kFirstHitValues * sizeof(float), "first-hit layout");
+
+// The film's layers, copied to the host (waits for the executor).
+FilmState download_film(const Executor& ex, const FilmView& view, int width, int height) {
+  FilmState f;
+  f.width = width;
+  f.height = height;
+  const std::size_t n = f.pixels();
+  f.sums.resize(3 * n);
+  f.counts.resize(n);
+  copy_to_host(ex, f.sums.data(), view.sums, n * sizeof(glm::vec3));
+  copy_to_host(ex, f.counts.data(), view.counts, n * sizeof(unsigned int));
+  if (view.squares) {
+    f.squares.resize(3 * n);
+    copy_to_host(ex, f.squares.data(), view.squares, n * sizeof(glm::vec3));
+  }
+  if (view.first_hits) {
+    f.first_hits.resize(kFirstHitValues * n);
+    copy_to_host(ex, f.first_hits.data(), view.first_hits, n * sizeof(FirstHitSums));
+  }
+  return f;
+}
+
+// A resumed render's film into the executor's buffers: the layers the render keeps must be
+// there (a layer the film has and the render does not keep is left out).
+void upload_film(const Executor& ex, const FilmState& f, const FilmView& view, int width,
+                 int height) {
+  const std::size_t n = std::size_t(width) * std::size_t(height);
+  if (f.width != width || f.height != height || f.sums.size() != 3 * n || f.counts.size() != n)
+    throw std::runtime_error("render: the resumed film is " + std::to_string(f.width) + "x" +
+                             std::to_string(f.height) + ", the render " + std::to_string(width) +
+                             "x" + std::to_string(height));
+  if ((view.squares && f.squares.size() != 3 * n) ||
+      (view.first_hits && f.first_hits.size() != kFirstHitValues * n))
+    throw std::runtime_error("render: the resumed film lacks a layer this render keeps");
+  copy_from_host(ex, view.sums, f.sums.data(), n * sizeof(glm::vec3));
+  copy_from_host(ex, view.counts, f.counts.data(), n * sizeof(unsigned int));
+  if (view.squares) copy_from_host(ex, view.squares, f.squares.data(), n * sizeof(glm::vec3));
+  if (view.first_hits)
+    copy_from_host(ex, view.first_hits, f.first_hits.data(), n * sizeof(FirstHitSums));
+}
+
 }  // namespace
 
 RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene) {
@@ -183,11 +225,38 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
     bvh = lbvh ? SceneBvh::lbvh : SceneBvh::sah;
   }
   const SceneUpload upload(ex, scene, bvh, primitives, width, height, &tally);
+  const FilmLayers layers = settings.layers;
   Buffer<glm::vec3> film(ex, "film", n, &tally);
+  Buffer<unsigned int> film_counts(ex, "film sample counts", n, &tally);
+  Buffer<glm::vec3> film_squares(ex, "film squared samples", layers.squares ? n : 0, &tally);
+  Buffer<FirstHitSums> film_first_hits(ex, "film first hits", layers.first_hits ? n : 0, &tally);
   Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 3 * std::size_t(depth),
                                           &tally);
-  fill_bytes(ex, film.data(), 0, film.bytes());
   fill_bytes(ex, depth_counts.data(), 0, depth_counts.bytes());
+  const FilmView film_view{film.data(), settings.count_samples, film_counts.data(),
+                           layers.squares ? film_squares.data() : nullptr,
+                           layers.first_hits ? film_first_hits.data() : nullptr};
+  if (settings.initial_film) {
+    upload_film(ex, *settings.initial_film, film_view, width, height);
+  } else {
+    fill_bytes(ex, film.data(), 0, film.bytes());
+    fill_bytes(ex, film_counts.data(), 0, film_counts.bytes());
+    if (layers.squares) fill_bytes(ex, film_squares.data(), 0, film_squares.bytes());
+    if (layers.first_hits) fill_bytes(ex, film_first_hits.data(), 0, film_first_hits.bytes());
+  }
+
+  // The sample numbers of this render: its passes, from where a resumed render stopped.
+  const unsigned long long range_begin =
+      static_cast<unsigned long long>(n) * static_cast<unsigned long long>(settings.first_sample);
+  const unsigned long long range_end =
+      range_begin +
+      static_cast<unsigned long long>(n) * static_cast<unsigned long long>(settings.spp);
+  unsigned long long begin = range_begin;
+  if (!settings.resume_at.empty()) {
+    begin = settings.resume_at.front();
+    if (settings.resume_at.size() != 1 || begin < range_begin || begin > range_end)
+      throw std::runtime_error("render: the resumed progress does not fit this render's samples");
+  }
 
   RenderResult result;
   RenderStats& stats = result.stats;
@@ -224,11 +293,38 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
     stats.kernel_variant = megakernel_variant(view);
 
+  // The budget, the signal and the checkpoints, polled by the schedule between waves or frames.
+  auto render_start = std::chrono::steady_clock::now();
+  auto last_checkpoint = render_start;
+  StopReason stopped = StopReason::none;
+  RenderControl control;
+  control.stop = [&] {
+    if (stopped == StopReason::none) {
+      if (settings.stop_requested && settings.stop_requested()) {
+        stopped = StopReason::requested;
+      } else if (settings.time_budget_s > 0 &&
+                 milliseconds_since(render_start) >= 1000.0 * settings.time_budget_s) {
+        stopped = StopReason::time_budget;
+      }
+    }
+    return stopped != StopReason::none;
+  };
+  if (settings.on_checkpoint && settings.checkpoint_interval_s > 0) {
+    control.checkpoint_due = [&] {
+      return milliseconds_since(last_checkpoint) >= 1000.0 * settings.checkpoint_interval_s;
+    };
+    control.checkpoint = [&](unsigned long long next_sample) {
+      settings.on_checkpoint(download_film(ex, film_view, width, height),
+                             std::vector<std::uint64_t>{next_sample});
+      last_checkpoint = std::chrono::steady_clock::now();
+    };
+  }
+
   RenderContext context{ex,
                         settings,
                         primitives,
                         view,
-                        FilmView{film.data(), settings.count_samples},
+                        film_view,
                         DepthCounts{depth_counts.data(), depth_counts.data() + depth,
                                     depth_counts.data() + 2 * depth},
                         static_cast<std::uint32_t>(n),
@@ -236,10 +332,13 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
                         static_cast<std::uint16_t>(material_count),
                         tally,
                         stats,
-                        std::chrono::steady_clock::now()};
+                        std::chrono::steady_clock::now(),
+                        begin,
+                        range_end,
+                        &control};
 
   if (settings.on_loop_start) settings.on_loop_start();
-  const auto render_start = std::chrono::steady_clock::now();
+  render_start = last_checkpoint = std::chrono::steady_clock::now();
   context.schedule_start = render_start;
   switch (settings.schedule) {
     case Schedule::stream:
@@ -267,19 +366,18 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
     stats.path_segments += counts[b];
     stats.shadow_rays += counts[2 * depth + b];
   }
+  // A render asked to stop that had nothing left to do stopped for no reason.
+  if (context.next_sample >= range_end) stopped = StopReason::none;
+  stats.stopped = stop_reason_name(stopped);
+  stats.samples = context.next_sample - begin;
 
-  // The film holds sums; the image is the mean.
-  std::vector<glm::vec3> sums(n);
-  copy_to_host(ex, sums.data(), film.data(), n * sizeof(glm::vec3));
-  Image& image = result.image;
-  image.width = width;
-  image.height = height;
-  image.rgb.resize(3 * n);
-  const float scale = settings.count_samples ? 1.0f : 1.0f / static_cast<float>(settings.spp);
-  for (std::size_t p = 0; p < n; ++p) {
-    image.rgb[3 * p + 0] = sums[p].x * scale;
-    image.rgb[3 * p + 1] = sums[p].y * scale;
-    image.rgb[3 * p + 2] = sums[p].z * scale;
+  result.film = download_film(ex, film_view, width, height);
+  result.next_samples = {context.next_sample};
+  count_film_samples(result.film, stats);
+  result.image = film_image(result.film);
+  if (settings.count_samples) {  // the test mode's image is the sums: samples per pixel
+    for (std::size_t k = 0; k < result.image.rgb.size(); ++k)
+      result.image.rgb[k] = result.film.sums[k];
   }
   return result;
 }

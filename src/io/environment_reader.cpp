@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "io/exr_image.h"
 #include "io/input_file.h"
 #include "lights/environment_map.h"
 #include "scene/scene_error.h"
@@ -183,26 +184,39 @@ Environment load_environment_map(const std::string& path, float scale, float rot
     throw std::invalid_argument("load_environment_map: scale must be finite and >= 0");
   }
   const std::string file = read_input_file(path, kEnvironmentFile);
-  const Bytes bytes{reinterpret_cast<const unsigned char*>(file.data()), file.size()};
-  const int length = static_cast<int>(bytes.size());
-  if (bytes.empty() || !stbi_is_hdr_from_memory(bytes.data, length)) {
-    fail(path, "not a Radiance HDR (.hdr) image");
-  }
-  const HdrLayout layout = read_header(path, bytes);
-  check_pixel_data(path, bytes, layout);
-
-  int width = 0, height = 0, channels = 0;
-  float* pixels = stbi_loadf_from_memory(bytes.data, length, &width, &height, &channels, 3);
-  if (!pixels) {
-    const char* reason = stbi_failure_reason();
-    fail(path, std::string("corrupt HDR: ") + (reason ? reason : "unreadable"));
-  }
+  int width = 0, height = 0;
+  std::vector<float> decoded;
+  const float* pixels = nullptr;
   struct Free {
-    float* p;
-    ~Free() { stbi_image_free(p); }
-  } owner{pixels};
-  if (width != layout.width || height != layout.height) {
-    fail(path, "corrupt HDR: the image size could not be read consistently");
+    float* p = nullptr;
+    ~Free() {
+      if (p) stbi_image_free(p);
+    }
+  } owner;
+  if (is_exr(file)) {
+    ExrRgb exr = decode_exr_rgb(file, path, kMaxEnvironmentWidth, kMaxEnvironmentHeight);
+    width = exr.width;
+    height = exr.height;
+    decoded = std::move(exr.rgb);
+    pixels = decoded.data();
+  } else {
+    const Bytes bytes{reinterpret_cast<const unsigned char*>(file.data()), file.size()};
+    const int length = static_cast<int>(bytes.size());
+    if (bytes.empty() || !stbi_is_hdr_from_memory(bytes.data, length)) {
+      fail(path, "not a Radiance HDR (.hdr) or OpenEXR (.exr) image");
+    }
+    const HdrLayout layout = read_header(path, bytes);
+    check_pixel_data(path, bytes, layout);
+    int channels = 0;
+    owner.p = stbi_loadf_from_memory(bytes.data, length, &width, &height, &channels, 3);
+    if (!owner.p) {
+      const char* reason = stbi_failure_reason();
+      fail(path, std::string("corrupt HDR: ") + (reason ? reason : "unreadable"));
+    }
+    pixels = owner.p;
+    if (width != layout.width || height != layout.height) {
+      fail(path, "corrupt HDR: the image size could not be read consistently");
+    }
   }
 
   Environment env;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "io/atomic_file.h"
+#include "io/exr_image.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -39,6 +40,9 @@ bool ends_with(const std::string& path, const char* suffix) {
                              std::tolower(static_cast<unsigned char>(b));
                     });
 }
+
+constexpr ImageFormat kImageFormats[] = {ImageFormat::png, ImageFormat::hdr, ImageFormat::pfm,
+                                         ImageFormat::exr};
 
 }  // namespace
 
@@ -103,18 +107,33 @@ std::vector<unsigned char> encode_pfm(const Image& image) {
   return bytes;
 }
 
+std::vector<unsigned char> encode_exr(const Image& image) {
+  check_image(image);
+  return encode_exr(image.width, image.height, {ExrLayer{"", {"R", "G", "B"}, image.rgb}});
+}
+
 const char* image_format_name(ImageFormat format) {
-  return format == ImageFormat::hdr ? "hdr" : format == ImageFormat::pfm ? "pfm" : "png";
+  switch (format) {
+    case ImageFormat::hdr:
+      return "hdr";
+    case ImageFormat::pfm:
+      return "pfm";
+    case ImageFormat::exr:
+      return "exr";
+    case ImageFormat::png:
+      break;
+  }
+  return "png";
 }
 
 std::optional<ImageFormat> image_format_named(const std::string& name) {
-  for (const ImageFormat f : {ImageFormat::png, ImageFormat::hdr, ImageFormat::pfm})
+  for (const ImageFormat f : kImageFormats)
     if (name == image_format_name(f)) return f;
   return std::nullopt;
 }
 
 std::optional<ImageFormat> image_format_of_path(const std::string& path) {
-  for (const ImageFormat f : {ImageFormat::png, ImageFormat::hdr, ImageFormat::pfm})
+  for (const ImageFormat f : kImageFormats)
     if (ends_with(path, (std::string(".") + image_format_name(f)).c_str())) return f;
   return std::nullopt;
 }
@@ -125,6 +144,8 @@ std::vector<unsigned char> encode_image(const Image& image, ImageFormat format) 
       return encode_hdr(image);
     case ImageFormat::pfm:
       return encode_pfm(image);
+    case ImageFormat::exr:
+      return encode_exr(image);
     case ImageFormat::png:
       break;
   }

@@ -23,17 +23,19 @@ std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 inline constexpr float kLargestHdrValue = 1.70141173e38f;  // 2^127 - 2^103
 
 // The image formats written: PNG (8-bit sRGB, tone mapped), Radiance HDR (linear, RGBE: 8 bits
-// of mantissa shared by the three channels) and PFM (linear, 32-bit float per channel, lossless:
-// for measurements, since RGBE rounds a channel far below the pixel's brightest to a few steps).
-enum class ImageFormat { png, hdr, pfm };
+// of mantissa shared by the three channels), PFM (linear, 32-bit float per channel, lossless:
+// for measurements, since RGBE rounds a channel far below the pixel's brightest to a few steps)
+// and OpenEXR (linear, 32-bit float channels, ZIP compressed: lossless, and the only one with
+// room for AOV layers beside the beauty, io/film_output.h).
+enum class ImageFormat { png, hdr, pfm, exr };
 
-// "png", "hdr", "pfm"; the file name extension is the same with a dot.
+// "png", "hdr", "pfm", "exr"; the file name extension is the same with a dot.
 const char* image_format_name(ImageFormat format);
 
-// The format a path's extension names (.png, .hdr, .pfm, any case), or none.
+// The format a path's extension names (.png, .hdr, .pfm, .exr, any case), or none.
 std::optional<ImageFormat> image_format_of_path(const std::string& path);
 
-// The format named "png", "hdr" or "pfm", or none.
+// The format named "png", "hdr", "pfm" or "exr", or none.
 std::optional<ImageFormat> image_format_named(const std::string& name);
 
 // Encodes the image in memory.
@@ -42,6 +44,8 @@ std::vector<unsigned char> encode_hdr(const Image& image);
 // PFM as written: "PF", the size, -1 (little-endian floats), then the rows bottom to top, RGB
 // interleaved; values as the film holds them (finite: the film drops non-finite samples).
 std::vector<unsigned char> encode_pfm(const Image& image);
+// EXR as written: R, G, B as 32-bit floats, ZIP compressed (io/exr_image.h).
+std::vector<unsigned char> encode_exr(const Image& image);
 std::vector<unsigned char> encode_image(const Image& image, ImageFormat format);
 
 // Writes the image to `path` atomically in the format its extension names (PNG when none does).

@@ -50,7 +50,10 @@ float srgb8_to_linear(std::uint8_t value) {
 }
 
 TextureImage load_texture_image(const std::string& path) {
-  const std::string file = read_input_file(path, kImageFile);
+  return decode_texture_image(read_input_file(path, kImageFile), path);
+}
+
+TextureImage decode_texture_image(const std::string& file, const std::string& path) {
   if (file.empty()) throw SceneError(path + ": the image file is empty");
   const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());
   const int length = static_cast<int>(file.size());

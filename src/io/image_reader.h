@@ -25,4 +25,8 @@ float srgb8_to_linear(std::uint8_t value);
 // kMaxTextureSide on a side or kMaxTextureTexels in all.
 TextureImage load_texture_image(const std::string& path);
 
+// As load_texture_image, from an image file's bytes; `path` names it in messages (a file, or
+// where in a file it was embedded).
+TextureImage decode_texture_image(const std::string& bytes, const std::string& path);
+
 }  // namespace raystream

@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "io/environment_reader.h"
+#include "io/gltf_loader.h"
 #include "io/image_reader.h"
 #include "io/input_file.h"
 #include "io/json_reader.h"
@@ -341,7 +343,7 @@ Object read_object(JsonReader& r, const Json& j, const std::string& key,
     o.shape = ShapeType::cube;
   } else {
     r.fail(key + ".TYPE", "unknown object TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
-                              "\" (expected sphere, cube or mesh)");
+                              "\" (expected sphere, cube, mesh or gltf)");
   }
   o.material =
       material_id(r, r.require(j, key, "MATERIAL"), key + ".MATERIAL", material_ids, materials);
@@ -350,11 +352,82 @@ Object read_object(JsonReader& r, const Json& j, const std::string& key,
   return o;
 }
 
-// Mesh objects: OBJ files read once each, their MTL materials added to the scene once per file.
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
 }
+
+// Appends a mesh's triangles, in the mesh's own coordinates, to the scene: carried to world
+// space by the object's transform (normals by its inverse transpose, the winding kept
+// counter-clockwise under a mirroring one), each with the scene material `material_of` gives.
+// Triangles the transform collapses are dropped with one warning; a vertex carried out of the
+// coordinate range fails the scene. The time goes to times->meshes_ms when times is given.
+template <class MaterialOf>
+void add_triangles(JsonReader& r, const std::string& key, const Object& transform,
+                   const std::vector<Triangle>& triangles, const std::string& file, Scene& scene,
+                   const MaterialOf& material_of, LoadTimes* times) {
+  const glm::mat4 m = object_to_world(transform);
+  check_invertible(r, key, m);
+  const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
+  const bool mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
+
+  if (scene.triangles.size() + triangles.size() > static_cast<std::size_t>(kMaxTriangles)) {
+    r.fail(key + ".FILE",
+           "too many triangles in the scene (at most " + std::to_string(kMaxTriangles) + ")");
+  }
+  // Each triangle is carried to world space on its own (OpenMP): into the scene's array at the
+  // mesh's place, marked when its area vanishes (dropped below, keeping the order) or a vertex
+  // leaves the coordinate range (the scene fails).
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t base = scene.triangles.size();
+  const long long count = static_cast<long long>(triangles.size());
+  scene.triangles.resize(base + triangles.size());
+  std::vector<unsigned char> keep(triangles.size());
+  bool outside = false;
+#pragma omp parallel for schedule(static) reduction(|| : outside) if (count > 16384)
+  for (long long k = 0; k < count; ++k) {
+    const Triangle& t = triangles[k];
+    Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
+    for (int c = 0; c < 3; ++c) {
+      w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
+      if (!in_bounds(w.v[c])) outside = true;
+      const glm::vec3 n = normal_matrix * t.n[c];
+      const float length = glm::length(n);
+      w.n[c] = length > 0.0f ? n / length : n;
+      w.uv[c] = t.uv[c];
+    }
+    if (mirrored) {  // a mirroring transform reverses the winding: keep it counter-clockwise
+      std::swap(w.v[1], w.v[2]);
+      std::swap(w.n[1], w.n[2]);
+      std::swap(w.uv[1], w.uv[2]);
+    }
+    const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
+    const float area2 = glm::length(face);
+    // Collapsed by the transform, or too large for its area to be computed: dropped.
+    keep[k] = area2 > 0.0f && std::isfinite(area2);
+    w.material = material_of(t);
+  }
+  if (outside) {
+    scene.triangles.resize(base);
+    fail_out_of_bounds(r, key, transform, "mesh");
+  }
+  std::size_t kept = base;
+  for (std::size_t k = 0; k < triangles.size(); ++k) {
+    if (!keep[k]) continue;
+    if (kept != base + k) scene.triangles[kept] = scene.triangles[base + k];
+    ++kept;
+  }
+  const std::size_t dropped = scene.triangles.size() - kept;
+  scene.triangles.resize(kept);
+  if (times) times->meshes_ms += milliseconds_since(start);
+  if (dropped > 0) {
+    r.warn(key, std::to_string(dropped) + " triangles of " + excerpt(file) +
+                    " dropped: zero area or an area too large for single precision after the "
+                    "transform");
+  }
+}
+
+// Mesh objects: OBJ files read once each, their MTL materials added to the scene once per file.
 
 // An OBJ file as read once: its mesh, or why it could not be read. Its error and warnings wait
 // for the first object that names the file, so they come in the scene file's order.
@@ -477,66 +550,75 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
     }
   }
 
-  const glm::mat4 m = object_to_world(transform);
-  check_invertible(r, key, m);
-  const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
-  const bool mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
-
-  if (scene.triangles.size() + mesh.triangles.size() > static_cast<std::size_t>(kMaxTriangles)) {
-    r.fail(key + ".FILE",
-           "too many triangles in the scene (at most " + std::to_string(kMaxTriangles) + ")");
-  }
-  // Each triangle is carried to world space on its own (OpenMP): into the scene's array at the
-  // mesh's place, marked when its area vanishes (dropped below, keeping the order) or a vertex
-  // leaves the coordinate range (the scene fails).
-  const auto start = std::chrono::steady_clock::now();
-  const std::size_t base = scene.triangles.size();
-  const long long count = static_cast<long long>(mesh.triangles.size());
-  scene.triangles.resize(base + mesh.triangles.size());
-  std::vector<unsigned char> keep(mesh.triangles.size());
-  bool outside = false;
-#pragma omp parallel for schedule(static) reduction(|| : outside) if (count > 16384)
-  for (long long k = 0; k < count; ++k) {
-    const Triangle& t = mesh.triangles[k];
-    Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
-    for (int c = 0; c < 3; ++c) {
-      w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
-      if (!in_bounds(w.v[c])) outside = true;
-      const glm::vec3 n = normal_matrix * t.n[c];
-      const float length = glm::length(n);
-      w.n[c] = length > 0.0f ? n / length : n;
-      w.uv[c] = t.uv[c];
-    }
-    if (mirrored) {  // a mirroring transform reverses the winding: keep it counter-clockwise
-      std::swap(w.v[1], w.v[2]);
-      std::swap(w.n[1], w.n[2]);
-      std::swap(w.uv[1], w.uv[2]);
-    }
-    const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
-    const float area2 = glm::length(face);
-    // Collapsed by the transform, or too large for its area to be computed: dropped.
-    keep[k] = area2 > 0.0f && std::isfinite(area2);
-    w.material = named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
-  }
-  if (outside) fail_out_of_bounds(r, key, transform, "mesh");
-  std::size_t kept = base;
-  for (std::size_t k = 0; k < mesh.triangles.size(); ++k) {
-    if (!keep[k]) continue;
-    if (kept != base + k) scene.triangles[kept] = scene.triangles[base + k];
-    ++kept;
-  }
-  const std::size_t dropped = scene.triangles.size() - kept;
-  scene.triangles.resize(kept);
-  if (cache.times) cache.times->meshes_ms += milliseconds_since(start);
-  if (dropped > 0) {
-    r.warn(key, std::to_string(dropped) + " triangles of " + excerpt(file) +
-                    " dropped: zero area or an area too large for single precision after the "
-                    "transform");
-  }
+  add_triangles(
+      r, key, transform, mesh.triangles, file, scene,
+      [&](const Triangle& t) {
+        return named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
+      },
+      cache.times);
 }
 
-// Environment: what escaped rays see. A Radiance HDR map (FILE, relative to the scene file's
-// folder, turned about +y by ROTATE degrees) or a uniform radiance (RGB); SCALE multiplies either.
+// TYPE gltf: the default scene of a glTF 2.0 asset at FILE (relative to the scene file), its
+// materials (added once per file, named "<file name>:<name>") or MATERIAL for every triangle,
+// transformed by TRANS, ROTAT and SCALE.
+struct GltfCache {
+  std::unordered_map<std::string, GltfModel> models;            // by resolved path
+  std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's materials
+  LoadTimes* times = nullptr;
+};
+
+void read_gltf_object(JsonReader& r, const Json& j, const std::string& key, const std::string& path,
+                      const std::unordered_map<std::string, int>& material_ids, Scene& scene,
+                      GltfCache& cache, std::vector<std::string>& warnings) {
+  r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "TRANS", "ROTAT", "SCALE"});
+  const std::string file = r.path(r.require(j, key, "FILE"), key + ".FILE", "glTF file path");
+  int named = -1;
+  if (j.contains("MATERIAL"))
+    named = material_id(r, j["MATERIAL"], key + ".MATERIAL", material_ids, scene.materials);
+  Object transform;
+  read_transform(r, j, key, transform);
+  const std::string resolved =
+      (std::filesystem::path(path).parent_path() / std::filesystem::path(file))
+          .lexically_normal()
+          .string();
+  auto found = cache.models.find(resolved);
+  if (found == cache.models.end()) {
+    try {
+      found = cache.models.emplace(resolved, load_gltf(resolved, warnings)).first;
+    } catch (const SceneError& e) {
+      r.fail(key + ".FILE", e.what());
+    }
+  }
+  const GltfModel& model = found->second;
+  std::vector<int>* ids = nullptr;
+  if (named < 0) {
+    auto added = cache.materials.find(resolved);
+    if (added == cache.materials.end()) {
+      // The file's materials and textures join the scene's, once.
+      added = cache.materials.emplace(resolved, std::vector<int>()).first;
+      const int first_texture = static_cast<int>(scene.textures.size());
+      scene.textures.insert(scene.textures.end(), model.textures.begin(), model.textures.end());
+      for (Material m : model.materials) {
+        if (m.texture >= 0) m.texture += first_texture;
+        added->second.push_back(static_cast<int>(scene.materials.size()));
+        scene.materials.push_back(m);
+      }
+      if (scene.materials.size() > static_cast<std::size_t>(kMaxMaterials))
+        r.fail(key + ".FILE",
+               "the scene's materials and the glTF files' materials are too many "
+               "(at most " +
+                   std::to_string(kMaxMaterials) + ")");
+    }
+    ids = &added->second;
+  }
+  add_triangles(
+      r, key, transform, model.triangles, file, scene,
+      [&](const Triangle& t) { return named >= 0 ? named : (*ids)[t.material]; }, cache.times);
+}
+
+// Environment: what escaped rays see. A Radiance HDR or OpenEXR map (FILE, relative to the scene
+// file's folder, turned about +y by ROTATE degrees) or a uniform radiance (RGB); SCALE multiplies
+// either.
 void read_environment(JsonReader& r, const Json& j, const std::string& path, Environment& env) {
   const std::string key = "Environment";
   r.object(j, key);
@@ -545,7 +627,7 @@ void read_environment(JsonReader& r, const Json& j, const std::string& path, Env
   const bool has_rgb = j.contains("RGB");
   if (has_file && has_rgb) r.fail(key, "FILE and RGB exclude each other (give one of them)");
   if (!has_file && !has_rgb) {
-    r.fail(key, "expected FILE (a Radiance HDR map) or RGB (a uniform radiance)");
+    r.fail(key, "expected FILE (an HDR or EXR map) or RGB (a uniform radiance)");
   }
   float scale = 1.0f;
   if (j.contains("SCALE")) {
@@ -574,7 +656,7 @@ void read_environment(JsonReader& r, const Json& j, const std::string& path, Env
     return;
   }
 
-  const std::string file = r.path(j["FILE"], "Environment.FILE", "HDR file path");
+  const std::string file = r.path(j["FILE"], "Environment.FILE", "HDR or EXR file path");
   const std::filesystem::path map_path =
       std::filesystem::path(path).parent_path() / std::filesystem::path(file);
   try {
@@ -637,12 +719,17 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
   }
   if (mesh_triangles <= static_cast<std::size_t>(kMaxTriangles))
     scene.triangles.reserve(mesh_triangles);
+  GltfCache gltf;
+  gltf.times = times;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     const std::string key = "Objects[" + std::to_string(i) + "]";
     const Json& j = r.object(objects[i], key);
-    if (j.contains("TYPE") && j["TYPE"].is_string() &&
-        lower(j["TYPE"].get<std::string>()) == "mesh") {
+    const std::string type =
+        j.contains("TYPE") && j["TYPE"].is_string() ? lower(j["TYPE"].get<std::string>()) : "";
+    if (type == "mesh") {
       read_mesh_object(r, j, key, path, material_ids, scene, meshes, textures, warnings);
+    } else if (type == "gltf") {
+      read_gltf_object(r, j, key, path, material_ids, scene, gltf, warnings);
     } else {
       scene.objects.push_back(read_object(r, j, key, material_ids, scene.materials));
     }
@@ -681,13 +768,17 @@ Scene parse_scene(const std::string& text, const std::string& path,
 }
 
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
-  return parse_scene(read_input_file(path, kSceneFile), path, warnings);
+  LoadTimes times;
+  return load_scene(path, warnings, times);
 }
 
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times) {
   const auto start = std::chrono::steady_clock::now();
   times = LoadTimes();
-  Scene scene = parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
+  // A glTF asset is a scene of its own (its camera, or one that frames it, and a default sky).
+  Scene scene = is_gltf_path(path)
+                    ? gltf_scene(path, warnings)
+                    : parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
   times.total_ms = milliseconds_since(start);
   return scene;
 }

@@ -10,7 +10,10 @@ MaterialData make_material_data(const Material& material) {
   m.emission = material.emission;
   m.ior = material.ior;
   m.two_sided = material.two_sided ? 1 : 0;
-  m.texture = material_type_traits(material.type) & kTypeTextured ? material.texture : -1;
+  // Every material that reflects takes its colour from its texture where it has one (the scene
+  // format's TEXTURE is for Diffuse and Plastic; a glTF base colour texture for any); the
+  // course's emitters have no colour to texture.
+  m.texture = material.type == MaterialType::emitting ? -1 : material.texture;
   if (material.type == MaterialType::emitting) {
     // The course format's emitters: radiance RGB x EMITTANCE, no reflection.
     m.kind = static_cast<std::int32_t>(BsdfKind::none);

@@ -122,18 +122,15 @@ using ClassicLobes = LobeSet<lobe_bit(BsdfKind::none) | lobe_bit(BsdfKind::kLamb
                                  lobe_bit(BsdfKind::kConductor) | lobe_bit(BsdfKind::kDielectric),
                              false>;
 
-// Whether a lobe's materials may be textured (their scene type's trait; a set's flag), so that
-// code compiled without textures leaves the lookup out.
+// Whether a lobe's materials may be textured, so that code compiled without textures leaves the
+// lookup out: a set's flag; every lobe alone (a scene file textures Diffuse and Plastic, a glTF
+// base colour texture any reflecting material).
 template <class Lobe>
-struct LobeTextured : std::false_type {};  // NoLobe
+struct LobeTextured : std::true_type {};
+template <>
+struct LobeTextured<NoLobe> : std::false_type {};
 template <unsigned Mask, bool Textures>
 struct LobeTextured<LobeSet<Mask, Textures>> : std::bool_constant<Textures> {};
-#define RAYSTREAM_LOBE_TEXTURED(lobe, scene_type)                                                  \
-  template <>                                                                                      \
-  struct LobeTextured<lobe> : std::bool_constant<(material_type_traits(MaterialType::scene_type) & \
-                                                  kTypeTextured) != 0u> {};
-RAYSTREAM_LOBES(RAYSTREAM_LOBE_TEXTURED)
-#undef RAYSTREAM_LOBE_TEXTURED
 
 RAYSTREAM_HD inline bool is_emissive(const MaterialData& m) {
   return m.emission.x > 0.0f || m.emission.y > 0.0f || m.emission.z > 0.0f;

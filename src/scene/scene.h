@@ -21,8 +21,9 @@ struct Material {
   float roughness = 0.0f;    // ROUGHNESS of a specular or refractive material: 0 smooth, 1 roughest
   glm::vec3 emission{0.0f};  // EMISSION (or MTL Ke): radiance emitted by a non-Emitting material
   bool two_sided = true;     // TWO_SIDED: emits from both sides (else where the normal points)
-  // TEXTURE (JSON) or map_Kd (MTL) of a diffuse material: index into Scene::textures, -1 none.
-  // The albedo is color * the texture's RGB at the hit's uv (materials/texture.h).
+  // TEXTURE (JSON) or map_Kd (MTL) of a diffuse or plastic material, a glTF base colour texture
+  // of any: index into Scene::textures, -1 none. The albedo (reflectance, tint) is color * the
+  // texture's RGB at the hit's uv (materials/texture.h).
   int texture = -1;
 };
 

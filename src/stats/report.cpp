@@ -11,8 +11,22 @@
 namespace raystream {
 namespace {
 
-double per(double value, int frames) {
+double per(double value, double frames) {
   return frames > 0 ? value / frames : 0.0;
+}
+
+// The samples this run rendered: the statistics' count, or for statistics made without one
+// (a render of every sample that was neither stopped nor resumed) spp x width x height.
+double samples_rendered(const RenderStats& stats) {
+  if (stats.samples > 0 || !stats.stopped.empty() || stats.film_samples > 0)
+    return static_cast<double>(stats.samples);
+  return static_cast<double>(stats.spp) * stats.width * stats.height;
+}
+
+// Samples per pixel this run, in passes over the image (fractional when it stopped within one).
+double passes_rendered(const RenderStats& stats) {
+  const double pixels = double(stats.width) * double(stats.height);
+  return pixels > 0 ? samples_rendered(stats) / pixels : 0.0;
 }
 
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -74,8 +88,7 @@ RenderSummary summarize(const RenderStats& stats) {
   }
   s.seconds = stats.total_ms / 1000.0;
   if (s.seconds > 0) {
-    const double samples = static_cast<double>(stats.spp) * stats.width * stats.height;
-    s.samples_per_second = samples / s.seconds;
+    s.samples_per_second = samples_rendered(stats) / s.seconds;
     s.path_segments_per_second = static_cast<double>(stats.path_segments) / s.seconds;
   }
   s.regenerate_ms = stats.stage_ms[int(Stage::regenerate)];
@@ -115,16 +128,22 @@ std::vector<WaveFillClass> wave_fill_classes(const RenderStats& stats) {
 
 void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& info) {
   const RenderSummary s = summarize(stats);
-  const int spp = stats.spp;
+  const double spp = passes_rendered(stats);
   const bool stream = stats.schedule == "stream";
   const bool frame = stats.schedule == "frame";
   std::string schedule = stats.schedule;
   if (stream) schedule += format(" (pool %zu)", stats.pool);
   if (frame) schedule += stats.compact ? " (compact on)" : " (compact off)";
+  // A render stopped early or resumed rendered another count than it was asked for.
+  const bool partial =
+      samples_rendered(stats) != static_cast<double>(stats.spp) * stats.width * stats.height;
+  const std::string samples_text =
+      partial ? format("%.2f of %d samples per pixel", spp, stats.spp)
+              : format("%d sample%s per pixel", stats.spp, stats.spp == 1 ? "" : "s");
   out << format(
-      "%s: %d x %d, %d sample%s per pixel, depth %d, integrator %s, schedule %s, sort by "
+      "%s: %d x %d, %s, depth %d, integrator %s, schedule %s, sort by "
       "material %s, seed %llu\n",
-      info.scene.c_str(), stats.width, stats.height, spp, spp == 1 ? "" : "s", stats.depth,
+      info.scene.c_str(), stats.width, stats.height, samples_text.c_str(), stats.depth,
       stats.integrator.c_str(), schedule.c_str(),
       stats.sort_by_material ? (stats.material_multisplit ? "multisplit" : "on") : "off",
       static_cast<unsigned long long>(info.seed));
@@ -232,6 +251,14 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << format("%-17s mean %.3f ms, median %.3f ms (min %.3f, max %.3f)\n", "frame time",
                   s.frame_ms_mean, s.frame_ms_median, s.frame_ms_min, s.frame_ms_max);
   out << format("%-17s %.3f s\n", "total time", s.seconds);
+  if (partial || stats.film_samples > 0) {
+    // The film's samples per pixel: with a time budget or a resumed film, not every pixel got
+    // the same count.
+    out << format("%-17s %.0f this run, %llu on the film (per pixel %u to %u)%s%s\n", "samples",
+                  samples_rendered(stats), static_cast<unsigned long long>(stats.film_samples),
+                  stats.pixel_samples_min, stats.pixel_samples_max,
+                  stats.stopped.empty() ? "" : ", stopped by ", stats.stopped.c_str());
+  }
   out << format("%-17s %s\n", "samples/s", rate_text(s.samples_per_second).c_str());
   out << format("%-17s %s (%llu segments)\n", "path segments/s",
                 rate_text(s.path_segments_per_second).c_str(),
@@ -287,11 +314,15 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   }
   out << format("%-17s %s (%s)\n", "executor", stats.executor.c_str(), stats.device.c_str());
   if (!info.output.empty()) out << format("%-17s %s\n", "image", info.output.c_str());
+  if (!info.resumed_from.empty())
+    out << format("%-17s %s\n", "resumed from", info.resumed_from.c_str());
+  if (!info.checkpoint.empty()) out << format("%-17s %s\n", "checkpoint", info.checkpoint.c_str());
 }
 
 std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   const RenderSummary s = summarize(stats);
   const int spp = stats.spp;
+  const double passes = passes_rendered(stats);
   nlohmann::ordered_json j;
   j["version"] = info.version;
   j["scene"] = info.scene;
@@ -308,6 +339,12 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["height"] = stats.height;
   j["spp"] = spp;
   j["frames"] = spp;
+  j["samples"] = samples_rendered(stats);
+  j["film_samples"] = stats.film_samples;
+  j["pixel_samples"] = {{"min", stats.pixel_samples_min}, {"max", stats.pixel_samples_max}};
+  j["stopped"] = stats.stopped;
+  j["resumed_from"] = info.resumed_from;
+  j["checkpoint"] = info.checkpoint;
   j["depth"] = stats.depth;
   j["seed"] = info.seed;
   j["sort_by_material"] = stats.sort_by_material;
@@ -362,18 +399,18 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     row["paths_in"] = b.paths_in;
     row["paths_out"] = b.paths_out;
     row["shadow_rays"] = b.shadow_rays;
-    row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), spp);
-    row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), spp);
+    row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), passes);
+    row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), passes);
     row["ms"] = {{"intersect", b.intersect_ms},
                  {"sort", b.sort_ms},
                  {"shade", b.shade_ms},
                  {"shadow", b.shadow_ms},
                  {"compact", b.compact_ms}};
-    row["ms_per_frame"] = {{"intersect", per(b.intersect_ms, spp)},
-                           {"sort", per(b.sort_ms, spp)},
-                           {"shade", per(b.shade_ms, spp)},
-                           {"shadow", per(b.shadow_ms, spp)},
-                           {"compact", per(b.compact_ms, spp)}};
+    row["ms_per_frame"] = {{"intersect", per(b.intersect_ms, passes)},
+                           {"sort", per(b.sort_ms, passes)},
+                           {"shade", per(b.shade_ms, passes)},
+                           {"shadow", per(b.shadow_ms, passes)},
+                           {"compact", per(b.compact_ms, passes)}};
     bounces.push_back(row);
   }
   j["bounces"] = bounces;

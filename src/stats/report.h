@@ -21,6 +21,8 @@ struct RunInfo {
   // main's clock: encoding the image, and from the start to the image encoded (-1: not measured).
   double encode_ms = -1;
   double elapsed_ms = -1;
+  std::string resumed_from;  // the checkpoint this render went on from ("" when none)
+  std::string checkpoint;    // the checkpoint written ("" when none)
 };
 
 // Numbers derived from RenderStats; zero where undefined (no frames, no time).

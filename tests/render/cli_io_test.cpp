@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/sample_budget.h"
+#include "io/scene_loader.h"
 
 namespace raystream {
 namespace {
@@ -287,7 +288,69 @@ TEST(Options, OutputFormatFromTheNameOrFormat) {
   p = parse({"s.json", "--format", "pfm"});
   ASSERT_FALSE(p.code) << p.err;
   EXPECT_EQ(output_path_for(test_scene(), p.options), "renders/box.pfm");
-  EXPECT_EQ(parse({"s.json", "--format", "exr"}).code, kExitUsageError);
+  p = parse({"s.json", "--format", "exr"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(output_path_for(test_scene(), p.options), "renders/box.exr");
+  EXPECT_EQ(output_format("-", p.options), ImageFormat::exr);
+  EXPECT_EQ(parse({"s.json", "--format", "jpg"}).code, kExitUsageError);
+}
+
+TEST(Options, AovsTimeBudgetCheckpointsAndResume) {
+  Parsed p = parse({"s.json", "-o", "a.exr", "--aov", "depth,albedo", "--time", "30",
+                    "--checkpoint", "600", "--resume", "old.checkpoint"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_TRUE(p.options.aovs.depth && p.options.aovs.albedo);
+  EXPECT_FALSE(p.options.aovs.normal || p.options.aovs.variance);
+  EXPECT_EQ(p.options.time_s, 30);
+  EXPECT_EQ(p.options.checkpoint_s, 600);
+  EXPECT_EQ(p.options.resume, "old.checkpoint");
+  EXPECT_EQ(output_format("a.exr", p.options), ImageFormat::exr);
+  RenderSettings s = settings_for(test_scene(), p.options, ExecutorKind::cpu);
+  EXPECT_EQ(s.time_budget_s, 30.0);
+  EXPECT_EQ(s.checkpoint_interval_s, 600.0);
+  EXPECT_TRUE(s.layers.first_hits);
+  EXPECT_FALSE(s.layers.squares);
+  // A budget without --spp: the budget ends the render, not the scene's ITERATIONS.
+  EXPECT_EQ(s.spp, kMaxIterations);
+  p = parse({"s.json", "--time", "5", "--spp", "9"});
+  ASSERT_FALSE(p.code) << p.err;
+  EXPECT_EQ(settings_for(test_scene(), p.options, ExecutorKind::cpu).spp, 9);
+  p = parse({"s.json"});
+  s = settings_for(test_scene(), p.options, ExecutorKind::cpu);
+  EXPECT_EQ(s.time_budget_s, 0.0);
+  EXPECT_EQ(s.checkpoint_interval_s, 0.0);
+  EXPECT_FALSE(s.layers.first_hits || s.layers.squares);
+
+  // The AOVs are layers of an EXR.
+  try {
+    p = parse({"s.json", "--aov", "variance"});
+    output_format("out.png", p.options);
+    ADD_FAILURE() << "--aov with a PNG";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "out.png: --aov adds layers to an EXR image; this one is png (name the "
+                 "output .exr)");
+  }
+  // Bad values: one line naming the option.
+  for (const std::vector<const char*>& bad :
+       {std::vector<const char*>{"s.json", "--aov", "albedo,colour"},
+        {"s.json", "--aov", ""},
+        {"s.json", "--time", "0"},
+        {"s.json", "--time", "1.5"},
+        {"s.json", "--checkpoint", "-1"},
+        {"s.json", "--checkpoint", "99999999999"}}) {
+    const Parsed q = parse(bad);
+    EXPECT_EQ(q.code, kExitUsageError) << bad[1] << " " << bad[2];
+    EXPECT_EQ(q.err.rfind(std::string("raystream: error: ") + bad[1] + ": ", 0), 0u) << q.err;
+    EXPECT_EQ(std::count(q.err.begin(), q.err.end(), '\n'), 1) << q.err;
+  }
+
+  // Where checkpoints go, and which one --resume reads, per process.
+  EXPECT_EQ(checkpoint_path_for("renders/a.exr", 0, 1), "renders/a.exr.checkpoint");
+  EXPECT_EQ(checkpoint_path_for("renders/a.exr", 2, 4), "renders/a.exr.checkpoint.rank2");
+  EXPECT_EQ(checkpoint_path_for("/dev/stdout", 0, 1), "");
+  EXPECT_EQ(resume_path_for("x.checkpoint", 0, 1), "x.checkpoint");
+  EXPECT_EQ(resume_path_for("x.checkpoint", 1, 2), "x.checkpoint.rank1");
 }
 
 // A folder of its own under the system's temporary folder, removed at the end.
@@ -410,6 +473,12 @@ TEST(Progress, LineShowsSamplesElapsedEtaAndRate) {
             "[....] 0/8 spp  elapsed 0:00  ETA --:--  0.00 Msamples/s");
   EXPECT_EQ(progress_line(8, 8, 4.0, 1e6, 4),
             "[####] 8/8 spp  elapsed 0:04  ETA 0:00  2.00 Msamples/s");
+  // A time budget of 40 s: 10 s spent is a quarter of the bar, and 30 s remain however many
+  // samples are left (the budget ends the render first).
+  EXPECT_EQ(progress_line(2, 1000000, 10.0, 1e6, 4, 40.0),
+            "[#...] 2/1000000 spp  elapsed 0:10  ETA 0:30  0.20 Msamples/s");
+  EXPECT_EQ(progress_line(0, 1000000, 0.0, 1e6, 4, 40.0),
+            "[....] 0/1000000 spp  elapsed 0:00  ETA 0:40  0.00 Msamples/s");
 }
 
 TEST(SampleBudget, FramesWithinBudget) {

@@ -607,13 +607,14 @@ TEST_F(EnvironmentFiles, MissingFileNamesTheFile) {
 TEST_F(EnvironmentFiles, OtherImagesAndTextAreNotHdr) {
   // A PNG signature followed by garbage, a text file, an empty file.
   write(path("sky.png"), std::string("\x89PNG\r\n\x1a\n", 8) + "garbage that is no IHDR");
-  EXPECT_CONTAINS(error_of(path("sky.png")), path("sky.png") + ": not a Radiance HDR (.hdr) image");
+  EXPECT_CONTAINS(error_of(path("sky.png")),
+                  path("sky.png") + ": not a Radiance HDR (.hdr) or OpenEXR (.exr) image");
   write(path("notes.txt"), "a sky, but in words\n");
   EXPECT_CONTAINS(error_of(path("notes.txt")),
-                  path("notes.txt") + ": not a Radiance HDR (.hdr) image");
+                  path("notes.txt") + ": not a Radiance HDR (.hdr) or OpenEXR (.exr) image");
   write(path("empty.hdr"), "");
   EXPECT_CONTAINS(error_of(path("empty.hdr")),
-                  path("empty.hdr") + ": not a Radiance HDR (.hdr) image");
+                  path("empty.hdr") + ": not a Radiance HDR (.hdr) or OpenEXR (.exr) image");
 }
 
 TEST_F(EnvironmentFiles, TruncatedAndCorruptHdrAreErrors) {
@@ -765,7 +766,7 @@ TEST(EnvironmentScene, BadEnvironmentsAreErrors) {
   EXPECT_CONTAINS(scene_error(R"({"FILE": "sky.hdr", "RGB": [1, 1, 1]})"),
                   "s.json: Environment: FILE and RGB exclude each other");
   EXPECT_CONTAINS(scene_error(R"({"SCALE": 1})"),
-                  "s.json: Environment: expected FILE (a Radiance HDR map) or RGB");
+                  "s.json: Environment: expected FILE (an HDR or EXR map) or RGB");
   EXPECT_CONTAINS(scene_error(R"([1, 1, 1])"),
                   "s.json: Environment: expected an object, got an array");
   EXPECT_CONTAINS(scene_error(R"({"RGB": [1, 1, 1], "SCALE": -1})"),
@@ -792,7 +793,8 @@ TEST(EnvironmentScene, BadEnvironmentsAreErrors) {
                   "tests/render/data/s.json: Environment.FILE: tests/render/data/no_sky.hdr: "
                   "cannot open the environment map");
   EXPECT_CONTAINS(scene_error(R"({"FILE": "tiny.json"})", "tests/render/data/s.json"),
-                  "Environment.FILE: tests/render/data/tiny.json: not a Radiance HDR (.hdr) image");
+                  "Environment.FILE: tests/render/data/tiny.json: not a Radiance HDR (.hdr) or "
+                  "OpenEXR (.exr) image");
 }
 
 TEST(EnvironmentScene, UnknownKeysAndUselessRotateAreWarnings) {

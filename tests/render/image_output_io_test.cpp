@@ -109,7 +109,8 @@ TEST(ImagePaths, Extensions) {
   EXPECT_EQ(image_format_of_path("b.png"), ImageFormat::png);
   EXPECT_EQ(image_format_of_path("c.Pfm"), ImageFormat::pfm);
   EXPECT_EQ(image_format_of_path("hdr"), std::nullopt);
-  EXPECT_EQ(image_format_of_path("b.exr"), std::nullopt);
+  EXPECT_EQ(image_format_of_path("b.exr"), ImageFormat::exr);
+  EXPECT_EQ(image_format_of_path("b.tiff"), std::nullopt);
 }
 
 TEST_F(ImageOutput, PngReadsBackAsTheToneMappedImage) {

@@ -613,9 +613,9 @@ TEST(ObjLoader, CarriageReturnsEndLines) {
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails
 // with a SceneError naming the file; none crashes.
 TEST(AssimpModels, LoadOrFailCleanly) {
-  const std::vector<std::string> folders = {"/usr/share/assimp/models/OBJ",
-                                            "/usr/share/assimp/models-nonbsd/OBJ",
-                                            "/usr/share/assimp/models/invalid"};
+  const std::string models = RAYSTREAM_TEST_MODELS;
+  const std::vector<std::string> folders = {models + "/OBJ", models + "-nonbsd/OBJ",
+                                            models + "/invalid"};
   int tried = 0;
   for (const std::string& folder : folders) {
     if (!fs::is_directory(folder)) continue;
@@ -641,7 +641,7 @@ TEST(AssimpModels, LoadOrFailCleanly) {
   }
   if (tried == 0) GTEST_SKIP() << "assimp-testmodels not installed";
   // The package's point cloud and line files are recognised as such.
-  const std::string points = "/usr/share/assimp/models/OBJ/testpoints.obj";
+  const std::string points = models + "/OBJ/testpoints.obj";
   if (fs::exists(points)) expect_obj_error(points, {"testpoints.obj", "points or lines"});
 }
 

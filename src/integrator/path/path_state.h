@@ -26,8 +26,9 @@ namespace raystream {
 // SurfaceHit, ShadowRay). The carried fields are a path's state between bounces (the stream
 // schedule moves them when it packs the live paths together); the hit fields hold the current
 // bounce's closest hit, from intersect to shade; the shadow fields a shadow ray queued by the
-// shade stage (next-event estimation) for the shadow stage: what it adds to the path's pixel when
-// it sees its light (the light's primitive).
+// shade stage (next-event estimation) for the shadow stage: what it adds to the path's radiance
+// when it sees its light (the light's primitive), and whether the path ended at this bounce (the
+// shadow stage then ends the sample: a sample reaches its pixel once, with all its light).
 #define RAYSTREAM_PATH_CARRIED_FIELDS(F) \
   RAYSTREAM_PATH_SAMPLE_FIELDS(F) RAYSTREAM_PATH_BOUNCE_FIELDS(F)
 // Which sample the path is: set when it starts, never changed.
@@ -52,7 +53,8 @@ namespace raystream {
   F(glm::vec3, shadow_origin, origin, "shadow ray origins")                   \
   F(glm::vec3, shadow_direction, direction, "shadow ray directions")          \
   F(std::int32_t, shadow_light, light, "shadow ray lights") /* a primitive */ \
-  F(glm::vec3, shadow_radiance, radiance, "shadow ray contributions")
+  F(glm::vec3, shadow_radiance, radiance, "shadow ray contributions")         \
+  F(std::int32_t, shadow_ends, ends, "shadow ray path ends") /* 1: the path ended */
 #define RAYSTREAM_PATH_FIELDS(F) \
   RAYSTREAM_PATH_CARRIED_FIELDS(F) RAYSTREAM_PATH_HIT_FIELDS(F) RAYSTREAM_SHADOW_FIELDS(F)
 
@@ -71,7 +73,7 @@ struct SurfaceHit {
 
 // A shadow ray of next-event estimation (the shadow fields): when it sees the light whose
 // primitive is `light` (sees_light: nothing before the light's own surface), the light adds
-// `radiance` to the path's pixel. `queued` says whether the shade step made one.
+// `radiance` to the path's radiance. `queued` says whether the shade step made one.
 struct ShadowRay {
   RAYSTREAM_SHADOW_FIELDS(RAYSTREAM_PATH_MEMBER)
   bool queued = false;

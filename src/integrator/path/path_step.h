@@ -92,6 +92,12 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
   return p + ray_offset(p) * (glm::dot(w, n) > 0.0f ? n : -n);
 }
 
+// The material's albedo at texture coordinates uv: its colour times its texture's, if any.
+RAYSTREAM_HD inline glm::vec3 surface_albedo(const SceneView& scene, const MaterialData& m,
+                                             const glm::vec2& uv) {
+  return m.texture >= 0 ? m.albedo * texture_lookup(scene.textures[m.texture], uv) : m.albedo;
+}
+
 // Shades the path's hit:
 //   1. emission: an emitter's radiance, weighted against light sampling by MIS (weight 1 after a
 //      delta bounce, for camera rays, and with scene.nee off);
@@ -117,9 +123,7 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
     add_finite(p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow between
   }
   if (p.depth + 1 >= max_depth) return false;
-  const glm::vec3 albedo = LobeTextured<Lobe>::value && m.texture >= 0
-                               ? m.albedo * texture_lookup(scene.textures[m.texture], hit.uv)
-                               : m.albedo;
+  const glm::vec3 albedo = LobeTextured<Lobe>::value ? surface_albedo(scene, m, hit.uv) : m.albedo;
   if (Nee && scene.nee && !is_specular<Lobe>(m)) {
     Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
     const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),
@@ -166,35 +170,96 @@ RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm
   return throughput * environment_radiance(scene.lights.env, direction) * w;
 }
 
-// The film: sums of the samples' radiance per pixel (the image is the sum over samples per
-// pixel). With count_samples every ending path adds exactly 1 instead (a test mode: each pixel
-// then holds its number of samples).
+// What a camera ray's first hit adds to its pixel's first-hit sums (the albedo, normal and depth
+// AOVs): kFirstHitValues floats, in this order.
+struct FirstHitSums {
+  glm::vec3 albedo{0.0f};  // the surface's albedo (a denoiser's albedo feature)
+  glm::vec3 normal{0.0f};  // the shading normal, world space
+  float depth = 0.0f;      // distance from where the camera ray started
+  float hits = 0.0f;       // samples that hit a surface
+};
+static_assert(sizeof(FirstHitSums) == 8 * sizeof(float), "eight floats (kFirstHitValues)");
+
+// The film: sums of the samples' radiance per pixel (the image is the sum over the samples per
+// pixel), and per pixel the samples it got. With count_samples every ending path adds exactly 1
+// instead (a test mode: each pixel's sum then counts its samples). The other layers are kept
+// when their pointer is set (FilmLayers).
 struct FilmView {
   glm::vec3* sums = nullptr;
   bool count_samples = false;
+  unsigned int* counts = nullptr;      // samples ended per pixel; null: not counted
+  glm::vec3* squares = nullptr;        // each sample's radiance squared, summed; null: not kept
+  FirstHitSums* first_hits = nullptr;  // null: not kept
 };
 
-// Adds an ended path's radiance (or a shadow ray's) to its pixel. Paths of the same pixel may end
-// at the same time (stream schedule, both executors), so the adds are atomic; their order, and so
-// the rounding of the sums, depends on the schedule. Non-finite radiance is dropped: it would
-// poison the pixel.
+RAYSTREAM_HD inline void atomic_add(float* sum, float value) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(sum, value);
+#else
+#pragma omp atomic
+  *sum += value;
+#endif
+}
+
+RAYSTREAM_HD inline void atomic_add(glm::vec3* sum, const glm::vec3& value) {
+  atomic_add(&sum->x, value.x);
+  atomic_add(&sum->y, value.y);
+  atomic_add(&sum->z, value.z);
+}
+
+// Adds radiance to its pixel's sum. Samples of the same pixel may end at the same time (stream
+// schedule, both executors), so the adds are atomic; their order, and so the rounding of the
+// sums, depends on the schedule. Non-finite radiance is dropped: it would poison the pixel.
 RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, glm::vec3 value) {
   if (film.count_samples) value = glm::vec3(1.0f);
   if (!is_finite(value)) return;
   if (value.x == 0.0f && value.y == 0.0f && value.z == 0.0f) return;  // nothing to add
-  float* sum = &film.sums[pixel].x;
+  atomic_add(film.sums + pixel, value);
+}
+
+// A sample has ended with its whole radiance `value` (a path adds its light as it goes, the
+// shadow rays' included, and ends here once): adds it to its pixel, counts it, and adds its
+// square for the variance. A non-finite value counts as a sample of 0.
+RAYSTREAM_HD inline void finish_sample(const FilmView& film, std::uint32_t pixel,
+                                       const glm::vec3& value) {
+  deposit(film, pixel, value);
+  if (film.counts) {
 #if defined(__CUDA_ARCH__)
-  atomicAdd(sum + 0, value.x);
-  atomicAdd(sum + 1, value.y);
-  atomicAdd(sum + 2, value.z);
+    atomicAdd(film.counts + pixel, 1u);
 #else
 #pragma omp atomic
-  sum[0] += value.x;
-#pragma omp atomic
-  sum[1] += value.y;
-#pragma omp atomic
-  sum[2] += value.z;
+    film.counts[pixel] += 1u;
 #endif
+  }
+  if (film.squares && !film.count_samples && is_finite(value)) {
+    const glm::vec3 square = value * value;
+    if (is_finite(square) && (square.x > 0.0f || square.y > 0.0f || square.z > 0.0f))
+      atomic_add(film.squares + pixel, square);
+  }
+}
+
+// The albedo a denoiser wants at a camera ray's first hit: the surface's (texture included); for
+// an emitter that does not reflect, its emitted colour scaled to a largest component of 1.
+RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const SurfaceHit& hit) {
+  const MaterialData& m = scene.materials[hit.material];
+  if (static_cast<BsdfKind>(m.kind) == BsdfKind::none) {
+    const float largest = fmaxf(m.emission.x, fmaxf(m.emission.y, m.emission.z));
+    return largest > 0.0f && is_finite(largest) ? m.emission / largest : glm::vec3(0.0f);
+  }
+  return surface_albedo(scene, m, hit.uv);
+}
+
+// Adds a camera ray's first hit (a path at depth 0 about to be shaded) to the first-hit sums,
+// when the film keeps them.
+RAYSTREAM_HD inline void record_first_hit(const FilmView& film, const SceneView& scene,
+                                          const PathSample& p, const SurfaceHit& hit) {
+  if (film.first_hits == nullptr || p.depth != 0) return;
+  FirstHitSums* sums = film.first_hits + p.pixel;
+  atomic_add(&sums->albedo, first_hit_albedo(scene, hit));
+  atomic_add(&sums->normal, hit.normal);
+  const float distance = glm::length(hit.point - p.origin);
+  if (is_finite(distance)) atomic_add(&sums->depth, distance);
+  atomic_add(&sums->hits, 1.0f);
 }
 
 // Per path depth: paths_in[d] = paths that traced a ray at depth d, paths_out[d] = those that went

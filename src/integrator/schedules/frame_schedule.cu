@@ -1,7 +1,8 @@
 // The frame schedule: per frame, generate one camera path per pixel, then per depth one bounce
 // (WavefrontBounce: intersect -> [sort by material] -> shade -> [shadow] -> [compact]), until the
 // frame's paths have ended or the depth is reached. Every bounce pays its launches however few
-// paths are left: the tail that the stream schedule removes.
+// paths are left: the tail that the stream schedule removes. A time budget or a signal stops it
+// between frames, and checkpoints are taken between frames.
 //
 // Dead paths are tracked in the path-id array (kDeadBit). With compaction on, the live ids are
 // compacted into the other id buffer and the count stays on the device, where the next bounce's
@@ -52,6 +53,9 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   RenderStats& stats = c.stats;
   double timed_frames_ms = 0.0;  // the time of the frames whose stages were timed
 
+  // The passes of [begin_sample, end_sample): the first may start within its pass (a resumed
+  // render), the last ends with it.
+  const unsigned long long first_pass = c.begin_sample / n;
   auto finish_frame = [&](int frame) {
     StageTimeline& t = *timelines[frame % 2];
     t.wait(frame_slot + 1);
@@ -71,11 +75,20 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
       }
     }
     t.clear();
-    if (settings.on_progress) settings.on_progress(frame + 1, settings.spp);
+    if (settings.on_progress)
+      settings.on_progress(
+          static_cast<int>(first_pass + frame + 1 - unsigned(settings.first_sample)), settings.spp);
   };
-
   record_allocation_time(c);
-  for (int frame = 0; frame < settings.spp; ++frame) {
+  const unsigned long long end_pass = c.end_sample / n;
+  int frame = 0;
+  unsigned long long pass = first_pass;
+  for (; pass < end_pass; ++pass, ++frame) {
+    const RenderControl& control = *c.control;
+    if (control.stop && control.stop()) break;
+    const unsigned long long pass_start = std::max<unsigned long long>(pass * n, c.begin_sample);
+    if (frame > 0 && control.checkpoint_due && control.checkpoint_due())
+      control.checkpoint(pass_start);  // the film's copy waits for the frames queued before
     StageTimeline& t = *timelines[frame % 2];
     const bool timed =
         settings.timing == StageTiming::all ||
@@ -84,7 +97,8 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     std::size_t* counts = live_counts.data();
     fill_bytes(ex, counts, 0, live_counts.bytes());
     generate_camera_paths(ex, c.view, paths, bounce.ids(), n, counts,
-                          static_cast<std::uint32_t>(settings.first_sample + frame), settings.seed);
+                          static_cast<std::uint32_t>(pass), settings.seed,
+                          static_cast<std::uint32_t>(pass_start - pass * n));
     for (int d = 0; d < depth; ++d) {
       // The slots this bounce works on: on the GPU all n (the kernels read the live count
       // themselves); on the CPU, where the count is host memory, just the live ones. Without
@@ -101,7 +115,8 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     t.mark(frame_slot + 1);
     if (frame > 0) finish_frame(frame - 1);  // queued before, read while this frame runs
   }
-  if (settings.spp > 0) finish_frame(settings.spp - 1);
+  if (frame > 0) finish_frame(frame - 1);
+  c.next_sample = std::max<unsigned long long>(c.begin_sample, std::min(pass * n, c.end_sample));
 
   // Stage totals; sampled timing scales the timed frames up by time: by the time of every frame
   // over the time of the timed ones, so the totals stay within the frames' time.

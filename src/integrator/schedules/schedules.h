@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "integrator/backend/buffer.h"
 #include "integrator/backend/executor.h"
@@ -16,6 +17,15 @@
 #include "primitives/workspace.h"
 
 namespace raystream {
+
+// When a schedule stops issuing samples before the last and when it hands its film over for a
+// checkpoint: polled on the host between waves (stream) or frames (frame, megakernel).
+struct RenderControl {
+  std::function<bool()> stop;            // true: start no more samples; the render ends
+  std::function<bool()> checkpoint_due;  // true: let the paths in flight end, then checkpoint()
+  // Every sample below next_sample (from the render's first) is on the film.
+  std::function<void(unsigned long long next_sample)> checkpoint;
+};
 
 // What every schedule works with.
 struct RenderContext {
@@ -31,6 +41,12 @@ struct RenderContext {
   MemoryTally& tally;
   RenderStats& stats;
   std::chrono::steady_clock::time_point schedule_start;  // when render_wavefront called it
+  // The sample numbers to render, [begin_sample, end_sample) (sample k: sample k / pixels of
+  // pixel k % pixels; end_sample is a whole number of passes).
+  unsigned long long begin_sample = 0, end_sample = 0;
+  const RenderControl* control = nullptr;
+  // Set by the schedule: every sample in [begin_sample, next_sample) is on the film.
+  unsigned long long next_sample = 0;
 };
 
 // Records the schedule's set-up (its buffers and workspace) as StartupStats::allocate_ms: called

@@ -20,6 +20,11 @@
 // on the device (StreamCounters), and a wave with no work costs only its launches. The host
 // queues batches of waves and reads the previous batch's counters and records while the next
 // batch runs: it waits for the device a few times a second, never the other way round.
+//
+// Stopping early (a time budget, a signal) and checkpoints both lower the counters' limit
+// (set_stream_limit): no sample is started after it, the paths in flight end, and once the pool
+// has drained every sample below the counter is on the film. A checkpoint then hands the film
+// over and raises the limit again; a stop ends the render there.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -77,12 +82,12 @@ void run_stream_schedule(RenderContext& c) {
   const Executor& ex = c.ex;
   const RenderSettings& settings = c.settings;
   RenderStats& stats = c.stats;
-  // Samples first .. total - 1 of the image, in order (sample k: pixel k % pixels, sample index
-  // k / pixels).
-  const unsigned long long first = static_cast<unsigned long long>(c.pixels) *
-                                   static_cast<unsigned long long>(settings.first_sample);
-  const unsigned long long total = first + static_cast<unsigned long long>(c.pixels) *
-                                               static_cast<unsigned long long>(settings.spp);
+  const RenderControl& control = *c.control;
+  // Samples first .. total - 1, in order (sample k: pixel k % pixels, sample index k / pixels).
+  const unsigned long long first = c.begin_sample;
+  const unsigned long long total = c.end_sample;
+  c.next_sample = first;
+  if (first >= total) return;  // a resumed render that was done
   std::size_t pool = settings.pool != 0 ? settings.pool : default_pool_size(ex, total - first);
   if (pool >= kMaxPathSlots)
     throw std::runtime_error("render: the path pool of " + std::to_string(pool) +
@@ -102,6 +107,8 @@ void run_stream_schedule(RenderContext& c) {
   StreamCounters start;
   start.issued = first;
   copy_from_host(ex, counters.data(), &start, sizeof start);
+  host_counters[0] = start;
+  host_counters[1] = start;
 
   BatchSlots slots;
   slots.timed_waves = settings.timing == StageTiming::all ? kMaxBatch
@@ -121,8 +128,7 @@ void run_stream_schedule(RenderContext& c) {
   bounds.live_out = &d_counters->live;
   std::uint64_t wave = 0;
 
-  // Reads a finished batch: its waves' records and times, the counters after it. Returns true
-  // when every sample has been issued and every path has ended.
+  // Reads a finished batch: its waves' records and times; returns the counters after it.
   auto finish_batch = [&](int b) {
     StageTimeline& t = *timelines[b];
     t.wait(slots.batch_end());
@@ -154,18 +160,30 @@ void run_stream_schedule(RenderContext& c) {
     }
     t.clear();
     if (settings.on_progress) {
-      const unsigned long long done = after.issued - after.live - first;
-      settings.on_progress(static_cast<int>(done / c.pixels), settings.spp);
+      // Whole passes of the share's range, counting the paths in flight as not done.
+      const unsigned long long range_first =
+          static_cast<unsigned long long>(c.pixels) * unsigned(settings.first_sample);
+      const unsigned long long ended =
+          after.issued - std::min<unsigned long long>(after.issued, after.live + range_first);
+      settings.on_progress(static_cast<int>(ended / c.pixels), settings.spp);
     }
-    return after.issued == total && after.live == 0;
+    return after;
   };
 
+  // Stopping: the host asks the device to issue no more samples (set_stream_limit) and reads
+  // the counters until the pool has drained. For a checkpoint, the film then holds every sample
+  // below the counter, and issuing goes on; for the end (budget, signal), the render stops.
+  bool stopping = false;  // the device was asked to stop issuing
+  bool stopping_for_good = false;
+  auto wants_stop = [&] { return control.stop && control.stop(); };
+  auto wants_checkpoint = [&] { return control.checkpoint_due && control.checkpoint_due(); };
+  if (wants_stop()) return;  // before the first sample
+
   int batch_size = kDrainBatch;
-  int batch = 0;
-  bool finished = false;
+  int unread = -1;  // GPU: the batch queued last and not read yet
   record_allocation_time(c);
-  while (!finished) {
-    const int b = batch % 2;
+  for (;;) {
+    const int b = unread == 0 ? 1 : 0;
     StageTimeline& t = *timelines[b];
     int sets_used = 0;
     const auto queue_start = std::chrono::steady_clock::now();
@@ -188,6 +206,13 @@ void run_stream_schedule(RenderContext& c) {
       marks.end(Stage::regenerate);
 
       bounce.run(paths, bounds, marks);
+      // The CPU runs each wave as it is queued: a batch ends early when the render should stop
+      // issuing, so that a budget or a signal is not overrun by a long batch.
+      if (!ex.gpu() && !stopping && j + 1 < batch_size && (wants_stop() || wants_checkpoint())) {
+        batch_size = j + 1;
+        ++wave;
+        break;
+      }
     }
     stats.host_queue_ms +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - queue_start)
@@ -200,33 +225,50 @@ void run_stream_schedule(RenderContext& c) {
                        sizeof(WaveRecord) * std::size_t(batch_size));
     t.mark(slots.batch_end());
 
-    if (!ex.gpu()) {
-      finished = finish_batch(b);  // the CPU ran the batch already
-    } else if (batch > 0) {
-      // The previous batch is read while this one runs; when it already finished the work, this
-      // batch's waves only launch and return: read it too and stop.
-      finished = finish_batch(1 - b);
-      if (finished) finish_batch(b);
+    // The counters after the batch read now: on the CPU this batch (it ran already); on the GPU
+    // the one before, which is read while this one runs.
+    const int read = ex.gpu() ? unread : b;
+    unread = ex.gpu() ? b : -1;
+    if (read < 0) {  // the GPU's first batch: nothing to read yet
+      batch_size = std::min(kMaxBatch, 2 * batch_size);
+      continue;
     }
-    if (!finished) {
-      // The next batch: while samples remain, about as many waves as they need (growing to
-      // kMaxBatch); once all are issued, small batches while the pool drains.
-      const StreamCounters& seen = host_counters[ex.gpu() && batch > 0 ? 1 - b : b];
-      const unsigned long long left = total - std::min(total, seen.issued);
-      const std::size_t n_waves = stats.waves.size();
-      double per_wave = 0.0;
-      for (std::size_t k = n_waves > 16 ? n_waves - 16 : 0; k < n_waves; ++k)
-        per_wave += double(stats.waves[k].regenerated);
-      per_wave /= double(std::max<std::size_t>(1, std::min<std::size_t>(16, n_waves)));
-      int next = kDrainBatch;
-      if (left > 0) {
-        next = per_wave > 0.0 ? static_cast<int>(std::ceil(double(left) / per_wave)) - batch_size
-                              : 2 * batch_size;
-        next = std::min(std::max(next, kDrainBatch), std::min(kMaxBatch, 2 * batch_size));
-      }
-      batch_size = next;
+    StreamCounters seen = finish_batch(read);
+    const bool drained = seen.live == 0 && seen.issued >= std::min(total, seen.limit);
+    if (drained) {
+      // The batch queued after the one read found no work: read it too.
+      if (unread >= 0) seen = finish_batch(unread), unread = -1;
+      c.next_sample = seen.issued;
+      if (seen.issued >= total || stopping_for_good) break;
+      // Drained for a checkpoint: every sample below the counter is on the film.
+      if (control.checkpoint) control.checkpoint(seen.issued);
+      set_stream_limit(ex, d_counters, false);
+      stopping = false;
+      batch_size = kDrainBatch;
+      continue;
     }
-    ++batch;
+    if (!stopping_for_good && wants_stop()) {
+      if (!stopping) set_stream_limit(ex, d_counters, true);
+      stopping = stopping_for_good = true;
+    } else if (!stopping && wants_checkpoint()) {
+      set_stream_limit(ex, d_counters, true);
+      stopping = true;
+    }
+    // The next batch: while samples remain, about as many waves as they need (growing to
+    // kMaxBatch); once all are issued, or while the pool drains, small batches.
+    const unsigned long long left = stopping ? 0 : total - std::min(total, seen.issued);
+    const std::size_t n_waves = stats.waves.size();
+    double per_wave = 0.0;
+    for (std::size_t k = n_waves > 16 ? n_waves - 16 : 0; k < n_waves; ++k)
+      per_wave += double(stats.waves[k].regenerated);
+    per_wave /= double(std::max<std::size_t>(1, std::min<std::size_t>(16, n_waves)));
+    int next = kDrainBatch;
+    if (left > 0) {
+      next = per_wave > 0.0 ? static_cast<int>(std::ceil(double(left) / per_wave)) - batch_size
+                            : 2 * batch_size;
+      next = std::min(std::max(next, kDrainBatch), std::min(kMaxBatch, 2 * batch_size));
+    }
+    batch_size = next;
   }
 
   // Stage totals: sampled timing scales the timed waves' stage times up by time, not by count:

@@ -15,12 +15,17 @@ struct GenerateBody {
   std::size_t* live_count;
   std::uint32_t sample;
   std::uint64_t seed;
+  std::uint32_t first_pixel;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     const auto pixel = static_cast<std::uint32_t>(i);
+    if (i == 0) *live_count = n;
+    if (pixel < first_pixel) {
+      ids[i] = pixel | kDeadBit;
+      return;
+    }
     paths.store(pixel, camera_path(camera, pixel, sample, seed));
     ids[i] = pixel;
-    if (i == 0) *live_count = n;
   }
 };
 
@@ -43,7 +48,7 @@ struct RefillBody {
       return;
     }
     const unsigned long long k = counters->issued + (i - live);
-    if (k >= total) {  // no samples left: the slot stays empty
+    if (k >= total || k >= counters->limit) {  // no samples left: the slot stays empty
       ids[i] = slot | kDeadBit;
       return;
     }
@@ -62,7 +67,8 @@ struct AdvanceBody {
 
   RAYSTREAM_HD void operator()(std::size_t) const {
     const std::size_t live = counters->live;
-    const unsigned long long left = total - counters->issued;
+    const unsigned long long end = total < counters->limit ? total : counters->limit;
+    const unsigned long long left = end > counters->issued ? end - counters->issued : 0ull;
     const unsigned long long free_slots = pool - live;
     const unsigned long long fresh = left < free_slots ? left : free_slots;
     counters->issued += fresh;
@@ -72,13 +78,26 @@ struct AdvanceBody {
   }
 };
 
+struct LimitBody {
+  StreamCounters* counters;
+  bool stop;
+
+  RAYSTREAM_HD void operator()(std::size_t) const {
+    counters->limit = stop ? counters->issued : ~0ull;
+  }
+};
+
 }  // namespace
 
 void generate_camera_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                            std::uint32_t* ids, std::size_t n, std::size_t* live_count,
-                           std::uint32_t sample, std::uint64_t seed) {
+                           std::uint32_t sample, std::uint64_t seed, std::uint32_t first_pixel) {
   parallel_for(ex, "generate stage", n,
-               GenerateBody{scene.camera, paths, ids, n, live_count, sample, seed});
+               GenerateBody{scene.camera, paths, ids, n, live_count, sample, seed, first_pixel});
+}
+
+void set_stream_limit(const Executor& ex, StreamCounters* counters, bool stop) {
+  parallel_for(ex, "stream limit", 1, LimitBody{counters, stop});
 }
 
 void refill_paths(const Executor& ex, const SceneView& scene, const PathState& from,

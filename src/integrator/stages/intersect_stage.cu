@@ -36,7 +36,7 @@ struct IntersectBody {
       glm::vec3 radiance = paths.radiance[id];
       add_finite(radiance,
                  escaped_radiance(scene, ray.direction, paths.throughput[id], paths.bsdf_pdf[id]));
-      deposit(film, paths.pixel[id], radiance);
+      finish_sample(film, paths.pixel[id], radiance);
       ids[i] = id | kDeadBit;
       if (keys) keys[i] = dead_key;
       return;

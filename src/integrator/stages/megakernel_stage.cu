@@ -15,12 +15,14 @@ template <class Lobes, bool Nee>
 struct MegakernelBody {
   SceneView scene;
   std::uint32_t sample;
+  std::uint32_t first_pixel;
   int max_depth;
   std::uint64_t seed;
   FilmView film;
   DepthCounts counts;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
+    if (i < first_pixel) return;
     PathSample p = camera_path(scene.camera, static_cast<std::uint32_t>(i), sample, seed);
     while (true) {
       count_depth(counts.paths_in, p.depth);
@@ -31,17 +33,19 @@ struct MegakernelBody {
         break;
       }
       const int depth = p.depth;
+      const SurfaceHit surface = surface_hit(ray, hit);
+      record_first_hit(film, scene, p, surface);
       ShadowRay shadow;
-      const bool goes_on =
-          scatter_path<Lobes, Nee>(p, scene, surface_hit(ray, hit), max_depth, seed, shadow);
+      const bool goes_on = scatter_path<Lobes, Nee>(p, scene, surface, max_depth, seed, shadow);
       if (shadow.queued) {
         if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
-        if (sees_light(scene.geometry, shadow.ray(), shadow.light)) p.radiance += shadow.radiance;
+        if (!film.count_samples && sees_light(scene.geometry, shadow.ray(), shadow.light))
+          add_finite(p.radiance, shadow.radiance);
       }
       if (!goes_on) break;
       count_depth(counts.paths_out, depth);
     }
-    deposit(film, p.pixel, p.radiance);
+    finish_sample(film, p.pixel, p.radiance);
   }
 };
 
@@ -49,12 +53,12 @@ struct MegakernelBody {
 
 void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t pixels,
                       std::uint32_t sample, int max_depth, std::uint64_t seed, const FilmView& film,
-                      const DepthCounts& counts) {
+                      const DepthCounts& counts, std::uint32_t first_pixel) {
   // The smallest specialization that covers the scene: its lobes, textures, NEE.
   const auto launch = [&](auto lobes, auto nee) {
     parallel_for(ex, "megakernel", pixels,
-                 MegakernelBody<decltype(lobes), decltype(nee)::value>{scene, sample, max_depth,
-                                                                       seed, film, counts});
+                 MegakernelBody<decltype(lobes), decltype(nee)::value>{
+                     scene, sample, first_pixel, max_depth, seed, film, counts});
   };
   const bool classic = ClassicLobes::covers(scene.lobe_mask, scene.textured);
   if (classic && scene.nee) launch(ClassicLobes{}, std::true_type{});

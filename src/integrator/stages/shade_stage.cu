@@ -1,7 +1,9 @@
 // Stage: emission, next-event estimation, BSDF sampling, throughput update and Russian roulette
 // (scatter_path). A path that queues a shadow ray writes it to its state slot's shadow fields and
 // its id to the shadow queue's slot; the other slots of the queue get the dead bit (the shadow
-// stage, shadow_stage.cu, traces the queue once compaction has packed it).
+// stage, shadow_stage.cu, traces the queue once compaction has packed it). A path that ends here
+// ends its sample (finish_sample) unless it queued a shadow ray: the shadow stage ends it then.
+// At depth 0 the hit goes to the first-hit AOVs when the film keeps them.
 #include "integrator/backend/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
@@ -28,15 +30,23 @@ struct ShadeBody {
     PathSample p = paths.load<PathSample>(id);
     const SurfaceHit hit = paths.load<SurfaceHit>(id);
     const int depth = p.depth;
+    record_first_hit(film, scene, p, hit);
     ShadowRay shadow;
     const bool goes_on = scatter_path<Lobe>(p, scene, hit, max_depth, seed, shadow);
-    if (shadow.queued && shadow_ids) {
+    const bool shadowed = shadow.queued && shadow_ids;
+    if (shadowed) {
+      shadow.ends = goes_on ? 0 : 1;
       paths.store(id, shadow);
       shadow_ids[i] = id;
       if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
     }
     if (!goes_on) {
-      deposit(film, p.pixel, p.radiance);
+      // With a shadow ray queued, the shadow stage ends the sample, with its light.
+      if (shadowed) {
+        paths.radiance[id] = p.radiance;
+      } else {
+        finish_sample(film, p.pixel, p.radiance);
+      }
       ids[i] = id | kDeadBit;
       return;
     }

@@ -1,5 +1,7 @@
 // Stage: the shadow rays of next-event estimation, packed to the front of their queue by
-// compaction: each one that sees its light (sees_light) adds its contribution to its path's pixel.
+// compaction: each one that sees its light adds its contribution to its path's radiance. A path
+// that ended at this bounce ends its sample here (finish_sample), so that a sample reaches its
+// pixel once, with all its light (the variance AOV needs each sample whole).
 #include "integrator/backend/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
@@ -15,12 +17,20 @@ struct ShadowBody {
   FilmView film;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
-    if (i >= live_slots(bound) || film.count_samples) return;  // that mode counts paths only
+    if (i >= live_slots(bound)) return;
     const std::uint32_t id = shadow_ids[i];
     if (!is_live_id(id)) return;
-    const Ray ray{paths.shadow_origin[id], paths.shadow_direction[id]};
-    if (sees_light(geometry, ray, paths.shadow_light[id]))
-      deposit(film, paths.pixel[id], paths.shadow_radiance[id]);
+    // Counting samples, the light does not matter: only the ends do.
+    const bool sees = !film.count_samples &&
+                      sees_light(geometry, Ray{paths.shadow_origin[id], paths.shadow_direction[id]},
+                                 paths.shadow_light[id]);
+    if (paths.shadow_ends[id]) {
+      glm::vec3 radiance = paths.radiance[id];
+      if (sees) add_finite(radiance, paths.shadow_radiance[id]);
+      finish_sample(film, paths.pixel[id], radiance);
+    } else if (sees) {
+      add_finite(paths.radiance[id], paths.shadow_radiance[id]);
+    }
   }
 };
 

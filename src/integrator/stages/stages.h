@@ -15,11 +15,12 @@
 
 namespace raystream {
 
-// Frame schedule: sample `sample` of every pixel. Slot i holds the path of pixel i (state index
-// i, ids[i] = i), and *live_count = n.
+// Frame schedule: sample `sample` of every pixel from first_pixel on (a render resumed within a
+// pass starts there). Slot i holds the path of pixel i (state index i, ids[i] = i; slots below
+// first_pixel get the dead bit), and *live_count = n.
 void generate_camera_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
                            std::uint32_t* ids, std::size_t n, std::size_t* live_count,
-                           std::uint32_t sample, std::uint64_t seed);
+                           std::uint32_t sample, std::uint64_t seed, std::uint32_t first_pixel = 0);
 
 // Stream schedule: the device-side counters of the pool.
 struct StreamCounters {
@@ -27,7 +28,14 @@ struct StreamCounters {
   std::size_t live = 0;           // paths that survived the last wave, in ids[0, live)
   std::size_t active = 0;         // paths of this wave: live + regenerated, in ids[0, active)
   std::size_t shadow = 0;         // shadow rays queued by this wave's shade stage
+  // Samples are issued while issued < min(limit, total): the host lowers the limit to stop
+  // issuing (a spent time budget, a checkpoint) without knowing how far the queued waves got.
+  unsigned long long limit = ~0ull;
 };
+
+// Stream schedule, queued between waves (one thread): stop issuing samples (limit = issued, so
+// the pool drains), or issue again up to the total (limit = all).
+void set_stream_limit(const Executor& ex, StreamCounters* counters, bool stop);
 
 // What one wave started with, written by advance_stream.
 struct WaveRecord {
@@ -38,9 +46,9 @@ struct WaveRecord {
 // Stream schedule: the paths of the next wave, packed into slots [0, active) of `to`: slot i < live
 // takes the carried state of the live path ids[i] of `from` (the ids the last compaction kept,
 // in order), and each slot i >= live starts a camera path for sample issued + (i - live) until
-// total_samples are issued (sample k is sample k / pixels of pixel k % pixels). Afterwards
-// ids[i] = i for every filled slot and i | kDeadBit for the rest of the pool, so every stage
-// reads the state of `to` in slot order.
+// total_samples (or the counters' limit) are issued (sample k is sample k / pixels of pixel k %
+// pixels). Afterwards ids[i] = i for every filled slot and i | kDeadBit for the rest of the pool,
+// so every stage reads the state of `to` in slot order.
 void refill_paths(const Executor& ex, const SceneView& scene, const PathState& from,
                   const PathState& to, std::uint32_t* ids, std::size_t pool,
                   const StreamCounters* counters, unsigned long long total_samples,
@@ -90,13 +98,14 @@ void find_queue_offsets(const Executor& ex, const std::uint16_t* sorted_keys, st
 void trace_shadow_rays(const Executor& ex, const SceneView& scene, const PathState& paths,
                        const std::uint32_t* shadow_ids, LiveBound bound, const FilmView& film);
 
-// Megakernel schedule: one thread per pixel traces sample `sample` of that pixel from the camera
-// to its end in registers, with the same per-path code as the stages, and deposits it. Compiled
-// for a few sets of features (the lobes, textures, next-event estimation): the smallest that
-// covers the scene runs, so a scene pays only for the features it has.
+// Megakernel schedule: one thread per pixel (from first_pixel on) traces sample `sample` of that
+// pixel from the camera to its end in registers, with the same per-path code as the stages, and
+// ends the sample on the film. Compiled for a few sets of features (the lobes, textures,
+// next-event estimation): the smallest that covers the scene runs, so a scene pays only for the
+// features it has.
 void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t pixels,
                       std::uint32_t sample, int max_depth, std::uint64_t seed, const FilmView& film,
-                      const DepthCounts& counts);
+                      const DepthCounts& counts, std::uint32_t first_pixel = 0);
 
 // Which compiled specialization of the megakernel (and of the single shade kernel) renders the
 // scene: the smallest whose lobes, textures and NEE cover it, for the report.

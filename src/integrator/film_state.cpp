@@ -1,0 +1,66 @@
+// The film on the host: an empty one, its mean (the image), its sample counts, and the sum of
+// two (the shares of a split render). Plain C++: the readers and writers use it too.
+#include <algorithm>
+#include <stdexcept>
+
+#include "integrator/render.h"
+
+namespace raystream {
+
+FilmState empty_film(int width, int height, const FilmLayers& layers) {
+  FilmState f;
+  f.width = width;
+  f.height = height;
+  const std::size_t n = f.pixels();
+  f.sums.assign(3 * n, 0.0f);
+  f.counts.assign(n, 0u);
+  if (layers.squares) f.squares.assign(3 * n, 0.0f);
+  if (layers.first_hits) f.first_hits.assign(kFirstHitValues * n, 0.0f);
+  return f;
+}
+
+Image film_image(const FilmState& film) {
+  Image image;
+  image.width = film.width;
+  image.height = film.height;
+  const std::size_t n = film.pixels();
+  image.rgb.assign(3 * n, 0.0f);
+  for (std::size_t p = 0; p < n && p < film.counts.size(); ++p) {
+    if (film.counts[p] == 0) continue;
+    const float count = static_cast<float>(film.counts[p]);
+    for (int c = 0; c < 3; ++c) image.rgb[3 * p + c] = film.sums[3 * p + c] / count;
+  }
+  return image;
+}
+
+void count_film_samples(const FilmState& film, RenderStats& stats) {
+  std::uint64_t sum = 0;
+  std::uint32_t low = film.counts.empty() ? 0 : film.counts.front(), high = 0;
+  for (std::uint32_t c : film.counts) {
+    sum += c;
+    low = std::min(low, c);
+    high = std::max(high, c);
+  }
+  stats.film_samples = sum;
+  stats.pixel_samples_min = low;
+  stats.pixel_samples_max = high;
+}
+
+void add_film(FilmState& total, const FilmState& film) {
+  if (total.width == 0 && total.height == 0 && total.sums.empty()) {
+    total = film;
+    return;
+  }
+  if (total.width != film.width || total.height != film.height ||
+      total.sums.size() != film.sums.size() || total.counts.size() != film.counts.size() ||
+      total.squares.size() != film.squares.size() ||
+      total.first_hits.size() != film.first_hits.size())
+    throw std::runtime_error("the shares of a split render differ in their films");
+  for (std::size_t k = 0; k < film.sums.size(); ++k) total.sums[k] += film.sums[k];
+  for (std::size_t k = 0; k < film.counts.size(); ++k) total.counts[k] += film.counts[k];
+  for (std::size_t k = 0; k < film.squares.size(); ++k) total.squares[k] += film.squares[k];
+  for (std::size_t k = 0; k < film.first_hits.size(); ++k)
+    total.first_hits[k] += film.first_hits[k];
+}
+
+}  // namespace raystream

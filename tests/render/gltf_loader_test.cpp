@@ -1,0 +1,465 @@
+// glTF 2.0: the test assets of Debian's assimp-testmodels (every good one loads, every broken one
+// is one line naming the file and the problem), small assets written here for each rule (the
+// material mapping, the node hierarchy, accessors, indices, texture coordinates), the scene-file
+// object TYPE gltf and a glTF file as the whole scene.
+#include "io/gltf_loader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "io/scene_loader.h"
+#include "scene/scene_error.h"
+
+namespace raystream {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kModels = RAYSTREAM_TEST_MODELS "/glTF2/";
+
+bool have_models() {
+  return fs::exists(kModels + "BoxTextured-glTF/BoxTextured.gltf");
+}
+
+#define SKIP_WITHOUT_MODELS()                                             \
+  if (!have_models())                                                     \
+  GTEST_SKIP() << "assimp-testmodels is not installed (scripts/setup.sh " \
+                  "installs it)"
+
+GltfModel load(const std::string& path, std::vector<std::string>* warnings = nullptr) {
+  std::vector<std::string> w;
+  GltfModel m = load_gltf(path, warnings ? *warnings : w);
+  return m;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    std::vector<std::string> w;
+    load_gltf(path, w);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& l : lines)
+    if (l.find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(GltfAssets, BoxTexturedLoadsAlikeFromEveryEncoding) {
+  SKIP_WITHOUT_MODELS();
+  const GltfModel reference = load(kModels + "BoxTextured-glTF/BoxTextured.gltf");
+  ASSERT_EQ(reference.triangles.size(), 12u);
+  ASSERT_EQ(reference.materials.size(), 1u);
+  ASSERT_EQ(reference.textures.size(), 1u);
+  EXPECT_EQ(reference.materials[0].type, MaterialType::plastic);  // metallicFactor 0
+  EXPECT_EQ(reference.materials[0].texture, 0);
+  EXPECT_EQ(reference.materials[0].name, "BoxTextured.gltf:Texture");
+  EXPECT_GT(reference.textures[0].width, 0);
+  EXPECT_FALSE(reference.has_camera);
+  for (const char* other :
+       {"BoxTextured-glTF-Embedded/BoxTextured.gltf", "BoxTextured-glTF-Binary/BoxTextured.glb",
+        "BoxTextured-glTF-pbrSpecularGlossiness/BoxTextured.gltf",
+        "BoxTextured-glTF-techniqueWebGL/BoxTextured.gltf"}) {
+    SCOPED_TRACE(other);
+    std::vector<std::string> warnings;
+    const GltfModel m = load(kModels + other, &warnings);
+    ASSERT_EQ(m.triangles.size(), reference.triangles.size());
+    for (std::size_t t = 0; t < m.triangles.size(); ++t)
+      for (int c = 0; c < 3; ++c) {
+        EXPECT_EQ(m.triangles[t].v[c], reference.triangles[t].v[c]);
+        EXPECT_EQ(m.triangles[t].n[c], reference.triangles[t].n[c]);
+        EXPECT_EQ(m.triangles[t].uv[c], reference.triangles[t].uv[c]);
+      }
+    if (std::string(other).find("technique") != std::string::npos) {
+      // Its material is a technique's alone: the core's defaults (white, metallic, rough).
+      EXPECT_TRUE(m.textures.empty());
+      EXPECT_EQ(m.materials.at(0).type, MaterialType::specular);
+    } else {
+      ASSERT_EQ(m.textures.size(), 1u);
+      EXPECT_EQ(m.textures[0].texels, reference.textures[0].texels);
+    }
+    if (std::string(other).find("SpecularGlossiness") != std::string::npos) {
+      EXPECT_TRUE(contains(warnings, "KHR_materials_pbrSpecularGlossiness is not supported"));
+    }
+    if (std::string(other).find("technique") != std::string::npos) {
+      EXPECT_TRUE(contains(warnings, "KHR_technique_webgl is required and not supported"));
+    }
+  }
+}
+
+TEST(GltfAssets, EngineCamerasAndTextureTransformLoad) {
+  SKIP_WITHOUT_MODELS();
+  std::vector<std::string> warnings;
+  const GltfModel engine =
+      load(kModels + "2CylinderEngine-glTF-Binary/2CylinderEngine.glb", &warnings);
+  // 121496 triangles placed by 82 nodes, 11160 of them of zero area in the file (dropped).
+  EXPECT_EQ(engine.triangles.size(), 110336u);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  EXPECT_EQ(engine.materials.size(), 34u);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_TRUE(std::isfinite(engine.lower[c]) && std::isfinite(engine.upper[c]));
+    EXPECT_LT(engine.lower[c], engine.upper[c]);
+  }
+  std::cout << "2CylinderEngine bounds: (" << engine.lower.x << ", " << engine.lower.y << ", "
+            << engine.lower.z << ") to (" << engine.upper.x << ", " << engine.upper.y << ", "
+            << engine.upper.z << ")\n";
+
+  // The perspective camera (the first) at its node: translation (0.5, 0.5, 3), looking down -z,
+  // yfov 0.7 rad (FOVY is half of it in degrees), aspect 1.
+  const GltfModel cameras = load(kModels + "cameras/Cameras.gltf");
+  ASSERT_TRUE(cameras.has_camera);
+  EXPECT_EQ(cameras.camera.eye, glm::vec3(0.5f, 0.5f, 3.0f));
+  EXPECT_EQ(cameras.camera.lookat, glm::vec3(0.5f, 0.5f, 2.0f));
+  EXPECT_EQ(cameras.camera.up, glm::vec3(0.0f, 1.0f, 0.0f));
+  EXPECT_NEAR(cameras.camera.fovy_degrees, 0.35 * 180.0 / 3.14159265358979, 1e-4);
+  EXPECT_EQ(cameras.camera.width, 800);
+  EXPECT_EQ(cameras.camera.height, 800);
+  EXPECT_FLOAT_EQ(cameras.camera.near_distance, 0.01f);
+
+  warnings.clear();
+  const GltfModel transform =
+      load(kModels + "textureTransform/TextureTransformTest.gltf", &warnings);
+  EXPECT_GT(transform.triangles.size(), 0u);
+  EXPECT_TRUE(contains(warnings, "KHR_texture_transform is not supported; ignored"));
+}
+
+TEST(GltfAssets, EveryBrokenFileIsOneLineNamingTheFileAndTheProblem) {
+  SKIP_WITHOUT_MODELS();
+  const std::vector<std::pair<std::string, std::string>> broken = {
+      {"IndexOutOfRange/IndexOutOfRange.gltf",
+       "accessors[0]: index 255 (element 0) is out of range (24 vertices)"},
+      {"IndexOutOfRange/AllIndicesOutOfRange.gltf", "is out of range (24 vertices)"},
+      {"BoxWithInfinites-glTF-Binary/BoxWithInfinites.glb", "accessors[2]: vertex 0 is not finite"},
+      {"MissingBin/BoxTextured.gltf",
+       "MissingBin/BoxTextured0.bin: cannot open the glTF buffer or image"},
+      {"RecursiveNodes/RecursiveNodes.gltf", "nodes[0]: the node is reached twice"},
+      {"SchemaFailures/sceneWrongType.gltf",
+       "scene: expected an index (an integer >= 0), got a string"},
+      {"wrongTypes/badNumber.gltf",
+       "materials[0].normalTexture.scale: expected a number, got a string"},
+      {"wrongTypes/badExtension.gltf",
+       "baseColorTexture.extensions.KHR_texture_transform: expected an extension object"},
+      {"wrongTypes/badObject.gltf",
+       "materials[0].pbrMetallicRoughness: expected an object, got an array"},
+      {"wrongTypes/badUint.gltf",
+       "baseColorTexture.index: expected an index (an integer >= 0), got -1"},
+      {"wrongTypes/badArray.gltf", "meshes[0].primitives: expected an array, got an object"},
+      {"wrongTypes/badString.gltf", "scenes[0].name: expected a string, got an integer"},
+      {"IncorrectVertexArrays/Cube.gltf", "bufferViews[2]: runs past the end of its buffer"},
+      {"TestNoRootNode/SceneWithoutNodes.gltf", "scenes[0]: the scene has no nodes"},
+      {"TestNoRootNode/NoScene.gltf", "scenes: the file has no scene to render"},
+  };
+  for (const auto& [file, problem] : broken) {
+    SCOPED_TRACE(file);
+    const std::string e = error_of(kModels + file);
+    EXPECT_EQ(e.rfind(kModels, 0), 0u) << e;  // names the file (or the file it names)
+    EXPECT_NE(e.find(problem), std::string::npos) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+// ---- Small assets written here ----------------------------------------------------------------
+
+std::string base64(const std::vector<unsigned char>& bytes) {
+  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const unsigned v = (unsigned(bytes[i]) << 16) |
+                       (i + 1 < bytes.size() ? unsigned(bytes[i + 1]) << 8 : 0u) |
+                       (i + 2 < bytes.size() ? unsigned(bytes[i + 2]) : 0u);
+    out += table[(v >> 18) & 63];
+    out += table[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? table[v & 63] : '=';
+  }
+  return out;
+}
+
+// One buffer (a data URI) of three parts: positions (floats), normals (floats), indices.
+struct Buffer {
+  std::vector<unsigned char> bytes;
+  template <class T>
+  std::size_t add(const std::vector<T>& values) {
+    while (bytes.size() % 4) bytes.push_back(0);
+    const std::size_t at = bytes.size();
+    const auto* p = reinterpret_cast<const unsigned char*>(values.data());
+    bytes.insert(bytes.end(), p, p + values.size() * sizeof(T));
+    return at;
+  }
+};
+
+// A unit right triangle in z = 0 (counter-clockwise seen from +z) and a second one, as one
+// indexed primitive of material 0, placed by node 0.
+json two_triangles(Buffer& b) {
+  const std::size_t positions = b.add(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0});
+  const std::size_t uvs = b.add(std::vector<float>{0, 0, 1, 0, 0, 1, 1, 1});
+  const std::size_t indices = b.add(std::vector<std::uint16_t>{0, 1, 2, 1, 3, 2});
+  json doc = {{"asset", {{"version", "2.0"}}},
+              {"scene", 0},
+              {"scenes", {{{"nodes", {0}}}}},
+              {"nodes", {{{"mesh", 0}}}},
+              {"meshes",
+               {{{"primitives",
+                  {{{"attributes", {{"POSITION", 0}, {"TEXCOORD_0", 1}}},
+                    {"indices", 2},
+                    {"material", 0}}}}}}},
+              {"accessors",
+               {{{"bufferView", 0}, {"componentType", 5126}, {"count", 4}, {"type", "VEC3"}},
+                {{"bufferView", 1}, {"componentType", 5126}, {"count", 4}, {"type", "VEC2"}},
+                {{"bufferView", 2}, {"componentType", 5123}, {"count", 6}, {"type", "SCALAR"}}}},
+              {"bufferViews",
+               {{{"buffer", 0}, {"byteOffset", positions}, {"byteLength", 48}},
+                {{"buffer", 0}, {"byteOffset", uvs}, {"byteLength", 32}},
+                {{"buffer", 0}, {"byteOffset", indices}, {"byteLength", 12}}}},
+              {"materials", {{{"name", "paint"}}}}};
+  return doc;
+}
+
+class GltfWritten : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("raystream_gltf_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, json doc, const Buffer& b) {
+    doc["buffers"] = {{{"byteLength", b.bytes.size()},
+                       {"uri", "data:application/octet-stream;base64," + base64(b.bytes)}}};
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << doc.dump();
+    return path;
+  }
+  fs::path dir_;
+};
+
+TEST_F(GltfWritten, TrianglesIndexedAndNotWithTextureCoordinatesFlipped) {
+  Buffer b;
+  json doc = two_triangles(b);
+  GltfModel m = load(write("a.gltf", doc, b));
+  ASSERT_EQ(m.triangles.size(), 2u);
+  EXPECT_EQ(m.triangles[0].v[1], glm::vec3(1, 0, 0));
+  EXPECT_EQ(m.triangles[1].v[0], glm::vec3(1, 0, 0));
+  EXPECT_EQ(m.triangles[1].v[1], glm::vec3(1, 1, 0));
+  // No normals: flat, by the winding (+z).
+  EXPECT_EQ(m.triangles[0].n[0], glm::vec3(0, 0, 1));
+  // glTF's v = 0 is the top of the image; the renderer's is the bottom.
+  EXPECT_EQ(m.triangles[0].uv[0], glm::vec2(0, 1));
+  EXPECT_EQ(m.triangles[0].uv[2], glm::vec2(0, 0));
+  EXPECT_EQ(m.lower, glm::vec3(0, 0, 0));
+  EXPECT_EQ(m.upper, glm::vec3(1, 1, 0));
+  // Without indices: the vertices in threes (4 is not a multiple of 3).
+  doc["meshes"][0]["primitives"][0].erase("indices");
+  EXPECT_NE(error_of(write("b.gltf", doc, b))
+                .find("meshes[0].primitives[0]: the vertex count 4 is not a multiple of 3"),
+            std::string::npos);
+  doc["accessors"][0]["count"] = 3;
+  doc["accessors"][1]["count"] = 3;
+  m = load(write("c.gltf", doc, b));
+  ASSERT_EQ(m.triangles.size(), 1u);
+  EXPECT_EQ(m.triangles[0].v[2], glm::vec3(0, 1, 0));
+}
+
+TEST_F(GltfWritten, NodeTransformsComposeParentFirst) {
+  Buffer b;
+  json doc = two_triangles(b);
+  // Node 1 (the root) translates by (10, 0, 0) and holds node 0, scaled by 2 and turned 90
+  // degrees about z; node 2, a matrix, mirrors x and places the mesh again.
+  doc["nodes"] = {{{"mesh", 0}, {"scale", {2, 2, 2}}, {"rotation", {0, 0, 0.70710678, 0.70710678}}},
+                  {{"children", {0}}, {"translation", {10, 0, 0}}},
+                  {{"mesh", 0}, {"matrix", {-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 5, 1}}}};
+  doc["scenes"][0]["nodes"] = {1, 2};
+  const GltfModel m = load(write("n.gltf", doc, b));
+  ASSERT_EQ(m.triangles.size(), 4u);
+  // (1, 0, 0) scaled to (2, 0, 0), turned to (0, 2, 0), moved to (10, 2, 0).
+  const glm::vec3 p = m.triangles[0].v[1];
+  EXPECT_NEAR(p.x, 10.0f, 1e-5f);
+  EXPECT_NEAR(p.y, 2.0f, 1e-5f);
+  // The mirrored copy keeps a counter-clockwise winding seen from the side its normal faces.
+  const Triangle& t = m.triangles[2];
+  const glm::vec3 face = glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
+  EXPECT_GT(glm::dot(face, t.n[0]), 0.0f);
+  EXPECT_NEAR(t.v[0].z, 5.0f, 1e-6f);
+  // A cycle, and a node with two parents.
+  doc["nodes"][0]["children"] = {1};
+  EXPECT_NE(error_of(write("cycle.gltf", doc, b)).find("is reached twice"), std::string::npos);
+  doc["nodes"][0].erase("children");
+  doc["nodes"][2]["children"] = {0};
+  EXPECT_NE(error_of(write("parents.gltf", doc, b)).find("nodes[0]: the node is reached twice"),
+            std::string::npos);
+}
+
+TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
+  Buffer b;
+  json doc = two_triangles(b);
+  const auto material_of = [&](const json& material) {
+    doc["materials"] = {material};
+    std::vector<std::string> warnings;
+    const GltfModel m = load(write("m.gltf", doc, b), &warnings);
+    return m.materials.at(0);
+  };
+  // The spec's defaults: metallic 1, roughness 1: a rough conductor of the base colour.
+  Material m = material_of(json::object());
+  EXPECT_EQ(m.type, MaterialType::specular);
+  EXPECT_EQ(m.roughness, 1.0f);
+  EXPECT_EQ(m.color, glm::vec3(1.0f));
+  EXPECT_EQ(m.name, "m.gltf:#0");
+  m = material_of({{"pbrMetallicRoughness",
+                    {{"baseColorFactor", {0.5, 0.25, 1.0, 1.0}},
+                     {"metallicFactor", 0.0},
+                     {"roughnessFactor", 0.05}}}});
+  EXPECT_EQ(m.type, MaterialType::plastic);
+  EXPECT_EQ(m.color, glm::vec3(0.5f, 0.25f, 1.0f));
+  EXPECT_EQ(m.roughness, kMinPlasticRoughness);  // a coat is at least this rough
+  EXPECT_EQ(m.ior, 1.5f);
+  m = material_of({{"pbrMetallicRoughness", {{"metallicFactor", 0.0}, {"roughnessFactor", 0.2}}},
+                   {"extensions",
+                    {{"KHR_materials_transmission", {{"transmissionFactor", 1.0}}},
+                     {"KHR_materials_ior", {{"ior", 1.33}}}}}});
+  EXPECT_EQ(m.type, MaterialType::refractive);
+  EXPECT_FLOAT_EQ(m.ior, 1.33f);
+  EXPECT_FLOAT_EQ(m.roughness, 0.2f);
+  m = material_of(
+      {{"emissiveFactor", {1.0, 0.5, 0.0}},
+       {"doubleSided", true},
+       {"extensions", {{"KHR_materials_emissive_strength", {{"emissiveStrength", 8}}}}}});
+  EXPECT_EQ(m.emission, glm::vec3(8.0f, 4.0f, 0.0f));
+  EXPECT_TRUE(m.two_sided);
+  m = material_of({{"emissiveFactor", {1.0, 1.0, 1.0}}});
+  EXPECT_FALSE(m.two_sided);  // glTF's default: one side
+  // Wrong types inside a supported extension are errors too.
+  doc["materials"] = {{{"extensions", {{"KHR_materials_ior", {{"ior", "glass"}}}}}}};
+  EXPECT_NE(error_of(write("bad.gltf", doc, b))
+                .find("materials[0].extensions.KHR_materials_ior.ior: expected a number"),
+            std::string::npos);
+}
+
+TEST_F(GltfWritten, AccessorsAndModesAreChecked) {
+  Buffer b;
+  json doc = two_triangles(b);
+  const auto problem = [&](const json& changed) { return error_of(write("x.gltf", changed, b)); };
+  json d = doc;
+  d["meshes"][0]["primitives"][0]["mode"] = 1;
+  EXPECT_NE(problem(d).find("mode 1 (lines) is not supported: only triangles (mode 4)"),
+            std::string::npos);
+  d = doc;
+  d["accessors"][0]["count"] = 5;  // 60 bytes in a view of 48
+  EXPECT_NE(problem(d).find("accessors[0]: its 5 elements run past the end of bufferViews[0]"),
+            std::string::npos);
+  d = doc;
+  d["bufferViews"][0]["byteLength"] = 100000;
+  EXPECT_NE(problem(d).find("bufferViews[0]: runs past the end of its buffer"), std::string::npos);
+  d = doc;
+  d["accessors"][0]["type"] = "VEC2";
+  EXPECT_NE(problem(d).find("accessors[0]: the type does not fit"), std::string::npos);
+  d = doc;
+  d["accessors"][0]["sparse"] = {{"count", 1},
+                                 {"indices", {{"bufferView", 2}, {"componentType", 5123}}},
+                                 {"values", {{"bufferView", 0}}}};
+  EXPECT_NE(problem(d).find("accessors[0]: sparse accessors are not supported"), std::string::npos)
+      << problem(d);
+  d = doc;
+  d["meshes"][0]["primitives"][0]["material"] = 3;
+  EXPECT_NE(problem(d).find("material: names material 3, out of range (1 defined)"),
+            std::string::npos);
+  d = doc;
+  d["nodes"][0]["mesh"] = 7;
+  EXPECT_NE(problem(d).find("nodes[0].mesh: names mesh 7, out of range"), std::string::npos);
+  d = doc;
+  d["extensionsRequired"] = {"KHR_draco_mesh_compression"};
+  EXPECT_NE(problem(d).find("KHR_draco_mesh_compression (compressed geometry) is not supported"),
+            std::string::npos);
+  // An image in a buffer view past its buffer's end (tinygltf hands such a view to the image
+  // decoder unchecked: found by fuzz_gltf).
+  d = doc;
+  d["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 64}, {"byteLength", 4096}});
+  d["images"] = {{{"bufferView", 3}, {"mimeType", "image/png"}}};
+  EXPECT_NE(problem(d).find("bufferViews[3]: runs past the end of its buffer"), std::string::npos)
+      << problem(d);
+  d["images"] = {{{"bufferView", 9}, {"mimeType", "image/png"}}};
+  d["bufferViews"].erase(3);
+  EXPECT_NE(problem(d).find("images[0].bufferView: names buffer view 9, out of range"),
+            std::string::npos)
+      << problem(d);
+  // Interleaved: positions with a stride of 20 bytes.
+  Buffer interleaved;
+  const std::size_t at =
+      interleaved.add(std::vector<float>{0, 0, 0, 7, 7, 1, 0, 0, 7, 7, 0, 1, 0, 7, 7});
+  d = doc;
+  d["accessors"] = {{{"bufferView", 0}, {"componentType", 5126}, {"count", 3}, {"type", "VEC3"}}};
+  d["bufferViews"] = {{{"buffer", 0}, {"byteOffset", at}, {"byteLength", 60}, {"byteStride", 20}}};
+  d["meshes"][0]["primitives"][0] = {{"attributes", {{"POSITION", 0}}}};
+  const GltfModel m = load(write("i.gltf", d, interleaved));
+  ASSERT_EQ(m.triangles.size(), 1u);
+  EXPECT_EQ(m.triangles[0].v[1], glm::vec3(1, 0, 0));
+  EXPECT_EQ(m.triangles[0].v[2], glm::vec3(0, 1, 0));
+}
+
+TEST_F(GltfWritten, SceneObjectsAndWholeScenes) {
+  Buffer b;
+  const std::string asset = write("thing.gltf", two_triangles(b), b);
+  const std::string scene_path = (dir_ / "scene.json").string();
+  std::ofstream(scene_path) << R"({
+    "Materials": {"light": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 2},
+                  "gold": {"TYPE": "Specular", "RGB": [1, 0.8, 0.4]}},
+    "Camera": {"RES": [16, 16], "FOVY": 30, "ITERATIONS": 1, "DEPTH": 4,
+               "EYE": [0, 0, 5], "LOOKAT": [0, 0, 0], "UP": [0, 1, 0]},
+    "Objects": [
+      {"TYPE": "cube", "MATERIAL": "light", "TRANS": [0, 5, 0]},
+      {"TYPE": "gltf", "FILE": "thing.gltf", "TRANS": [1, 2, 3], "SCALE": [2, 2, 2]},
+      {"TYPE": "gltf", "FILE": "thing.gltf", "MATERIAL": "gold"},
+      {"TYPE": "gltf", "FILE": "thing.gltf", "ROTAT": [0, 0, 90]}
+    ]})";
+  std::vector<std::string> warnings;
+  const Scene s = load_scene(scene_path, warnings);
+  ASSERT_EQ(s.triangles.size(), 6u);
+  // The file's material joins once, named after the file.
+  ASSERT_EQ(s.materials.size(), 3u);
+  EXPECT_EQ(s.materials[2].name, "thing.gltf:paint");
+  EXPECT_EQ(s.triangles[0].material, 2);
+  EXPECT_EQ(s.triangles[2].material, 1);  // MATERIAL gold
+  EXPECT_EQ(s.triangles[4].material, 2);
+  EXPECT_EQ(s.triangles[0].v[1], glm::vec3(3, 2, 3));  // (1, 0, 0) x 2 + (1, 2, 3)
+  EXPECT_NEAR(s.triangles[4].v[1].y, 1.0f, 1e-6f);     // turned 90 degrees about z
+
+  // A missing file names the key and the file.
+  std::ofstream(scene_path) << R"({
+    "Materials": {"white": {"TYPE": "Diffuse", "RGB": [1, 1, 1]}},
+    "Camera": {"RES": [16, 16], "FOVY": 30, "ITERATIONS": 1, "DEPTH": 4,
+               "EYE": [0, 0, 5], "LOOKAT": [0, 0, 0], "UP": [0, 1, 0]},
+    "Objects": [{"TYPE": "gltf", "FILE": "none.glb"}]})";
+  try {
+    load_scene(scene_path, warnings);
+    FAIL() << "a missing glTF file loaded";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("Objects[0].FILE: " + (dir_ / "none.glb").string() +
+                                         ": cannot open the glTF file"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // The asset alone: the whole scene, with a camera framing it and a white environment.
+  warnings.clear();
+  const Scene whole = load_scene(asset, warnings);
+  EXPECT_EQ(whole.triangles.size(), 2u);
+  EXPECT_TRUE(whole.environment.present);
+  EXPECT_EQ(whole.environment.constant, glm::vec3(1.0f));
+  EXPECT_EQ(whole.iterations, 256);
+  EXPECT_EQ(whole.output_name, "thing");
+  EXPECT_EQ(whole.camera.lookat, glm::vec3(0.5f, 0.5f, 0.0f));
+  EXPECT_TRUE(contains(warnings, "no perspective camera; rendered with one that frames the model"));
+}
+
+}  // namespace
+}  // namespace raystream
