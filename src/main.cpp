@@ -156,9 +156,6 @@ Checkpoint make_checkpoint(const CheckpointKey& key, const FilmState& film,
 }
 
 int run(const Options& options, Team& team, std::chrono::steady_clock::time_point start) {
-  // From here a stop signal is the render's to handle: one that comes while the scene loads
-  // stops the render before its first sample, and the checkpoint is still written.
-  catch_stop_signals();
   Scene scene;
   LoadTimes load_times;
   int code = 0;
@@ -387,6 +384,9 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
 
 int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
+  // First: a stop signal that comes while the process starts up is the render's to handle (it
+  // stops before its first sample, with its image and checkpoint).
+  catch_stop_signals();
   Team team(argc, argv);
   const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
                               " (primitives backend: " + primitives_backend_name() + ")" +

@@ -23,7 +23,9 @@ SceneObject make_scene_object(const Object& object) {
                              std::fmod(object.rotation_degrees.y, 90.0f) == 0.0f &&
                              std::fmod(object.rotation_degrees.z, 90.0f) == 0.0f;
   const bool round = a.x == a.y && a.y == a.z;
-  if (object.shape == ShapeType::sphere ? round : quarter_turns) {
+  const bool rotation_invariant = dispatch_shape(
+      result.shape, [](auto shape) { return decltype(shape)::kRotationInvariant; });
+  if (rotation_invariant ? round : quarter_turns) {
     glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
     for (int corner = 0; corner < 8; ++corner) {
       const glm::vec4 p(corner & 1 ? 0.5f : -0.5f, corner & 2 ? 0.5f : -0.5f,
@@ -32,10 +34,11 @@ SceneObject make_scene_object(const Object& object) {
       lo = glm::min(lo, w);
       hi = glm::max(hi, w);
     }
-    const glm::vec3 size = object.shape == ShapeType::sphere ? a : hi - lo;
+    // A rotation-invariant shape's box is its scale whatever the rotation.
+    const glm::vec3 size = rotation_invariant ? a : hi - lo;
     if (size.x > 0.0f && size.y > 0.0f && size.z > 0.0f) {
       result.axis_aligned = 1;
-      result.center = object.shape == ShapeType::sphere ? object.translation : 0.5f * (lo + hi);
+      result.center = rotation_invariant ? object.translation : 0.5f * (lo + hi);
       result.inv_size = 1.0f / size;
     }
   }

@@ -31,37 +31,11 @@ struct SceneObject {
 // Precomputes the inverse, the normal matrix and the axis-aligned form where there is one.
 SceneObject make_scene_object(const Object& object);
 
-// Texture coordinates of a point on the unit sphere (object space; only its direction counts):
-// longitude and latitude, u = 0.5 + atan2(x, z) / (2 pi), v = 0.5 + asin(y) / pi. The image's
-// centre faces +z, upright (v = 1, its top row, at the +y pole) and seen unmirrored from outside;
-// the seam where u wraps lies at -z.
-RAYSTREAM_HD inline glm::vec2 sphere_uv(const glm::vec3& p) {
-  const float length = glm::length(p);
-  if (!(length > 0.0f)) return glm::vec2(0.5f);
-  const glm::vec3 n = p / length;
-  const float y = n.y < -1.0f ? -1.0f : (n.y > 1.0f ? 1.0f : n.y);
-  const float kPi = 3.14159265358979f;
-  return glm::vec2(0.5f + atan2f(n.x, n.z) / (2.0f * kPi), 0.5f + asinf(y) / kPi);
-}
-
-// Texture coordinates of a point on the unit cube (object space): each face shows the whole
-// image over its side, as its two other coordinates + 0.5 with the signs that keep the image
-// unmirrored seen from outside. Side faces stand upright (v = y + 0.5): +z u = x, -z u = -x,
-// +x u = -z, -x u = z (each + 0.5); the top (+y) u = x + 0.5, v = 0.5 - z; the bottom (-y)
-// u = x + 0.5, v = z + 0.5. The face is the axis where the point lies furthest out.
-RAYSTREAM_HD inline glm::vec2 cube_uv(const glm::vec3& p) {
-  const glm::vec3 a = glm::abs(p);
-  if (a.x >= a.y && a.x >= a.z) return glm::vec2((p.x >= 0.0f ? -p.z : p.z) + 0.5f, p.y + 0.5f);
-  if (a.y >= a.z) return glm::vec2(p.x + 0.5f, (p.y >= 0.0f ? -p.z : p.z) + 0.5f);
-  return glm::vec2((p.z >= 0.0f ? p.x : -p.x) + 0.5f, p.y + 0.5f);
-}
-
 // Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit, without its texture
 // coordinates: the test a traversal makes of every candidate (object_uv gives them for the one
 // hit that is kept).
 RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, const Ray& ray,
                                                  float t_min) {
-  const bool cube = object.shape == static_cast<std::int32_t>(ShapeType::cube);
   glm::vec3 o, d;
   if (object.axis_aligned) {
     o = (ray.origin - object.center) * object.inv_size;
@@ -71,8 +45,9 @@ RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, cons
     d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
   }
   glm::vec3 n_object(0.0f);
-  const float t = cube ? intersect_unit_cube(o, d, t_min, n_object)
-                       : intersect_unit_sphere(o, d, t_min, n_object);
+  const float t = dispatch_shape(object.shape, [&](auto shape) {
+    return decltype(shape)::intersect(o, d, t_min, n_object);
+  });
   Hit hit;
   if (t < kNoHit) {
     hit.t = t;
@@ -88,7 +63,7 @@ RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, cons
 // the object's rotation).
 RAYSTREAM_HD inline glm::vec2 object_uv(const SceneObject& object, const Ray& ray, float t) {
   const glm::vec3 p = glm::vec3(object.world_to_object * glm::vec4(point_at(ray, t), 1.0f));
-  return object.shape == static_cast<std::int32_t>(ShapeType::cube) ? cube_uv(p) : sphere_uv(p);
+  return dispatch_shape(object.shape, [&](auto shape) { return decltype(shape)::uv(p); });
 }
 
 // Hit of the ray with one object (t > t_min) with its texture coordinates, or a Hit with

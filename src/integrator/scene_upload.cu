@@ -63,12 +63,18 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
   textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
   light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
   light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);
+  triangle_lights_ = Buffer<TriangleLight>(ex, "triangle lights", lights_.triangles.size(), tally);
+  sphere_lights_ = Buffer<SphereLight>(ex, "sphere lights", lights_.spheres.size(), tally);
+  object_lights_ = Buffer<ObjectLight>(ex, "object lights", lights_.objects.size(), tally);
   upload(ex, objects_, acceleration_.objects);
   upload(ex, materials_, materials);
   upload(ex, environment_texels_, scene.environment.texels);
   upload(ex, environment_marginal_, scene.environment.marginal_cdf);
   upload(ex, environment_conditional_, scene.environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
+  upload(ex, triangle_lights_, lights_.triangles);
+  upload(ex, sphere_lights_, lights_.spheres);
+  upload(ex, object_lights_, lights_.objects);
   std::vector<TextureView> views;
   for (const TextureImage& image : scene.textures) {
     texels_.emplace_back(ex, "texture texels", image.texels.size(), tally);
@@ -121,10 +127,12 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
   view_.material_count = static_cast<int>(scene.materials.size());
   view_.camera = make_camera_frame(scene.camera, width, height);
   view_.textures = textures_.data();
+  view_.lights = host_lights_view(lights_);  // the counts; the executor's pointers below
   view_.lights.lights = light_buffer_.data();
   view_.lights.cdf = light_cdf_.data();
-  view_.lights.count = static_cast<int>(lights_.lights.size());
-  view_.lights.environment = lights_.environment;
+  view_.lights.triangles = triangle_lights_.data();
+  view_.lights.spheres = sphere_lights_.data();
+  view_.lights.objects = object_lights_.data();
   view_.lights.env =
       environment_view(scene.environment, environment_texels_.data(), environment_marginal_.data(),
                        environment_conditional_.data());

@@ -50,6 +50,9 @@ class SceneUpload {
   Buffer<TextureView> textures_;
   LightTable lights_;
   Buffer<Light> light_buffer_;
+  Buffer<TriangleLight> triangle_lights_;
+  Buffer<SphereLight> sphere_lights_;
+  Buffer<ObjectLight> object_lights_;
   Buffer<float> light_cdf_;
   std::vector<LbvhBox> object_boxes_;  // lbvh: the objects' world boxes
   SceneView view_;

@@ -22,26 +22,42 @@
 #include "core/host_device.h"
 #include "core/sampling.h"
 #include "geometry/scene_geometry.h"
+#include "geometry/shapes.h"
 #include "lights/environment.h"
 
 namespace raystream {
 
 enum class LightKind : std::int32_t { triangle, sphere, object, environment };
 
+// What every light has; its shape is stored by kind (`index` into the kind's array), so that a
+// triangle light does not carry an object light's matrices.
 struct Light {
-  glm::mat4 to_world{1.0f};         // object: object-to-world transform M
-  glm::mat4 to_object{1.0f};        // object: its inverse
-  glm::mat3 normal_to_world{1.0f};  // object: M^-T
-  glm::vec3 p{0.0f};                // triangle: v0; sphere: centre
-  float radius = 0.0f;              // sphere
-  glm::vec3 e1{0.0f}, e2{0.0f};     // triangle: v1 - v0, v2 - v0
-  glm::vec3 emission{0.0f};         // radiance
-  std::int32_t kind = 0;            // LightKind
-  std::int32_t shape = 0;           // object: ShapeType (sphere 0, cube 1)
+  glm::vec3 emission{0.0f};  // radiance
+  std::int32_t kind = 0;     // LightKind
+  std::int32_t index = 0;    // into LightsView::triangles, spheres or objects
   std::int32_t two_sided = 1;
-  float area = 0.0f;                      // world area (triangle, sphere); object: |det M|
   float pick = 0.0f;                      // probability of picking this light
   std::int32_t primitive = kNoPrimitive;  // its primitive reference in the scene's geometry
+};
+
+struct TriangleLight {
+  glm::vec3 p{0.0f};             // v0
+  glm::vec3 e1{0.0f}, e2{0.0f};  // v1 - v0, v2 - v0
+  float area = 0.0f;
+};
+
+struct SphereLight {  // a sphere of uniform scale
+  glm::vec3 centre{0.0f};
+  float radius = 0.0f;
+  float area = 0.0f;
+};
+
+struct ObjectLight {  // any other sphere or cube: scaled, rotated
+  glm::mat4 to_world{1.0f};         // object-to-world transform M
+  glm::mat4 to_object{1.0f};        // its inverse
+  glm::mat3 normal_to_world{1.0f};  // M^-T
+  float det = 0.0f;                 // |det M|
+  std::int32_t shape = 0;           // ShapeType
 };
 
 struct LightsView {
@@ -49,6 +65,9 @@ struct LightsView {
   const float* cdf = nullptr;  // count + 1 entries: cdf[0] = 0, cdf[count] = 1
   int count = 0;
   int environment = -1;  // the environment's entry, or -1
+  const TriangleLight* triangles = nullptr;
+  const SphereLight* spheres = nullptr;
+  const ObjectLight* objects = nullptr;
   EnvironmentView env;
 };
 
@@ -77,67 +96,24 @@ RAYSTREAM_HD inline int pick_light(const LightsView& l, float u) {
 
 namespace detail {
 
-// Whether the object-space point p lies outside the unit shape (sphere 0, cube 1).
-RAYSTREAM_HD inline bool outside_unit_shape(int shape, const glm::vec3& p) {
-  if (shape == 1) return fmaxf(fabsf(p.x), fmaxf(fabsf(p.y), fabsf(p.z))) > 0.5f;
-  return glm::dot(p, p) > 0.25f;
-}
-
-// Object-space point on the unit shape's surface (uniform by object area) and its normal.
-RAYSTREAM_HD inline void sample_unit_shape(int shape, float u0, float u1, float u2, glm::vec3& p,
-                                           glm::vec3& n) {
-  if (shape == 1) {  // cube: a face by u0, uniform on it
-    const int six = static_cast<int>(u0 * 6.0f);
-    const int face = six < 5 ? six : 5;
-    const int axis = face >> 1;
-    const float sign = (face & 1) ? 1.0f : -1.0f;
-    p = glm::vec3(0.0f);
-    n = glm::vec3(0.0f);
-    p[axis] = 0.5f * sign;
-    n[axis] = sign;
-    p[(axis + 1) % 3] = u1 - 0.5f;
-    p[(axis + 2) % 3] = u2 - 0.5f;
-    return;
-  }
-  const float z = 1.0f - 2.0f * u1;
-  const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
-  const float phi = 2.0f * kPi * u2;
-  n = glm::vec3(r * cosf(phi), r * sinf(phi), z);
-  p = 0.5f * n;
-}
-
-// The object-space outward normal of the unit shape at (near) the object-space point p.
-RAYSTREAM_HD inline glm::vec3 unit_shape_normal(int shape, const glm::vec3& p) {
-  if (shape == 1) {
-    const glm::vec3 a = glm::abs(p);
-    int axis = 0;
-    if (a.y > a[axis]) axis = 1;
-    if (a.z > a[axis]) axis = 2;
-    glm::vec3 n(0.0f);
-    n[axis] = p[axis] >= 0.0f ? 1.0f : -1.0f;
-    return n;
-  }
-  const float len = glm::length(p);
-  return len > 0.0f ? p / len : glm::vec3(0.0f, 0.0f, 1.0f);
-}
-
 // Area density (world) of the object sampler at a point with object-space normal n_object.
-RAYSTREAM_HD inline float object_area_pdf(const Light& light, const glm::vec3& n_object) {
-  const float object_area = light.shape == 1 ? 6.0f : kPi;  // unit cube, sphere of radius 0.5
-  const float jacobian = light.area * glm::length(light.normal_to_world * n_object);
+RAYSTREAM_HD inline float object_area_pdf(const ObjectLight& o, const glm::vec3& n_object) {
+  const float object_area =
+      dispatch_shape(o.shape, [](auto shape) { return decltype(shape)::kArea; });
+  const float jacobian = o.det * glm::length(o.normal_to_world * n_object);
   return jacobian > 0.0f ? 1.0f / (object_area * jacobian) : 0.0f;
 }
 
 // Solid-angle density of an area density at `q` (unit normal n) seen from `x`; zero when the
 // light does not emit towards x.
-RAYSTREAM_HD inline float area_to_solid_angle(const Light& light, float area_pdf,
+RAYSTREAM_HD inline float area_to_solid_angle(bool two_sided, float area_pdf,
                                               const glm::vec3& x, const glm::vec3& q,
                                               const glm::vec3& n) {
   const glm::vec3 d = q - x;
   const float dist2 = glm::dot(d, d);
   if (!(dist2 > 0.0f)) return 0.0f;
   const float cos_l = -glm::dot(n, d) / sqrtf(dist2);
-  if (!light.two_sided && cos_l <= 0.0f) return 0.0f;
+  if (!two_sided && cos_l <= 0.0f) return 0.0f;
   const float c = fabsf(cos_l);
   return c > 0.0f ? area_pdf * dist2 / c : 0.0f;
 }
@@ -162,16 +138,18 @@ RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, c
       return s;
     }
     case LightKind::triangle: {
+      const TriangleLight& t = l.triangles[light.index];
       const float r = sqrtf(u1);
-      q = light.p + r * (1.0f - u2) * light.e1 + r * u2 * light.e2;  // barycentrics uniform
-      n = glm::normalize(glm::cross(light.e1, light.e2));
-      area_pdf = 1.0f / light.area;
+      q = t.p + r * (1.0f - u2) * t.e1 + r * u2 * t.e2;  // barycentrics uniform
+      n = glm::normalize(glm::cross(t.e1, t.e2));
+      area_pdf = 1.0f / t.area;
       break;
     }
     case LightKind::sphere: {
-      const glm::vec3 to_centre = light.p - x;
+      const SphereLight& sphere = l.spheres[light.index];
+      const glm::vec3 to_centre = sphere.centre - x;
       const float d2 = glm::dot(to_centre, to_centre);
-      const float r2 = light.radius * light.radius;
+      const float r2 = sphere.radius * sphere.radius;
       if (d2 > r2 * 1.0001f) {
         // Uniform in the cone of directions the sphere covers.
         const float d = sqrtf(d2);
@@ -192,21 +170,25 @@ RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, c
         return s;
       }
       glm::vec3 on_unit;  // by area over the whole sphere
-      detail::sample_unit_shape(0, 0.0f, u1, u2, on_unit, n);
-      q = light.p + light.radius * n;
+      UnitSphere::sample(0.0f, u1, u2, on_unit, n);
+      q = sphere.centre + sphere.radius * n;
       if (d2 > r2 && glm::dot(n, q - x) > 0.0f) return s;  // the far side, from just outside
-      area_pdf = 1.0f / light.area;
+      area_pdf = 1.0f / sphere.area;
       break;
     }
     case LightKind::object: {
+      const ObjectLight& o = l.objects[light.index];
       glm::vec3 p_object, n_object;
-      detail::sample_unit_shape(light.shape, u0, u1, u2, p_object, n_object);
-      q = glm::vec3(light.to_world * glm::vec4(p_object, 1.0f));
-      n = glm::normalize(light.normal_to_world * n_object);
-      const glm::vec3 x_object = glm::vec3(light.to_object * glm::vec4(x, 1.0f));
-      if (detail::outside_unit_shape(light.shape, x_object) && glm::dot(n, q - x) > 0.0f)
+      const glm::vec3 x_object = glm::vec3(o.to_object * glm::vec4(x, 1.0f));
+      const bool outside = dispatch_shape(o.shape, [&](auto shape) {
+        decltype(shape)::sample(u0, u1, u2, p_object, n_object);
+        return decltype(shape)::outside(x_object);
+      });
+      q = glm::vec3(o.to_world * glm::vec4(p_object, 1.0f));
+      n = glm::normalize(o.normal_to_world * n_object);
+      if (outside && glm::dot(n, q - x) > 0.0f)
         return s;  // the far side of a convex shape: its near side hides it
-      area_pdf = detail::object_area_pdf(light, n_object);
+      area_pdf = detail::object_area_pdf(o, n_object);
       break;
     }
   }
@@ -215,7 +197,7 @@ RAYSTREAM_HD inline LightSample sample_light_point(const LightsView& l, int k, c
   if (!(dist > 0.0f)) return s;
   s.wi = d / dist;
   s.distance = dist;
-  const float pdf = detail::area_to_solid_angle(light, area_pdf, x, q, n);
+  const float pdf = detail::area_to_solid_angle(light.two_sided, area_pdf, x, q, n);
   if (!(pdf > 0.0f)) return s;
   s.pdf = light.pick * pdf;
   s.radiance = light.emission;
@@ -240,22 +222,27 @@ RAYSTREAM_HD inline float light_pdf(const LightsView& l, int k, const glm::vec3&
   const Light& light = l.lights[k];
   switch (static_cast<LightKind>(light.kind)) {
     case LightKind::triangle:
-      return light.pick * detail::area_to_solid_angle(light, 1.0f / light.area, x, q, n);
+      return light.pick * detail::area_to_solid_angle(
+                              light.two_sided, 1.0f / l.triangles[light.index].area, x, q, n);
     case LightKind::sphere: {
-      const glm::vec3 to_centre = light.p - x;
+      const SphereLight& sphere = l.spheres[light.index];
+      const glm::vec3 to_centre = sphere.centre - x;
       const float d2 = glm::dot(to_centre, to_centre);
-      const float r2 = light.radius * light.radius;
+      const float r2 = sphere.radius * sphere.radius;
       if (d2 > r2 * 1.0001f) {
         const float cos_max = sqrtf(fmaxf(0.0f, 1.0f - r2 / d2));
         return light.pick / (2.0f * kPi * fmaxf(1.0f - cos_max, 1.0e-12f));
       }
-      return light.pick * detail::area_to_solid_angle(light, 1.0f / light.area, x, q, n);
+      return light.pick *
+             detail::area_to_solid_angle(light.two_sided, 1.0f / sphere.area, x, q, n);
     }
     case LightKind::object: {
-      const glm::vec3 p_object = glm::vec3(light.to_object * glm::vec4(q, 1.0f));
-      const float area_pdf =
-          detail::object_area_pdf(light, detail::unit_shape_normal(light.shape, p_object));
-      return light.pick * detail::area_to_solid_angle(light, area_pdf, x, q, n);
+      const ObjectLight& o = l.objects[light.index];
+      const glm::vec3 p_object = glm::vec3(o.to_object * glm::vec4(q, 1.0f));
+      const glm::vec3 n_object =
+          dispatch_shape(o.shape, [&](auto shape) { return decltype(shape)::normal(p_object); });
+      return light.pick * detail::area_to_solid_angle(
+                              light.two_sided, detail::object_area_pdf(o, n_object), x, q, n);
     }
     default:
       return 0.0f;

@@ -7,38 +7,6 @@
 
 namespace raystream {
 
-namespace {
-
-// World area of a transformed unit shape: exact for cubes (six faces by Nanson's formula), by
-// quadrature over the unit sphere for spheres (an ellipsoid has no closed form).
-float object_area(const Light& light) {
-  if (light.shape == static_cast<int>(ShapeType::cube)) {
-    float area = 0.0f;
-    for (int axis = 0; axis < 3; ++axis) {
-      glm::vec3 n(0.0f);
-      n[axis] = 1.0f;
-      area += 2.0f * light.area * glm::length(light.normal_to_world * n);
-    }
-    return area;
-  }
-  constexpr int kSteps = 64;
-  double area = 0.0;
-  for (int i = 0; i < kSteps; ++i) {
-    for (int j = 0; j < 2 * kSteps; ++j) {
-      const double theta = (i + 0.5) * M_PI / kSteps;
-      const double phi = (j + 0.5) * M_PI / kSteps;
-      const glm::vec3 n(static_cast<float>(std::sin(theta) * std::cos(phi)),
-                        static_cast<float>(std::sin(theta) * std::sin(phi)),
-                        static_cast<float>(std::cos(theta)));
-      const double d_area = 0.25 * std::sin(theta) * (M_PI / kSteps) * (M_PI / kSteps);
-      area += d_area * light.area * glm::length(light.normal_to_world * n);
-    }
-  }
-  return static_cast<float>(area);
-}
-
-}  // namespace
-
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
                              const std::vector<MaterialData>& materials,
                              float environment_mean_luminance) {
@@ -64,17 +32,20 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     TriangleShading& s = acc.shading[t];
     const MaterialData& m = materials[static_cast<std::size_t>(s.material)];
     if (!is_emissive(m)) continue;
+    TriangleLight shape;
+    shape.p = g.v0;
+    shape.e1 = g.e1;
+    shape.e2 = g.e2;
+    shape.area = 0.5f * glm::length(glm::cross(g.e1, g.e2));
+    if (!(shape.area > 0.0f)) continue;
     Light light;
     light.kind = static_cast<int>(LightKind::triangle);
-    light.p = g.v0;
-    light.e1 = g.e1;
-    light.e2 = g.e2;
-    light.area = 0.5f * glm::length(glm::cross(g.e1, g.e2));
-    if (!(light.area > 0.0f)) continue;
+    light.index = static_cast<std::int32_t>(table.triangles.size());
     light.emission = m.emission;
     light.two_sided = m.two_sided;
     light.primitive = static_cast<std::int32_t>(t);
-    s.light = add(light, light.area);
+    table.triangles.push_back(shape);
+    s.light = add(light, shape.area);
   }
   for (std::size_t k = 0; k < acc.objects.size(); ++k) {
     const Object& object = scene.objects[k];
@@ -90,26 +61,38 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     light.two_sided = m.two_sided;
     light.primitive = object_reference(static_cast<int>(k));
     const glm::mat4 to_world = object_to_world(object);
-    const bool sphere = object.shape == ShapeType::sphere;
     const bool uniform = object.scale.x == object.scale.y && object.scale.y == object.scale.z;
+    const std::int32_t shape = static_cast<std::int32_t>(object.shape);
+    const bool rotation_invariant =
+        dispatch_shape(shape, [](auto s) { return decltype(s)::kRotationInvariant; });
     float area = 0.0f;
-    if (sphere && uniform) {
+    // A round shape of uniform scale is a sphere light (sampled in its cone of directions).
+    if (rotation_invariant && uniform) {
+      SphereLight sphere;
+      sphere.centre = glm::vec3(to_world * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
+      sphere.radius = 0.5f * std::fabs(object.scale.x);
+      sphere.area = 4.0f * kPi * sphere.radius * sphere.radius;
+      area = sphere.area;
+      if (!(area > 0.0f) || !std::isfinite(area)) continue;
       light.kind = static_cast<int>(LightKind::sphere);
-      light.p = glm::vec3(to_world * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
-      light.radius = 0.5f * std::fabs(object.scale.x);
-      light.area = 4.0f * kPi * light.radius * light.radius;
-      area = light.area;
+      light.index = static_cast<std::int32_t>(table.spheres.size());
+      table.spheres.push_back(sphere);
     } else {
-      light.kind = static_cast<int>(LightKind::object);
-      light.shape = static_cast<int>(object.shape);
-      light.to_world = to_world;
-      light.to_object = glm::inverse(to_world);
+      ObjectLight shaped;
+      shaped.shape = shape;
+      shaped.to_world = to_world;
+      shaped.to_object = glm::inverse(to_world);
       const glm::mat3 linear(to_world);
-      light.normal_to_world = glm::transpose(glm::inverse(linear));
-      light.area = std::fabs(glm::determinant(linear));
-      area = object_area(light);
+      shaped.normal_to_world = glm::transpose(glm::inverse(linear));
+      shaped.det = std::fabs(glm::determinant(linear));
+      area = dispatch_shape(shape, [&](auto s) {
+        return decltype(s)::world_area(shaped.normal_to_world, shaped.det);
+      });
+      if (!(area > 0.0f) || !std::isfinite(area)) continue;
+      light.kind = static_cast<int>(LightKind::object);
+      light.index = static_cast<std::int32_t>(table.objects.size());
+      table.objects.push_back(shaped);
     }
-    if (!(area > 0.0f) || !std::isfinite(area)) continue;
     o.light = add(light, area);
   }
   if (environment_mean_luminance > 0.0f) {
@@ -138,6 +121,18 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
   }
   table.cdf[n] = 1.0f;
   return table;
+}
+
+LightsView host_lights_view(const LightTable& table) {
+  LightsView v;
+  v.lights = table.lights.data();
+  v.cdf = table.cdf.data();
+  v.count = static_cast<int>(table.lights.size());
+  v.environment = table.environment;
+  v.triangles = table.triangles.data();
+  v.spheres = table.spheres.data();
+  v.objects = table.objects.data();
+  return v;
 }
 
 }  // namespace raystream

@@ -16,10 +16,17 @@ namespace raystream {
 
 struct LightTable {
   std::vector<Light> lights;
+  std::vector<TriangleLight> triangles;  // each light's shape, by kind (Light::index)
+  std::vector<SphereLight> spheres;
+  std::vector<ObjectLight> objects;
   std::vector<float> cdf;  // lights.size() + 1 entries
   int environment = -1;    // index of the environment's entry, or -1
   double power = 0.0;      // total of the powers the picks follow
 };
+
+// The table as a LightsView of host memory (the CPU executor's, and tests'); the environment's
+// view is the caller's to add.
+LightsView host_lights_view(const LightTable& table);
 
 // Luminance of linear RGB (Rec. 709), in double: the powers of lights near the float limit.
 inline double luminance(const glm::dvec3& c) {

@@ -295,31 +295,31 @@ void expect_uv_near(const glm::vec2& a, const glm::vec2& b, float tol = kTol) {
 
 TEST(ObjectUv, SphereLongitudeAndLatitude) {
   // The image's centre faces +z, u grows towards +x, v = 1 at the top (+y) pole.
-  expect_uv_near(sphere_uv(glm::vec3(0.0f, 0.0f, 0.5f)), glm::vec2(0.5f, 0.5f));
-  expect_uv_near(sphere_uv(glm::vec3(0.5f, 0.0f, 0.0f)), glm::vec2(0.75f, 0.5f));
-  expect_uv_near(sphere_uv(glm::vec3(-0.5f, 0.0f, 0.0f)), glm::vec2(0.25f, 0.5f));
-  expect_uv_near(sphere_uv(glm::vec3(0.0f, 0.5f, 0.0f)), glm::vec2(0.5f, 1.0f));
-  expect_uv_near(sphere_uv(glm::vec3(0.0f, -0.5f, 0.0f)), glm::vec2(0.5f, 0.0f));
+  expect_uv_near(UnitSphere::uv(glm::vec3(0.0f, 0.0f, 0.5f)), glm::vec2(0.5f, 0.5f));
+  expect_uv_near(UnitSphere::uv(glm::vec3(0.5f, 0.0f, 0.0f)), glm::vec2(0.75f, 0.5f));
+  expect_uv_near(UnitSphere::uv(glm::vec3(-0.5f, 0.0f, 0.0f)), glm::vec2(0.25f, 0.5f));
+  expect_uv_near(UnitSphere::uv(glm::vec3(0.0f, 0.5f, 0.0f)), glm::vec2(0.5f, 1.0f));
+  expect_uv_near(UnitSphere::uv(glm::vec3(0.0f, -0.5f, 0.0f)), glm::vec2(0.5f, 0.0f));
   // 45 degrees up from +z: v = 0.75; only the direction counts.
-  expect_uv_near(sphere_uv(glm::vec3(0.0f, 3.0f, 3.0f)), glm::vec2(0.5f, 0.75f));
+  expect_uv_near(UnitSphere::uv(glm::vec3(0.0f, 3.0f, 3.0f)), glm::vec2(0.5f, 0.75f));
   // The seam at -z: u = 0 or 1 (the same place for a repeating texture).
-  const float u = sphere_uv(glm::vec3(0.0f, 0.0f, -0.5f)).x;
+  const float u = UnitSphere::uv(glm::vec3(0.0f, 0.0f, -0.5f)).x;
   EXPECT_TRUE(std::fabs(u) < kTol || std::fabs(u - 1.0f) < kTol) << u;
-  expect_uv_near(sphere_uv(glm::vec3(0.0f)), glm::vec2(0.5f));  // no direction: finite
+  expect_uv_near(UnitSphere::uv(glm::vec3(0.0f)), glm::vec2(0.5f));  // no direction: finite
 }
 
 TEST(ObjectUv, CubeFacesShowTheImageUnmirrored) {
   // Each face's centre is the image's centre.
   const glm::vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-  for (const glm::vec3& a : axes) expect_uv_near(cube_uv(0.5f * a), glm::vec2(0.5f));
+  for (const glm::vec3& a : axes) expect_uv_near(UnitCube::uv(0.5f * a), glm::vec2(0.5f));
   // Offsets of (0.2 right, 0.3 up) as seen from outside, the side faces upright.
-  expect_uv_near(cube_uv(glm::vec3(0.2f, 0.3f, 0.5f)), glm::vec2(0.7f, 0.8f));    // +z
-  expect_uv_near(cube_uv(glm::vec3(-0.2f, 0.3f, -0.5f)), glm::vec2(0.7f, 0.8f));  // -z
-  expect_uv_near(cube_uv(glm::vec3(0.5f, 0.3f, -0.2f)), glm::vec2(0.7f, 0.8f));   // +x
-  expect_uv_near(cube_uv(glm::vec3(-0.5f, 0.3f, 0.2f)), glm::vec2(0.7f, 0.8f));   // -x
+  expect_uv_near(UnitCube::uv(glm::vec3(0.2f, 0.3f, 0.5f)), glm::vec2(0.7f, 0.8f));    // +z
+  expect_uv_near(UnitCube::uv(glm::vec3(-0.2f, 0.3f, -0.5f)), glm::vec2(0.7f, 0.8f));  // -z
+  expect_uv_near(UnitCube::uv(glm::vec3(0.5f, 0.3f, -0.2f)), glm::vec2(0.7f, 0.8f));   // +x
+  expect_uv_near(UnitCube::uv(glm::vec3(-0.5f, 0.3f, 0.2f)), glm::vec2(0.7f, 0.8f));   // -x
   // The top seen from above with -z up the screen, the bottom from below with +z up.
-  expect_uv_near(cube_uv(glm::vec3(0.2f, 0.5f, -0.3f)), glm::vec2(0.7f, 0.8f));
-  expect_uv_near(cube_uv(glm::vec3(0.2f, -0.5f, 0.3f)), glm::vec2(0.7f, 0.8f));
+  expect_uv_near(UnitCube::uv(glm::vec3(0.2f, 0.5f, -0.3f)), glm::vec2(0.7f, 0.8f));
+  expect_uv_near(UnitCube::uv(glm::vec3(0.2f, -0.5f, 0.3f)), glm::vec2(0.7f, 0.8f));
 }
 
 TEST(ObjectUv, HitsReportTheObjectSpaceUv) {

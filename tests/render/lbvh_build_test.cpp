@@ -296,9 +296,10 @@ TEST(LbvhTraversal, TriangleLightsFollowTheirTriangles) {
     ASSERT_LT(l.primitive, v.geometry.triangle_count);
     EXPECT_EQ(v.geometry.triangle_shading[l.primitive].light, k);
     const TriangleGeometry& t = v.geometry.triangles[l.primitive];
-    EXPECT_EQ(t.v0, l.p);
-    EXPECT_EQ(t.e1, l.e1);
-    EXPECT_EQ(t.e2, l.e2);
+    const TriangleLight& shape = v.lights.triangles[l.index];
+    EXPECT_EQ(t.v0, shape.p);
+    EXPECT_EQ(t.e1, shape.e1);
+    EXPECT_EQ(t.e2, shape.e2);
   }
   EXPECT_GT(triangle_lights, 0);
 }

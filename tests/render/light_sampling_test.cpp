@@ -131,15 +131,15 @@ struct Built {
   SceneAcceleration acc;
   std::vector<MaterialData> materials;
   LightTable table;
-  LightsView view() const {
-    LightsView v;
-    v.lights = table.lights.data();
-    v.cdf = table.cdf.data();
-    v.count = static_cast<int>(table.lights.size());
-    v.environment = table.environment;
-    return v;
-  }
+  LightsView view() const { return host_lights_view(table); }
 };
+
+// An object light on a sphere of unequal scales: its area is a quadrature.
+bool is_ellipsoid(const Built& b, const Light& l) {
+  return l.kind == static_cast<int>(LightKind::object) &&
+         b.table.objects.at(static_cast<std::size_t>(l.index)).shape ==
+             static_cast<int>(ShapeType::sphere);
+}
 
 Built build(const Scene& scene, bool use_bvh, float environment = 0.0f) {
   Built b;
@@ -247,22 +247,25 @@ TEST(LightTable, EveryEmitterKnowsItsLight) {
       ++seen[k];
       const Light& l = b.table.lights[k];
       if (e.triangle) {
-        EXPECT_EQ(l.kind, static_cast<int>(LightKind::triangle));
-        EXPECT_EQ(l.p, b.acc.triangles[e.index].v0);
-        EXPECT_EQ(l.e1, b.acc.triangles[e.index].e1);
-        EXPECT_EQ(l.e2, b.acc.triangles[e.index].e2);
+        ASSERT_EQ(l.kind, static_cast<int>(LightKind::triangle));
+        const TriangleLight& t = b.table.triangles.at(static_cast<std::size_t>(l.index));
+        EXPECT_EQ(t.p, b.acc.triangles[e.index].v0);
+        EXPECT_EQ(t.e1, b.acc.triangles[e.index].e1);
+        EXPECT_EQ(t.e2, b.acc.triangles[e.index].e2);
         EXPECT_EQ(l.emission, b.materials[b.acc.shading[e.index].material].emission);
       } else {
         const Object& o = b.scene.objects[e.index];
         const bool round =
             o.shape == ShapeType::sphere && o.scale.x == o.scale.y && o.scale.y == o.scale.z;
-        EXPECT_EQ(l.kind, static_cast<int>(round ? LightKind::sphere : LightKind::object))
+        ASSERT_EQ(l.kind, static_cast<int>(round ? LightKind::sphere : LightKind::object))
             << "object " << e.index;
         if (round) {
-          EXPECT_NEAR(glm::length(l.p - o.translation), 0.0f, 1e-5f);
-          EXPECT_NEAR(l.radius, 0.5f * o.scale.x, 1e-6f);
+          const SphereLight& sphere = b.table.spheres.at(static_cast<std::size_t>(l.index));
+          EXPECT_NEAR(glm::length(sphere.centre - o.translation), 0.0f, 1e-5f);
+          EXPECT_NEAR(sphere.radius, 0.5f * o.scale.x, 1e-6f);
         } else {
-          EXPECT_EQ(l.shape, static_cast<int>(o.shape));
+          EXPECT_EQ(b.table.objects.at(static_cast<std::size_t>(l.index)).shape,
+                    static_cast<int>(o.shape));
         }
         EXPECT_EQ(l.emission, b.materials[o.material].emission);
         EXPECT_EQ(l.two_sided, b.materials[o.material].two_sided);
@@ -315,7 +318,7 @@ TEST(LightTable, PicksFollowPower) {
     const double want = e.power / total;
     // The table's ellipsoid area is a coarser quadrature than ours.
     const double tolerance =
-        l.kind == static_cast<int>(LightKind::object) && l.shape == 0 ? 1e-3 : 1e-4;
+        is_ellipsoid(b, l) ? 1e-3 : 1e-4;
     EXPECT_NEAR(l.pick, want, tolerance * want)
         << (e.triangle ? "triangle " : "object ") << e.index;
     pick_sum += l.pick;
@@ -359,7 +362,7 @@ TEST(LightTable, PowersBeyondTheFloatRangeKeepFinitePicks) {
   for (const ExpectedLight& e : expected) {
     const Light& l = b.table.lights[light_of(b, e)];
     const double tolerance =
-        l.kind == static_cast<int>(LightKind::object) && l.shape == 0 ? 1e-3 : 1e-4;
+        is_ellipsoid(b, l) ? 1e-3 : 1e-4;
     EXPECT_NEAR(l.pick, e.power / total, tolerance * e.power / total + 1e-12);
   }
 }
@@ -528,6 +531,14 @@ std::vector<View> views(const Built& b) {
   return out;
 }
 
+// A light's shape, stored by kind.
+const TriangleLight& triangle_of(const Built& b, const Light& l) {
+  return b.table.triangles.at(static_cast<std::size_t>(l.index));
+}
+const SphereLight& sphere_of(const Built& b, const Light& l) {
+  return b.table.spheres.at(static_cast<std::size_t>(l.index));
+}
+
 // The point a light sample chose, and the light's outward unit normal there; false when the point
 // is not on the light's surface (which fails the test).
 bool sampled_point(const Built& b, int k, const glm::vec3& x, const LightSample& s, glm::vec3& q,
@@ -536,15 +547,19 @@ bool sampled_point(const Built& b, int k, const glm::vec3& x, const LightSample&
   q = x + s.wi * s.distance;
   switch (static_cast<LightKind>(l.kind)) {
     case LightKind::triangle: {
-      n = glm::normalize(glm::cross(l.e1, l.e2));
-      TriangleGeometry g{l.p, l.e1, l.e2};
+      const TriangleLight& t = triangle_of(b, l);
+      n = glm::normalize(glm::cross(t.e1, t.e2));
+      TriangleGeometry g{t.p, t.e1, t.e2};
       float u, v;
-      const float t = intersect_triangle(g, x, s.wi, 0.0f, kNoHit, u, v);
-      return std::fabs(t - s.distance) <= 1e-4f * s.distance;
+      const float hit = intersect_triangle(g, x, s.wi, 0.0f, kNoHit, u, v);
+      return std::fabs(hit - s.distance) <= 1e-4f * s.distance;
     }
-    case LightKind::sphere:
-      n = glm::normalize(q - l.p);
-      return std::fabs(glm::length(q - l.p) - l.radius) <= 1e-4f * (l.radius + s.distance);
+    case LightKind::sphere: {
+      const SphereLight& sphere = sphere_of(b, l);
+      n = glm::normalize(q - sphere.centre);
+      return std::fabs(glm::length(q - sphere.centre) - sphere.radius) <=
+             1e-4f * (sphere.radius + s.distance);
+    }
     case LightKind::object: {
       // The object this light is. On its surface: the object-space point on the unit shape. The
       // normal: the unit shape's gradient there, carried to world space by M^-T.
@@ -607,11 +622,11 @@ TEST(LightSampling, LightPdfIsTheSamplingDensity) {
       ++compared;
     }
     // One-sided lights seen from behind are never sampled; every other view is.
-    const glm::vec3 centre = l.kind == static_cast<int>(LightKind::triangle)
-                                 ? l.p + (l.e1 + l.e2) / 3.0f
-                                 : glm::vec3(0.0f);
-    const bool behind = l.kind == static_cast<int>(LightKind::triangle) && !l.two_sided &&
-                        glm::dot(glm::cross(l.e1, l.e2), v.x - centre) <= 0.0f;
+    const bool is_triangle = l.kind == static_cast<int>(LightKind::triangle);
+    const TriangleLight t = is_triangle ? triangle_of(b, l) : TriangleLight{};
+    const glm::vec3 centre = is_triangle ? t.p + (t.e1 + t.e2) / 3.0f : glm::vec3(0.0f);
+    const bool behind =
+        is_triangle && !l.two_sided && glm::dot(glm::cross(t.e1, t.e2), v.x - centre) <= 0.0f;
     const bool inside = v.name.find("inside") != std::string::npos;
     if (behind || (inside && !l.two_sided)) {
       EXPECT_EQ(compared, 0);
@@ -650,7 +665,8 @@ TEST(LightSampling, EstimatorIsUnbiased) {
     double omega = 0.0, reference_tolerance = 0.0;
     switch (static_cast<LightKind>(l.kind)) {
       case LightKind::triangle: {
-        const glm::dvec3 a(l.p), e1(l.e1), e2(l.e2), x(v.x);
+        const TriangleLight& t = triangle_of(b, l);
+        const glm::dvec3 a(t.p), e1(t.e1), e2(t.e2), x(v.x);
         const bool front = glm::dot(glm::cross(e1, e2), x - a) > 0.0;
         omega = l.two_sided || front ? triangle_solid_angle(a, a + e1, a + e2, x) : 0.0;
         break;
@@ -659,7 +675,9 @@ TEST(LightSampling, EstimatorIsUnbiased) {
         if (inside) {
           omega = l.two_sided ? 4.0 * kPiD : 0.0;
         } else {
-          const double d = glm::length(glm::dvec3(v.x) - glm::dvec3(l.p)), r = l.radius;
+          const SphereLight& sphere = sphere_of(b, l);
+          const double d = glm::length(glm::dvec3(v.x) - glm::dvec3(sphere.centre)),
+                       r = sphere.radius;
           omega = 2.0 * kPiD * (1.0 - std::sqrt(1.0 - r * r / (d * d)));
         }
         break;
