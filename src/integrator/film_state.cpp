@@ -33,6 +33,16 @@ Image film_image(const FilmState& film) {
   return image;
 }
 
+void add_sample_range(std::vector<std::uint32_t>& counts, unsigned long long begin,
+                      unsigned long long end) {
+  const unsigned long long n = counts.size();
+  if (n == 0 || end <= begin) return;
+  // Sample k is pixel k % n: below `end`, pixel p has end / n samples, one more if p < end % n.
+  const unsigned long long qb = begin / n, rb = begin % n, qe = end / n, re = end % n;
+  for (unsigned long long p = 0; p < n; ++p)
+    counts[p] += static_cast<std::uint32_t>((qe + (p < re ? 1 : 0)) - (qb + (p < rb ? 1 : 0)));
+}
+
 void count_film_samples(const FilmState& film, RenderStats& stats) {
   std::uint64_t sum = 0;
   std::uint32_t low = film.counts.empty() ? 0 : film.counts.front(), high = 0;

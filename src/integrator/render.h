@@ -277,6 +277,11 @@ Image film_image(const FilmState& film);
 // The fewest and most samples of any pixel, and their sum, into the statistics.
 void count_film_samples(const FilmState& film, RenderStats& stats);
 
+// Adds the samples [begin, end) of a render to the per-pixel counts (sample k is pixel
+// k % counts.size()). Every schedule ends such a range, so the counts are not kept per sample.
+void add_sample_range(std::vector<std::uint32_t>& counts, unsigned long long begin,
+                      unsigned long long end);
+
 // Throws std::runtime_error (with a clear message) on failure, e.g. out of GPU memory.
 RenderResult render(const Scene& scene, const RenderSettings& settings);
 

@@ -124,16 +124,22 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
 
 static_assert(sizeof(FirstHitSums) == kFirstHitValues * sizeof(float), "first-hit layout");
 
-// The film's layers, copied to the host (waits for the executor).
-FilmState download_film(const Executor& ex, const FilmView& view, int width, int height) {
+// The film's layers, copied to the host (waits for the executor), with the counts of the
+// samples on it: `counts` (a resumed film's, or none) and those of [begin, next_sample).
+FilmState download_film(const Executor& ex, const FilmView& view, int width, int height,
+                        const std::vector<std::uint32_t>* counts, unsigned long long begin,
+                        unsigned long long next_sample) {
   FilmState f;
   f.width = width;
   f.height = height;
   const std::size_t n = f.pixels();
   f.sums.resize(3 * n);
-  f.counts.resize(n);
+  if (counts)
+    f.counts = *counts;
+  else
+    f.counts.assign(n, 0u);
+  add_sample_range(f.counts, begin, next_sample);
   copy_to_host(ex, f.sums.data(), view.sums, n * sizeof(glm::vec3));
-  copy_to_host(ex, f.counts.data(), view.counts, n * sizeof(unsigned int));
   if (view.squares) {
     f.squares.resize(3 * n);
     copy_to_host(ex, f.squares.data(), view.squares, n * sizeof(glm::vec3));
@@ -158,7 +164,6 @@ void upload_film(const Executor& ex, const FilmState& f, const FilmView& view, i
       (view.first_hits && f.first_hits.size() != kFirstHitValues * n))
     throw std::runtime_error("render: the resumed film lacks a layer this render keeps");
   copy_from_host(ex, view.sums, f.sums.data(), n * sizeof(glm::vec3));
-  copy_from_host(ex, view.counts, f.counts.data(), n * sizeof(unsigned int));
   if (view.squares) copy_from_host(ex, view.squares, f.squares.data(), n * sizeof(glm::vec3));
   if (view.first_hits)
     copy_from_host(ex, view.first_hits, f.first_hits.data(), n * sizeof(FirstHitSums));
@@ -227,20 +232,18 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const SceneUpload upload(ex, scene, bvh, primitives, width, height, &tally);
   const FilmLayers layers = settings.layers;
   Buffer<glm::vec3> film(ex, "film", n, &tally);
-  Buffer<unsigned int> film_counts(ex, "film sample counts", n, &tally);
   Buffer<glm::vec3> film_squares(ex, "film squared samples", layers.squares ? n : 0, &tally);
   Buffer<FirstHitSums> film_first_hits(ex, "film first hits", layers.first_hits ? n : 0, &tally);
   Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 3 * std::size_t(depth),
                                           &tally);
   fill_bytes(ex, depth_counts.data(), 0, depth_counts.bytes());
-  const FilmView film_view{film.data(), settings.count_samples, film_counts.data(),
+  const FilmView film_view{film.data(), settings.count_samples,
                            layers.squares ? film_squares.data() : nullptr,
                            layers.first_hits ? film_first_hits.data() : nullptr};
   if (settings.initial_film) {
     upload_film(ex, *settings.initial_film, film_view, width, height);
   } else {
     fill_bytes(ex, film.data(), 0, film.bytes());
-    fill_bytes(ex, film_counts.data(), 0, film_counts.bytes());
     if (layers.squares) fill_bytes(ex, film_squares.data(), 0, film_squares.bytes());
     if (layers.first_hits) fill_bytes(ex, film_first_hits.data(), 0, film_first_hits.bytes());
   }
@@ -256,7 +259,10 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
     begin = settings.resume_at.front();
     if (settings.resume_at.size() != 1 || begin < range_begin || begin > range_end)
       throw std::runtime_error("render: the resumed progress does not fit this render's samples");
-  }
+  }  // The samples on the film before this render (a resumed film's); its own are [begin, next).
+  const std::vector<std::uint32_t>* initial_counts =
+      settings.initial_film ? &settings.initial_film->counts : nullptr;
+
 
   RenderResult result;
   RenderStats& stats = result.stats;
@@ -314,7 +320,8 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
       return milliseconds_since(last_checkpoint) >= 1000.0 * settings.checkpoint_interval_s;
     };
     control.checkpoint = [&](unsigned long long next_sample) {
-      settings.on_checkpoint(download_film(ex, film_view, width, height),
+      settings.on_checkpoint(download_film(ex, film_view, width, height, initial_counts, begin,
+                                           next_sample),
                              std::vector<std::uint64_t>{next_sample});
       last_checkpoint = std::chrono::steady_clock::now();
     };
@@ -371,7 +378,8 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   stats.stopped = stop_reason_name(stopped);
   stats.samples = context.next_sample - begin;
 
-  result.film = download_film(ex, film_view, width, height);
+  result.film =
+      download_film(ex, film_view, width, height, initial_counts, begin, context.next_sample);
   result.next_samples = {context.next_sample};
   count_film_samples(result.film, stats);
   result.image = film_image(result.film);

@@ -26,9 +26,9 @@ namespace raystream {
 // SurfaceHit, ShadowRay). The carried fields are a path's state between bounces (the stream
 // schedule moves them when it packs the live paths together); the hit fields hold the current
 // bounce's closest hit, from intersect to shade; the shadow fields a shadow ray queued by the
-// shade stage (next-event estimation) for the shadow stage: what it adds to the path's radiance
-// when it sees its light (the light's primitive), and whether the path ended at this bounce (the
-// shadow stage then ends the sample: a sample reaches its pixel once, with all its light).
+// shade stage (next-event estimation) for the shadow stage: what it adds to the path's pixel (or,
+// with whole samples, its radiance) when it sees its light (the light's primitive), and whether
+// the path ended at this bounce (with whole samples the shadow stage then ends the sample).
 #define RAYSTREAM_PATH_CARRIED_FIELDS(F) \
   RAYSTREAM_PATH_SAMPLE_FIELDS(F) RAYSTREAM_PATH_BOUNCE_FIELDS(F)
 // Which sample the path is: set when it starts, never changed.

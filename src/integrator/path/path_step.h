@@ -181,15 +181,21 @@ struct FirstHitSums {
 static_assert(sizeof(FirstHitSums) == 8 * sizeof(float), "eight floats (kFirstHitValues)");
 
 // The film: sums of the samples' radiance per pixel (the image is the sum over the samples per
-// pixel), and per pixel the samples it got. With count_samples every ending path adds exactly 1
-// instead (a test mode: each pixel's sum then counts its samples). The other layers are kept
-// when their pointer is set (FilmLayers).
+// pixel). With count_samples every ending path adds exactly 1 instead (a test mode: each pixel's
+// sum then counts its samples). The other layers are kept when their pointer is set
+// (FilmLayers). How many samples each pixel got is not counted here: every schedule ends a
+// contiguous range of sample numbers, so the host knows it (add_sample_range).
+//
+// A sample's light reaches its pixel in pieces (a shadow ray's as it is traced, the rest when the
+// path ends), each a few atomic adds and none for black, unless the variance layer is kept
+// (squares): that needs each sample whole, so then a path carries its shadow rays' light and
+// adds it once, at its end.
 struct FilmView {
   glm::vec3* sums = nullptr;
   bool count_samples = false;
-  unsigned int* counts = nullptr;      // samples ended per pixel; null: not counted
   glm::vec3* squares = nullptr;        // each sample's radiance squared, summed; null: not kept
   FirstHitSums* first_hits = nullptr;  // null: not kept
+  RAYSTREAM_HD bool whole_samples() const { return squares != nullptr; }
 };
 
 RAYSTREAM_HD inline void atomic_add(float* sum, float value) {
@@ -217,20 +223,11 @@ RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, glm:
   atomic_add(film.sums + pixel, value);
 }
 
-// A sample has ended with its whole radiance `value` (a path adds its light as it goes, the
-// shadow rays' included, and ends here once): adds it to its pixel, counts it, and adds its
-// square for the variance. A non-finite value counts as a sample of 0.
+// A path has ended with its radiance `value` (with whole_samples, its shadow rays' included):
+// adds it to its pixel, and its square for the variance. A non-finite value counts as 0.
 RAYSTREAM_HD inline void finish_sample(const FilmView& film, std::uint32_t pixel,
                                        const glm::vec3& value) {
   deposit(film, pixel, value);
-  if (film.counts) {
-#if defined(__CUDA_ARCH__)
-    atomicAdd(film.counts + pixel, 1u);
-#else
-#pragma omp atomic
-    film.counts[pixel] += 1u;
-#endif
-  }
   if (film.squares && !film.count_samples && is_finite(value)) {
     const glm::vec3 square = value * value;
     if (is_finite(square) && (square.x > 0.0f || square.y > 0.0f || square.z > 0.0f))

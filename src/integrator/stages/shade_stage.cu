@@ -2,7 +2,8 @@
 // (scatter_path). A path that queues a shadow ray writes it to its state slot's shadow fields and
 // its id to the shadow queue's slot; the other slots of the queue get the dead bit (the shadow
 // stage, shadow_stage.cu, traces the queue once compaction has packed it). A path that ends here
-// ends its sample (finish_sample) unless it queued a shadow ray: the shadow stage ends it then.
+// ends its sample (finish_sample), unless the film takes whole samples and it queued a shadow
+// ray: the shadow stage ends it then.
 // At depth 0 the hit goes to the first-hit AOVs when the film keeps them.
 #include "integrator/backend/parallel_for.cuh"
 #include "integrator/stages/stages.h"
@@ -34,15 +35,16 @@ struct ShadeBody {
     ShadowRay shadow;
     const bool goes_on = scatter_path<Lobe>(p, scene, hit, max_depth, seed, shadow);
     const bool shadowed = shadow.queued && shadow_ids;
+    // Whole samples: a path that ends with a shadow ray queued ends in the shadow stage.
+    const bool ends_in_shadow_stage = shadowed && !goes_on && film.whole_samples();
     if (shadowed) {
-      shadow.ends = goes_on ? 0 : 1;
+      shadow.ends = ends_in_shadow_stage ? 1 : 0;
       paths.store(id, shadow);
       shadow_ids[i] = id;
       if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
     }
     if (!goes_on) {
-      // With a shadow ray queued, the shadow stage ends the sample, with its light.
-      if (shadowed) {
+      if (ends_in_shadow_stage) {
         paths.radiance[id] = p.radiance;
       } else {
         finish_sample(film, p.pixel, p.radiance);

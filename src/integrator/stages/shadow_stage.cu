@@ -1,7 +1,7 @@
 // Stage: the shadow rays of next-event estimation, packed to the front of their queue by
-// compaction: each one that sees its light adds its contribution to its path's radiance. A path
-// that ended at this bounce ends its sample here (finish_sample), so that a sample reaches its
-// pixel once, with all its light (the variance AOV needs each sample whole).
+// compaction: each one that sees its light adds its contribution to its path's pixel, or, where
+// the film takes whole samples (the variance AOV), to its path's radiance; a path that ended at
+// this bounce then ends its sample here (finish_sample), with all its light.
 #include "integrator/backend/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
@@ -20,6 +20,13 @@ struct ShadowBody {
     if (i >= live_slots(bound)) return;
     const std::uint32_t id = shadow_ids[i];
     if (!is_live_id(id)) return;
+    if (!film.whole_samples()) {
+      if (film.count_samples) return;  // that mode counts the paths' ends only
+      if (sees_light(geometry, Ray{paths.shadow_origin[id], paths.shadow_direction[id]},
+                     paths.shadow_light[id]))
+        deposit(film, paths.pixel[id], paths.shadow_radiance[id]);
+      return;
+    }
     // Counting samples, the light does not matter: only the ends do.
     const bool sees = !film.count_samples &&
                       sees_light(geometry, Ray{paths.shadow_origin[id], paths.shadow_direction[id]},
