@@ -23,8 +23,8 @@ SceneObject make_scene_object(const Object& object) {
                              std::fmod(object.rotation_degrees.y, 90.0f) == 0.0f &&
                              std::fmod(object.rotation_degrees.z, 90.0f) == 0.0f;
   const bool round = a.x == a.y && a.y == a.z;
-  const bool rotation_invariant = dispatch_shape(
-      result.shape, [](auto shape) { return decltype(shape)::kRotationInvariant; });
+  const bool rotation_invariant =
+      dispatch_shape(result.shape, [](auto shape) { return decltype(shape)::kRotationInvariant; });
   if (rotation_invariant ? round : quarter_turns) {
     glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
     for (int corner = 0; corner < 8; ++corner) {

@@ -45,9 +45,8 @@ RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, cons
     d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
   }
   glm::vec3 n_object(0.0f);
-  const float t = dispatch_shape(object.shape, [&](auto shape) {
-    return decltype(shape)::intersect(o, d, t_min, n_object);
-  });
+  const float t = dispatch_shape(
+      object.shape, [&](auto shape) { return decltype(shape)::intersect(o, d, t_min, n_object); });
   Hit hit;
   if (t < kNoHit) {
     hit.t = t;

@@ -91,7 +91,7 @@ struct RenderSettings {
   int width = 0;  // image size (taken from the scene's camera by the caller)
   int height = 0;
   Schedule schedule = Schedule::stream;
-  std::size_t pool = 0;                 // stream schedule: path slots (0: sized to fill the device)
+  std::size_t pool = 0;  // stream schedule: path slots (0: sized to fill the device)
   ShadeMode shade = ShadeMode::automatic;  // the wavefronts (the megakernel shades in place)
   // Sort by material id before shading (shade single: the queues split by lobe kind instead).
   bool sort_by_material = false;

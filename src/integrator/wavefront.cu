@@ -263,7 +263,6 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const std::vector<std::uint32_t>* initial_counts =
       settings.initial_film ? &settings.initial_film->counts : nullptr;
 
-
   RenderResult result;
   RenderStats& stats = result.stats;
   stats.schedule = schedule_name(settings.schedule);
@@ -320,9 +319,9 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
       return milliseconds_since(last_checkpoint) >= 1000.0 * settings.checkpoint_interval_s;
     };
     control.checkpoint = [&](unsigned long long next_sample) {
-      settings.on_checkpoint(download_film(ex, film_view, width, height, initial_counts, begin,
-                                           next_sample),
-                             std::vector<std::uint64_t>{next_sample});
+      settings.on_checkpoint(
+          download_film(ex, film_view, width, height, initial_counts, begin, next_sample),
+          std::vector<std::uint64_t>{next_sample});
       last_checkpoint = std::chrono::steady_clock::now();
     };
   }

@@ -770,11 +770,7 @@ void Builder::add_primitive(const tinygltf::Primitive& p, const glm::mat4& world
       t.n[j] = nrm[k[j]];
       t.uv[j] = uv[k[j]];
     }
-    if (mirrored) {  // a mirroring transform reverses the winding: keep it counter-clockwise
-      std::swap(t.v[1], t.v[2]);
-      std::swap(t.n[1], t.n[2]);
-      std::swap(t.uv[1], t.uv[2]);
-    }
+    if (mirrored) reverse_winding(t);
     const glm::vec3 face = glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
     const float area2 = glm::length(face);
     // Triangles of zero area, common in CAD exports (a tenth of 2CylinderEngine's), show

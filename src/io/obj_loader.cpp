@@ -369,11 +369,7 @@ bool read_face(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::index
   face /= area2;
   if (smooth) {
     // The vertex normals say which side is outside: the winding follows them.
-    if (glm::dot(face, tri.n[0] + tri.n[1] + tri.n[2]) < 0.0f) {
-      std::swap(tri.v[1], tri.v[2]);
-      std::swap(tri.n[1], tri.n[2]);
-      std::swap(tri.uv[1], tri.uv[2]);
-    }
+    if (glm::dot(face, tri.n[0] + tri.n[1] + tri.n[2]) < 0.0f) reverse_winding(tri);
   } else {
     tri.n[0] = tri.n[1] = tri.n[2] = face;
   }

@@ -396,11 +396,7 @@ void add_triangles(JsonReader& r, const std::string& key, const Object& transfor
       w.n[c] = length > 0.0f ? n / length : n;
       w.uv[c] = t.uv[c];
     }
-    if (mirrored) {  // a mirroring transform reverses the winding: keep it counter-clockwise
-      std::swap(w.v[1], w.v[2]);
-      std::swap(w.n[1], w.n[2]);
-      std::swap(w.uv[1], w.uv[2]);
-    }
+    if (mirrored) reverse_winding(w);
     const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
     const float area2 = glm::length(face);
     // Collapsed by the transform, or too large for its area to be computed: dropped.

@@ -52,7 +52,7 @@ struct SphereLight {  // a sphere of uniform scale
   float area = 0.0f;
 };
 
-struct ObjectLight {  // any other sphere or cube: scaled, rotated
+struct ObjectLight {                // any other sphere or cube: scaled, rotated
   glm::mat4 to_world{1.0f};         // object-to-world transform M
   glm::mat4 to_object{1.0f};        // its inverse
   glm::mat3 normal_to_world{1.0f};  // M^-T
@@ -106,9 +106,8 @@ RAYSTREAM_HD inline float object_area_pdf(const ObjectLight& o, const glm::vec3&
 
 // Solid-angle density of an area density at `q` (unit normal n) seen from `x`; zero when the
 // light does not emit towards x.
-RAYSTREAM_HD inline float area_to_solid_angle(bool two_sided, float area_pdf,
-                                              const glm::vec3& x, const glm::vec3& q,
-                                              const glm::vec3& n) {
+RAYSTREAM_HD inline float area_to_solid_angle(bool two_sided, float area_pdf, const glm::vec3& x,
+                                              const glm::vec3& q, const glm::vec3& n) {
   const glm::vec3 d = q - x;
   const float dist2 = glm::dot(d, d);
   if (!(dist2 > 0.0f)) return 0.0f;
@@ -233,8 +232,7 @@ RAYSTREAM_HD inline float light_pdf(const LightsView& l, int k, const glm::vec3&
         const float cos_max = sqrtf(fmaxf(0.0f, 1.0f - r2 / d2));
         return light.pick / (2.0f * kPi * fmaxf(1.0f - cos_max, 1.0e-12f));
       }
-      return light.pick *
-             detail::area_to_solid_angle(light.two_sided, 1.0f / sphere.area, x, q, n);
+      return light.pick * detail::area_to_solid_angle(light.two_sided, 1.0f / sphere.area, x, q, n);
     }
     case LightKind::object: {
       const ObjectLight& o = l.objects[light.index];

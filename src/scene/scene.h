@@ -3,6 +3,7 @@
 
 #include <glm/glm.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/scene_enums.h"
@@ -48,6 +49,14 @@ struct Triangle {
   // Texture coordinates of the corners (OBJ vt; (0, 0) where the file gives none).
   glm::vec2 uv[3]{};
 };
+
+// Swaps the second and third corners: where a mirroring transform reversed a triangle's winding,
+// or its normals say the other side is outside.
+inline void reverse_winding(Triangle& t) {
+  std::swap(t.v[1], t.v[2]);
+  std::swap(t.n[1], t.n[2]);
+  std::swap(t.uv[1], t.uv[2]);
+}
 
 struct Camera {
   int width = 800;  // RES

@@ -12,24 +12,16 @@
 #include "io/checkpoint_file.h"
 #include "render_test_scenes.h"
 #include "scene/scene_error.h"
+#include "temp_folder.h"
 
 namespace raystream {
 namespace {
 
 namespace fs = std::filesystem;
 
-class CheckpointFiles : public testing::Test {
+class CheckpointFiles : public test::TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("raystream_checkpoint_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& file, const std::vector<unsigned char>& bytes) {
-    std::ofstream(file, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  }
+  CheckpointFiles() : TempFolderTest("raystream_checkpoint_test_") {}
   std::string error_of(const std::string& file) {
     try {
       read_checkpoint(file);
@@ -38,7 +30,6 @@ class CheckpointFiles : public testing::Test {
     }
     return "(no error)";
   }
-  fs::path dir_;
 };
 
 Checkpoint sample_checkpoint(bool layers) {

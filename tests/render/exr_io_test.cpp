@@ -26,25 +26,16 @@
 #include "io/image_output.h"
 #include "io/input_file.h"
 #include "scene/scene_error.h"
+#include "temp_folder.h"
 
 namespace raystream {
 namespace {
 
 namespace fs = std::filesystem;
 
-class ExrFiles : public testing::Test {
+class ExrFiles : public test::TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("raystream_exr_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  void write(const std::string& file, const std::vector<unsigned char>& bytes) {
-    std::ofstream(file, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  }
-  fs::path dir_;
+  ExrFiles() : TempFolderTest("raystream_exr_test_") {}
 };
 
 // Every channel of an EXR file as OpenEXR's own reader gives it, as floats.

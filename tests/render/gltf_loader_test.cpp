@@ -17,6 +17,7 @@
 
 #include "io/scene_loader.h"
 #include "scene/scene_error.h"
+#include "temp_folder.h"
 
 namespace raystream {
 namespace {
@@ -227,13 +228,9 @@ json two_triangles(Buffer& b) {
   return doc;
 }
 
-class GltfWritten : public testing::Test {
+class GltfWritten : public test::TempFolderTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("raystream_gltf_test_" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  GltfWritten() : TempFolderTest("raystream_gltf_test_") {}
   std::string write(const std::string& name, json doc, const Buffer& b) {
     doc["buffers"] = {{{"byteLength", b.bytes.size()},
                        {"uri", "data:application/octet-stream;base64," + base64(b.bytes)}}};
@@ -241,7 +238,6 @@ class GltfWritten : public testing::Test {
     std::ofstream(path) << doc.dump();
     return path;
   }
-  fs::path dir_;
 };
 
 TEST_F(GltfWritten, TrianglesIndexedAndNotWithTextureCoordinatesFlipped) {

@@ -317,8 +317,7 @@ TEST(LightTable, PicksFollowPower) {
     const Light& l = b.table.lights[light_of(b, e)];
     const double want = e.power / total;
     // The table's ellipsoid area is a coarser quadrature than ours.
-    const double tolerance =
-        is_ellipsoid(b, l) ? 1e-3 : 1e-4;
+    const double tolerance = is_ellipsoid(b, l) ? 1e-3 : 1e-4;
     EXPECT_NEAR(l.pick, want, tolerance * want)
         << (e.triangle ? "triangle " : "object ") << e.index;
     pick_sum += l.pick;
@@ -361,8 +360,7 @@ TEST(LightTable, PowersBeyondTheFloatRangeKeepFinitePicks) {
   for (const ExpectedLight& e : expected) total += e.power;
   for (const ExpectedLight& e : expected) {
     const Light& l = b.table.lights[light_of(b, e)];
-    const double tolerance =
-        is_ellipsoid(b, l) ? 1e-3 : 1e-4;
+    const double tolerance = is_ellipsoid(b, l) ? 1e-3 : 1e-4;
     EXPECT_NEAR(l.pick, e.power / total, tolerance * e.power / total + 1e-12);
   }
 }

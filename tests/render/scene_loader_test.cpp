@@ -367,8 +367,9 @@ TEST(SceneLoader, WrongTypes) {
   EXPECT_CONTAINS(error_of("[1, 2]"), "expected an object, got an array");
   EXPECT_CONTAINS(error_of(scene_text(with(kMaterials, "Diffuse", "Velvet"), kCamera, kObjects)),
                   "Materials.white.TYPE: unknown material TYPE \"Velvet\"");
-  EXPECT_CONTAINS(error_of(scene_text(kMaterials, kCamera, with(kObjects, "sphere", "torus"))),
-                  "Objects[1].TYPE: unknown object TYPE \"torus\" (expected sphere, cube, mesh or gltf)");
+  EXPECT_CONTAINS(
+      error_of(scene_text(kMaterials, kCamera, with(kObjects, "sphere", "torus"))),
+      "Objects[1].TYPE: unknown object TYPE \"torus\" (expected sphere, cube, mesh or gltf)");
 }
 
 TEST(SceneLoader, NonPositiveAndAbsurdSizes) {
