@@ -6,13 +6,15 @@
 Two processes render the same image as one (up to the order of the film's additions and the
 8-bit mantissas of the .hdr file), their statistics add up to the single process's, and a
 process that fails (a bad scene on one rank, an output that cannot be written) ends every
-process with a non-zero exit, the failing rank's message and no image.
+process with a non-zero exit, the failing rank's message and no image; a run stopped by a time
+budget writes a checkpoint per process and resumes to the uninterrupted image.
 """
 
 import argparse
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import unittest
@@ -65,6 +67,18 @@ def read_hdr(path):
     return width, height, pixels
 
 
+def read_pfm(path):
+    """The pixels of a colour PFM file as floats."""
+    data = Path(path).read_bytes()
+    header, pos = [], 0
+    while len(header) < 3:
+        end = data.index(b"\n", pos)
+        header.append(data[pos:end].decode())
+        pos = end + 1
+    width, height = (int(v) for v in header[1].split())
+    return width, height, struct.unpack(f"<{3 * width * height}f", data[pos:pos + 12 * width * height])
+
+
 def run(cmd, **kwargs):
     return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, env=ENV,
                           timeout=300, **kwargs)
@@ -103,6 +117,37 @@ class MpiRender(unittest.TestCase):
         self.assertEqual([s["spp"] for s in shares], [3, 2])
         self.assertEqual([s["first_sample"] for s in shares], [0, 3])
         self.assertEqual(sum(s["path_segments"] for s in shares), s2["path_segments"])
+
+    def test_a_stopped_run_resumes_to_the_image_of_an_uninterrupted_one(self):
+        # Each process writes its own checkpoint (<image>.checkpoint.rank<R>) when a time budget
+        # stops it; --resume names the first and each process reads its own. The resumed image
+        # equals the uninterrupted one within the summation tolerance (the same samples, added
+        # in another order).
+        out = Path(ARGS.out)
+        common = [ARGS.binary, SCENE, "--device", "cpu", "--spp", "40000", "--seed", "3", "-q"]
+        whole = run([ARGS.mpiexec, "-np", "2", *common, "-o", out / "whole.pfm"])
+        self.assertEqual(whole.returncode, 0, whole.stdout + whole.stderr)
+        part = out / "part.pfm"
+        for f in out.glob("part.pfm*"):
+            f.unlink()
+        first = run([ARGS.mpiexec, "-np", "2", *common, "-o", part, "--time", "1",
+                     "--checkpoint", "1000", "--stats", out / "part.json"])
+        self.assertEqual(first.returncode, 0, first.stdout + first.stderr)
+        stats = json.loads((out / "part.json").read_text())
+        self.assertEqual(stats["stopped"], "time budget")
+        self.assertLess(stats["samples"], 40000 * 24 * 16)
+        for rank in (0, 1):
+            self.assertTrue((out / f"part.pfm.checkpoint.rank{rank}").exists(), rank)
+        second = run([ARGS.mpiexec, "-np", "2", *common, "-o", part, "--resume",
+                      out / "part.pfm.checkpoint", "--stats", out / "resumed.json"])
+        self.assertEqual(second.returncode, 0, second.stdout + second.stderr)
+        resumed = json.loads((out / "resumed.json").read_text())
+        self.assertEqual(resumed["film_samples"], 40000 * 24 * 16)
+        _, _, a = read_pfm(out / "whole.pfm")
+        _, _, b = read_pfm(part)
+        self.assertGreater(sum(a), 0.0)
+        for k, (x, y) in enumerate(zip(a, b)):
+            self.assertLessEqual(abs(x - y), max(1e-6, 1e-5 * max(abs(x), abs(y))), f"value {k}")
 
     def test_a_bad_scene_on_one_rank_ends_every_rank(self):
         good, bad = Path(ARGS.out) / "good", Path(ARGS.out) / "bad"
