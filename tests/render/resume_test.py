@@ -6,7 +6,7 @@ time gives the uninterrupted render's image, within the summation tolerance of t
 checkpoint of one resumes in another). Then checkpoints of another render are refused: exit 2,
 one line naming the file and the difference, no image written.
 
-  resume_test.py --binary build/raystream --out DIR [--device cpu|gpu] [--seed N]
+  resume_test.py --binary build/raystream --out DIR [--device cpu|gpu] [--devices all] [--seed N]
 
 Exit 77 (skipped) with --device gpu where raystream finds no CUDA device."""
 import argparse
@@ -63,6 +63,7 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--device", default="cpu", choices=sorted(SIZE))
+    parser.add_argument("--devices", help="raystream's --devices (all: a share per GPU)")
     parser.add_argument("--seed", type=int, default=None)
     a = parser.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -72,6 +73,8 @@ def main():
     os.makedirs(a.out)
     size = SIZE[a.device]
     common = [SCENE, "--device", a.device, "--resolution", size, "--spp", SPP, "--quiet"]
+    if a.devices:
+        common += ["--devices", a.devices]
 
     reference = os.path.join(a.out, "reference.pfm")
     code, out, err = run(a.binary, common + ["-o", reference])
