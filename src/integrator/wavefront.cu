@@ -176,13 +176,14 @@ RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene
   RenderSettings s = asked;
   if (asked.shade == ShadeMode::automatic) {
     unsigned lobes = 0u;
-    bool textured = false;
+    bool textured = false, rough = false;
     for (const Material& material : scene.materials) {
       const MaterialData m = make_material_data(material);
       lobes |= lobe_bit(static_cast<BsdfKind>(m.kind));
       textured = textured || m.texture >= 0;
+      rough = rough || is_rough(m);
     }
-    s.shade = asked.schedule == Schedule::stream && !ClassicLobes::covers(lobes, textured)
+    s.shade = asked.schedule == Schedule::stream && !ClassicLobes::covers(lobes, textured, rough)
                   ? ShadeMode::queues
                   : ShadeMode::single;
   }
@@ -289,10 +290,12 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   view.nee = settings.nee && view.lights.count > 0;
   view.lobe_mask = 0u;
   view.textured = false;
+  view.rough = false;
   for (const Material& material : scene.materials) {
     const MaterialData m = make_material_data(material);
     view.lobe_mask |= lobe_bit(static_cast<BsdfKind>(m.kind));
     view.textured = view.textured || m.texture >= 0;
+    view.rough = view.rough || is_rough(m);
   }
   view.geometry.object_uvs = view.textured ? 1 : 0;
   if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)

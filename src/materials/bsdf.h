@@ -73,14 +73,16 @@ inline constexpr unsigned kAllLobes = lobe_bit(BsdfKind::none) RAYSTREAM_LOBES(R
 // The lobes of a set of kinds (Mask: lobe_bit of each), behind the lobe interface: each call
 // dispatches on the material's kind, among the set's lobes alone (a kind outside the set is
 // black: code compiled for a set runs only on scenes the set covers). Textures: whether the
-// set's materials may be textured. A kernel templated on a lobe takes AnyLobe to serve every
-// material, a smaller set to leave the other lobes' code out, a lobe type for its queue alone.
-template <unsigned Mask, bool Textures = true>
+// set's materials may be textured. Rough: whether they may be rough (alpha at least
+// kMinGgxAlpha); a smooth set sees every alpha as 0, so the microfacet branches fold away. A
+// kernel templated on a lobe takes AnyLobe to serve every material, a smaller set to leave the
+// other lobes' code out, a lobe type for its queue alone.
+template <unsigned Mask, bool Textures = true, bool Rough = true>
 struct LobeSet {
-  // Whether code compiled for the set renders materials of the kinds in `mask` (textured or not)
-  // as AnyLobe would.
-  static constexpr bool covers(unsigned mask, bool textured) {
-    return (mask & ~Mask) == 0u && (Textures || !textured);
+  // Whether code compiled for the set renders materials of the kinds in `mask` (textured or not,
+  // rough or not) as AnyLobe would.
+  static constexpr bool covers(unsigned mask, bool textured, bool rough) {
+    return (mask & ~Mask) == 0u && (Textures || !textured) && (Rough || !rough);
   }
   template <class F>
   RAYSTREAM_HD static decltype(auto) dispatch(std::int32_t kind, F&& f) {
@@ -97,30 +99,51 @@ struct LobeSet {
         return f(NoLobe{});
     }
   }
+  // Calls f(lobe, material) with the material's lobe and the material as the set sees it.
+  template <class F>
+  RAYSTREAM_HD static decltype(auto) with_lobe(const MaterialData& m, F&& f) {
+    if constexpr (Rough) {
+      return dispatch(m.kind, [&](auto lobe) { return f(lobe, m); });
+    } else {
+      MaterialData smooth = m;
+      smooth.alpha = 0.0f;
+      return dispatch(m.kind, [&](auto lobe) { return f(lobe, smooth); });
+    }
+  }
   RAYSTREAM_HD static bool delta(const MaterialData& m) {
-    return dispatch(m.kind, [&](auto lobe) { return decltype(lobe)::delta(m); });
+    return with_lobe(m,
+                     [&](auto lobe, const MaterialData& mm) { return decltype(lobe)::delta(mm); });
   }
   RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
                                         const glm::vec3& wo, float uc, float u1, float u2) {
-    return dispatch(m.kind,
-                    [&](auto lobe) { return decltype(lobe)::sample(m, albedo, wo, uc, u1, u2); });
+    return with_lobe(m, [&](auto lobe, const MaterialData& mm) {
+      return decltype(lobe)::sample(mm, albedo, wo, uc, u1, u2);
+    });
   }
   RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
                                      const glm::vec3& wo, const glm::vec3& wi) {
-    return dispatch(m.kind, [&](auto lobe) { return decltype(lobe)::eval(m, albedo, wo, wi); });
+    return with_lobe(m, [&](auto lobe, const MaterialData& mm) {
+      return decltype(lobe)::eval(mm, albedo, wo, wi);
+    });
   }
   RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
-    return dispatch(m.kind, [&](auto lobe) { return decltype(lobe)::pdf(m, wo, wi); });
+    return with_lobe(
+        m, [&](auto lobe, const MaterialData& mm) { return decltype(lobe)::pdf(mm, wo, wi); });
   }
 };
 
 // Every lobe, textures too: one kernel for any scene.
 using AnyLobe = LobeSet<kAllLobes, true>;
-// The course's materials without textures (Diffuse, Specular, Refractive; emitters): the
-// smallest set most shipped scenes need (smallpt, the Cornell boxes).
+// The course's materials, smooth and without textures (Diffuse, Specular and Refractive of
+// ROUGHNESS 0; emitters): the smallest set most shipped scenes need (smallpt, the Cornell boxes).
 using ClassicLobes = LobeSet<lobe_bit(BsdfKind::none) | lobe_bit(BsdfKind::kLambertian) |
                                  lobe_bit(BsdfKind::kConductor) | lobe_bit(BsdfKind::kDielectric),
-                             false>;
+                             false, false>;
+
+// Whether a material is rough: a smooth lobe set does not cover it.
+RAYSTREAM_HD inline bool is_rough(const MaterialData& m) {
+  return m.alpha >= kMinGgxAlpha;
+}
 
 // Whether a lobe's materials may be textured, so that code compiled without textures leaves the
 // lookup out: a set's flag; every lobe alone (a scene file textures Diffuse and Plastic, a glTF
@@ -129,8 +152,8 @@ template <class Lobe>
 struct LobeTextured : std::true_type {};
 template <>
 struct LobeTextured<NoLobe> : std::false_type {};
-template <unsigned Mask, bool Textures>
-struct LobeTextured<LobeSet<Mask, Textures>> : std::bool_constant<Textures> {};
+template <unsigned Mask, bool Textures, bool Rough>
+struct LobeTextured<LobeSet<Mask, Textures, Rough>> : std::bool_constant<Textures> {};
 
 RAYSTREAM_HD inline bool is_emissive(const MaterialData& m) {
   return m.emission.x > 0.0f || m.emission.y > 0.0f || m.emission.z > 0.0f;

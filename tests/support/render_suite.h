@@ -270,10 +270,13 @@ TEST_P(RenderOnExecutor, MaterialQueuesTraceTheSamePathsAsTheSingleKernel) {
 
 TEST_P(RenderOnExecutor, SpecializedKernelsCoverTheScene) {
   // The megakernel (and the single shade kernel) run the smallest compiled set of lobes that
-  // covers the scene: the course's materials without textures take the classic set, a textured
-  // scene every lobe; without NEE its code is left out. The image is the general kernel's.
-  const Scene classic = box_scene();
+  // covers the scene: the course's materials, smooth and without textures, take the classic set;
+  // a textured scene, or one with a rough metal, every lobe; without NEE its code is left out.
+  // The image is the general kernel's.
+  Scene classic = box_scene();
+  for (Material& m : classic.materials) m.roughness = 0.0f;  // its brushed cube polished
   const Scene textured = feature_scene();
+  const Scene rough = box_scene();
   for (const bool nee : {true, false}) {
     RenderSettings s = with_schedule(settings(classic, 2), Schedule::megakernel);
     s.nee = nee;
@@ -283,6 +286,13 @@ TEST_P(RenderOnExecutor, SpecializedKernelsCoverTheScene) {
     t.nee = nee;
     const RenderResult rt = render(textured, t);
     EXPECT_EQ(rt.stats.kernel_variant, nee ? "every lobe, NEE" : "every lobe, BSDF sampling");
+    RenderSettings u = with_schedule(settings(rough, 2), Schedule::megakernel);
+    u.nee = nee;
+    const RenderResult ru = render(rough, u);
+    EXPECT_EQ(ru.stats.kernel_variant, nee ? "every lobe, NEE" : "every lobe, BSDF sampling");
+    // The stream schedule traces the rough box's paths as the every-lobe megakernel does.
+    u.schedule = Schedule::stream;
+    expect_same_paths(render(rough, u), ru);
     // The stream schedule (shade queues) traces the same paths as the specialized megakernel.
     t.schedule = Schedule::stream;
     expect_same_paths(render(textured, t), rt);

@@ -145,10 +145,11 @@ struct SceneView {
   // Whether next-event estimation with MIS runs: --integrator path on a scene with a light (the
   // one place this is decided: render_wavefront). false: BSDF sampling only.
   bool nee = true;
-  // The lobe kinds the scene's materials use (lobe_bit of each) and whether any is textured: the
-  // host picks the smallest specialized kernel that covers them.
+  // The lobe kinds the scene's materials use (lobe_bit of each) and whether any is textured or
+  // rough: the host picks the smallest specialized kernel that covers them.
   unsigned lobe_mask = ~0u;
   bool textured = true;
+  bool rough = true;
 };
 
 // The live bound of a stage: a count on the executor's memory (read inside the kernel: the one

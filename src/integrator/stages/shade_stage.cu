@@ -63,7 +63,7 @@ void shade_paths(const Executor& ex, const SceneView& scene, const PathState& pa
                  std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
                  std::uint64_t seed, const FilmView& film, const DepthCounts& counts) {
   // The smallest specialization that covers the scene's lobes and textures.
-  if (ClassicLobes::covers(scene.lobe_mask, scene.textured))
+  if (ClassicLobes::covers(scene.lobe_mask, scene.textured, scene.rough))
     parallel_for(ex, "shade stage", bound.n,
                  ShadeBody<ClassicLobes>{scene, paths, ids, shadow_ids, bound, max_depth, seed,
                                          film, counts});
