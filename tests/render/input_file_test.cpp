@@ -21,6 +21,7 @@
 #include "io/image_reader.h"
 #include "io/obj_loader.h"
 #include "io/scene_loader.h"
+#include "temp_folder.h"
 
 namespace raystream {
 namespace {
@@ -31,34 +32,10 @@ namespace fs = std::filesystem;
   EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
       << "expected \"" << (needle) << "\" in \"" << (haystack) << "\""
 
-// A folder of its own under the system's temporary folder, removed at the end.
-class TempDir {
+// A folder of the test's own, removed at the end.
+class TempDir : public test::TempDir {
  public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("raystream-input-file-test-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name, const std::string& bytes) const {
-    std::ofstream out(path_ / name, std::ios::binary);
-    out << bytes;
-    return (path_ / name).string();
-  }
-  std::string fifo(const std::string& name) const {
-    const std::string p = (path_ / name).string();
-    EXPECT_EQ(::mkfifo(p.c_str(), 0600), 0) << p;
-    return p;
-  }
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
+  TempDir() : test::TempDir("raystream-input-file-test-") {}
 };
 
 // Runs `load` in a child process limited to 10 s and 1 GiB: exit 2 with the SceneError message

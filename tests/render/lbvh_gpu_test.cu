@@ -17,9 +17,9 @@
 #include "integrator/render.h"
 #include "integrator/scene_upload.h"
 #include "integrator/wavefront.h"
+#include "io/scene_loader.h"
 #include "lbvh_checks.h"
 #include "render_test_scenes.h"
-#include "io/scene_loader.h"
 
 namespace raystream {
 namespace {
@@ -78,15 +78,7 @@ std::vector<std::pair<std::string, test::BuildInput>> edge_inputs() {
 }
 
 void expect_identical(const test::BuiltTree& a, const test::BuiltTree& b) {
-  ASSERT_EQ(a.nodes.size(), b.nodes.size());
-  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-    ASSERT_EQ(a.nodes[i].offset, b.nodes[i].offset) << i;
-    ASSERT_EQ(a.nodes[i].count, b.nodes[i].count) << i;
-    ASSERT_EQ(a.nodes[i].lo, b.nodes[i].lo) << i;
-    ASSERT_EQ(a.nodes[i].hi, b.nodes[i].hi) << i;
-  }
-  EXPECT_EQ(a.order, b.order);
-  EXPECT_EQ(a.depth, b.depth);
+  test::expect_same_tree(a, b);
   EXPECT_EQ(a.sah_cost, b.sah_cost);
 }
 

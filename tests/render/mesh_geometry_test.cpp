@@ -14,6 +14,7 @@
 #include "geometry/scene_geometry.h"
 #include "geometry/triangle.h"
 #include "io/obj_loader.h"
+#include "lbvh_checks.h"
 
 namespace raystream {
 namespace {
@@ -170,21 +171,10 @@ void check_bvh(const Bvh& bvh, const std::vector<Aabb>& bounds) {
   EXPECT_GT(bvh.sah_cost, 0.0);
 }
 
-std::vector<Aabb> random_boxes(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> pos(-10.0f, 10.0f), size(0.0f, 0.5f);
-  std::vector<Aabb> boxes(n);
-  for (Aabb& b : boxes) {
-    b.lo = glm::vec3(pos(rng), pos(rng), pos(rng));
-    b.hi = b.lo + glm::vec3(size(rng), size(rng), size(rng));
-  }
-  return boxes;
-}
-
 TEST(BvhBuild, SizesAndStructure) {
   for (std::size_t n : {0u, 1u, 2u, 3u, 8u, 9u, 100u, 1000u, 20000u}) {
     SCOPED_TRACE(n);
-    const std::vector<Aabb> boxes = random_boxes(n, static_cast<std::uint32_t>(n));
+    const std::vector<Aabb> boxes = test::random_boxes<Aabb>(n, static_cast<std::uint32_t>(n));
     check_bvh(build_bvh(boxes), boxes);
   }
 }
@@ -192,7 +182,7 @@ TEST(BvhBuild, SizesAndStructure) {
 // Subtrees over 8192 primitives are built as parallel tasks and appended: the tree is the same
 // whatever the number of threads.
 TEST(BvhBuild, SameTreeOnOneThreadAndMany) {
-  const std::vector<Aabb> boxes = random_boxes(60000, 17);
+  const std::vector<Aabb> boxes = test::random_boxes<Aabb>(60000, 17);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   const Bvh one = build_bvh(boxes);
@@ -200,20 +190,12 @@ TEST(BvhBuild, SameTreeOnOneThreadAndMany) {
   const Bvh many = build_bvh(boxes);
   omp_set_num_threads(threads);
   check_bvh(many, boxes);
-  ASSERT_EQ(one.nodes.size(), many.nodes.size());
-  for (std::size_t i = 0; i < one.nodes.size(); ++i) {
-    ASSERT_EQ(one.nodes[i].offset, many.nodes[i].offset) << i;
-    ASSERT_EQ(one.nodes[i].count, many.nodes[i].count) << i;
-    ASSERT_EQ(one.nodes[i].lo, many.nodes[i].lo) << i;
-    ASSERT_EQ(one.nodes[i].hi, many.nodes[i].hi) << i;
-  }
-  EXPECT_EQ(one.order, many.order);
-  EXPECT_EQ(one.depth, many.depth);
+  test::expect_same_tree(one, many);
   EXPECT_EQ(one.leaves, many.leaves);
 }
 
 TEST(BvhBuild, LeavesStaySmall) {
-  const std::vector<Aabb> boxes = random_boxes(5000, 3);
+  const std::vector<Aabb> boxes = test::random_boxes<Aabb>(5000, 3);
   const Bvh bvh = build_bvh(boxes);
   for (const BvhNode& n : bvh.nodes) EXPECT_LE(n.count, kBvhMaxLeafSize);
   EXPECT_GT(bvh.leaves, 5000u / kBvhMaxLeafSize);
@@ -246,7 +228,7 @@ TEST(BvhBuild, DepthBoundedOnSkewedInput) {
 }
 
 TEST(BvhBuild, RejectsBadBoxes) {
-  std::vector<Aabb> boxes = random_boxes(4, 1);
+  std::vector<Aabb> boxes = test::random_boxes<Aabb>(4, 1);
   boxes[2] = Aabb();  // empty
   EXPECT_THROW(build_bvh(boxes), std::invalid_argument);
   boxes[2].lo = glm::vec3(std::nanf(""));

@@ -16,6 +16,7 @@
 #include "io/image_reader.h"
 #include "io/obj_loader.h"
 #include "io/scene_loader.h"
+#include "temp_folder.h"
 
 namespace raystream {
 namespace {
@@ -44,30 +45,10 @@ void expect_vec_near(const glm::vec3& a, const glm::vec3& b, float tol = 1e-6f) 
   EXPECT_NEAR(a.z, b.z, tol);
 }
 
-// A folder of its own under the system's temporary folder, removed at the end.
-class TempDir {
+// A folder of the test's own, removed at the end.
+class TempDir : public test::TempDir {
  public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("raystream-texture-test-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name, const std::string& bytes) const {
-    const fs::path p = path_ / name;
-    std::ofstream out(p, std::ios::binary);
-    out << bytes;
-    return p.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
+  TempDir() : test::TempDir("raystream-texture-test-") {}
 };
 
 std::string error_of_image(const std::string& path) {

@@ -169,15 +169,31 @@ inline std::vector<TriangleGeometry> random_triangles(std::size_t n, std::uint32
   return out;
 }
 
-inline std::vector<LbvhBox> random_boxes(std::size_t n, std::uint32_t seed) {
+// n random boxes of a type with lo and hi corners (the LBVH's LbvhBox, the SAH build's Aabb).
+template <class Box = LbvhBox>
+std::vector<Box> random_boxes(std::size_t n, std::uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> pos(-10.0f, 10.0f), size(0.0f, 0.5f);
-  std::vector<LbvhBox> out(n);
-  for (LbvhBox& b : out) {
+  std::vector<Box> out(n);
+  for (Box& b : out) {
     b.lo = glm::vec3(pos(rng), pos(rng), pos(rng));
     b.hi = b.lo + glm::vec3(size(rng), size(rng), size(rng));
   }
   return out;
+}
+
+// Two trees (Bvh, BuiltTree) with the same nodes, leaf order and depth.
+template <class Tree>
+void expect_same_tree(const Tree& a, const Tree& b) {
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+    ASSERT_EQ(a.nodes[i].offset, b.nodes[i].offset) << i;
+    ASSERT_EQ(a.nodes[i].count, b.nodes[i].count) << i;
+    ASSERT_EQ(a.nodes[i].lo, b.nodes[i].lo) << i;
+    ASSERT_EQ(a.nodes[i].hi, b.nodes[i].hi) << i;
+  }
+  EXPECT_EQ(a.order, b.order);
+  EXPECT_EQ(a.depth, b.depth);
 }
 
 // A scene's primitives as the renderer builds over them.
