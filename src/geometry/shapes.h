@@ -136,7 +136,14 @@ struct UnitCube {
     if (t_near > t_far) return kNoHit;
     const float t = t_near > t_min ? t_near : t_far;
     if (!(t > t_min) || t >= kNoHit) return kNoHit;
-    normal = UnitCube::normal(o + t * d);  // the face hit
+    // The face hit is the axis where the hit point lies furthest out.
+    const glm::vec3 p = o + t * d;
+    const glm::vec3 a = glm::abs(p);
+    int axis = 0;
+    if (a.y > a[axis]) axis = 1;
+    if (a.z > a[axis]) axis = 2;
+    normal = glm::vec3(0.0f);
+    normal[axis] = p[axis] >= 0.0f ? 1.0f : -1.0f;
     return t;
   }
 

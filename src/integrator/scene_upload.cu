@@ -40,11 +40,6 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
   auto start = std::chrono::steady_clock::now();
   acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
   const std::vector<MaterialData> materials = material_data(scene);
-  // What the materials ask of the compiled kernels (the lobes, textures, roughness).
-  const LobeFeatures features = lobe_features(materials);
-  view_.lobe_mask = features.mask;
-  view_.textured = features.textured;
-  view_.rough = features.rough;
   lights_ = build_light_table(scene, acceleration_, materials,
                               environment_power_estimate(scene.environment) / (4.0f * kPi));
   if (bvh == SceneBvh::lbvh) {
@@ -92,7 +87,6 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
   bvh_stats_.primitives = scene.triangles.size() + scene.objects.size();
   bvh_stats_.triangles = scene.triangles.size();
   view_.geometry = acceleration_.geometry();
-  view_.geometry.object_uvs = view_.textured ? 1 : 0;  // only textured scenes look them up
   if (bvh == SceneBvh::lbvh) {
     startup_.upload_ms = milliseconds_since(start);
     upload_with_lbvh(ex, primitives, tally);

@@ -175,10 +175,15 @@ RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene
   const int material_count = static_cast<int>(scene.materials.size());
   RenderSettings s = asked;
   if (asked.shade == ShadeMode::automatic) {
-    std::vector<MaterialData> materials;
-    for (const Material& material : scene.materials)
-      materials.push_back(make_material_data(material));
-    s.shade = asked.schedule == Schedule::stream && !lobe_features(materials).classic()
+    unsigned lobes = 0u;
+    bool textured = false, rough = false;
+    for (const Material& material : scene.materials) {
+      const MaterialData m = make_material_data(material);
+      lobes |= lobe_bit(static_cast<BsdfKind>(m.kind));
+      textured = textured || m.texture >= 0;
+      rough = rough || is_rough(m);
+    }
+    s.shade = asked.schedule == Schedule::stream && !ClassicLobes::covers(lobes, textured, rough)
                   ? ShadeMode::queues
                   : ShadeMode::single;
   }
@@ -283,8 +288,18 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
       settings.schedule == Schedule::megakernel ? "megakernel" : shade_mode_name(settings.shade);
   SceneView view = upload.view();
   view.nee = settings.nee && view.lights.count > 0;
+  view.lobe_mask = 0u;
+  view.textured = false;
+  view.rough = false;
+  for (const Material& material : scene.materials) {
+    const MaterialData m = make_material_data(material);
+    view.lobe_mask |= lobe_bit(static_cast<BsdfKind>(m.kind));
+    view.textured = view.textured || m.texture >= 0;
+    view.rough = view.rough || is_rough(m);
+  }
+  view.geometry.object_uvs = view.textured ? 1 : 0;
   if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
-    stats.kernel_variant = kernel_variant(view, settings.schedule == Schedule::megakernel);
+    stats.kernel_variant = megakernel_variant(view);
 
   // The budget, the signal and the checkpoints, polled by the schedule between waves or frames.
   auto render_start = std::chrono::steady_clock::now();

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <type_traits>
-#include <vector>
 
 #include "core/host_device.h"
 #include "core/sampling.h"
@@ -144,25 +143,6 @@ using ClassicLobes = LobeSet<lobe_bit(BsdfKind::none) | lobe_bit(BsdfKind::kLamb
 // Whether a material is rough: a smooth lobe set does not cover it.
 RAYSTREAM_HD inline bool is_rough(const MaterialData& m) {
   return m.alpha >= kMinGgxAlpha;
-}
-
-// What a scene's materials ask of the compiled kernels: their lobe kinds (lobe_bit of each),
-// whether any is textured, whether any is rough.
-struct LobeFeatures {
-  unsigned mask = 0u;
-  bool textured = false;
-  bool rough = false;
-  bool classic() const { return ClassicLobes::covers(mask, textured, rough); }
-};
-
-inline LobeFeatures lobe_features(const std::vector<MaterialData>& materials) {
-  LobeFeatures f;
-  for (const MaterialData& m : materials) {
-    f.mask |= lobe_bit(static_cast<BsdfKind>(m.kind));
-    f.textured = f.textured || m.texture >= 0;
-    f.rough = f.rough || is_rough(m);
-  }
-  return f;
 }
 
 // Whether a lobe's materials may be textured, so that code compiled without textures leaves the

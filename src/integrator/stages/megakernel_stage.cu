@@ -60,22 +60,16 @@ void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t 
                  MegakernelBody<decltype(lobes), decltype(nee)::value>{
                      scene, sample, first_pixel, max_depth, seed, film, counts});
   };
-  if (covered_by_classic_lobes(scene)) {
-    if (scene.nee)
-      launch(ClassicLobes{}, std::true_type{});
-    else
-      launch(ClassicLobes{}, std::false_type{});
-  } else {
-    if (scene.nee)
-      launch(AnyLobe{}, std::true_type{});
-    else
-      launch(AnyLobe{}, std::false_type{});
-  }
+  const bool classic = ClassicLobes::covers(scene.lobe_mask, scene.textured, scene.rough);
+  if (classic && scene.nee) launch(ClassicLobes{}, std::true_type{});
+  if (classic && !scene.nee) launch(ClassicLobes{}, std::false_type{});
+  if (!classic && scene.nee) launch(AnyLobe{}, std::true_type{});
+  if (!classic && !scene.nee) launch(AnyLobe{}, std::false_type{});
 }
 
-const char* kernel_variant(const SceneView& scene, bool megakernel) {
-  const bool classic = covered_by_classic_lobes(scene);
-  if (!megakernel) return classic ? "classic lobes" : "every lobe";  // NEE decided at run time
+// The megakernel compiled for the scene: "classic" or "any", with or without NEE.
+const char* megakernel_variant(const SceneView& scene) {
+  const bool classic = ClassicLobes::covers(scene.lobe_mask, scene.textured, scene.rough);
   if (classic) return scene.nee ? "classic lobes, NEE" : "classic lobes, BSDF sampling";
   return scene.nee ? "every lobe, NEE" : "every lobe, BSDF sampling";
 }

@@ -63,7 +63,7 @@ void shade_paths(const Executor& ex, const SceneView& scene, const PathState& pa
                  std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
                  std::uint64_t seed, const FilmView& film, const DepthCounts& counts) {
   // The smallest specialization that covers the scene's lobes and textures.
-  if (covered_by_classic_lobes(scene))
+  if (ClassicLobes::covers(scene.lobe_mask, scene.textured, scene.rough))
     parallel_for(ex, "shade stage", bound.n,
                  ShadeBody<ClassicLobes>{scene, paths, ids, shadow_ids, bound, max_depth, seed,
                                          film, counts});
@@ -81,7 +81,6 @@ void shade_queues(const Executor& ex, const SceneView& scene, const PathState& p
   const LiveBound all{nullptr, n};
   for_each_lobe([&](auto lobe) {
     using Lobe = decltype(lobe);
-    if ((scene.lobe_mask & lobe_bit(Lobe::kKind)) == 0u) return;  // no material of it: empty
     parallel_for_range(
         ex, "shade queue", n, queue_offsets + static_cast<int>(Lobe::kKind),
         ShadeBody<Lobe>{scene, paths, ids, shadow_ids, all, max_depth, seed, film, counts});

@@ -108,13 +108,7 @@ void trace_megakernel(const Executor& ex, const SceneView& scene, std::uint32_t 
                       const DepthCounts& counts, std::uint32_t first_pixel = 0);
 
 // Which compiled specialization of the megakernel (and of the single shade kernel) renders the
-// scene, for the report: the smallest whose lobes and textures cover it (the megakernel's also
-// by NEE; the single shade kernel decides that at run time).
-const char* kernel_variant(const SceneView& scene, bool megakernel);
-
-// Whether the classic lobe set (smooth, untextured course materials) covers the scene.
-inline bool covered_by_classic_lobes(const SceneView& scene) {
-  return ClassicLobes::covers(scene.lobe_mask, scene.textured, scene.rough);
-}
+// scene: the smallest whose lobes, textures and NEE cover it, for the report.
+const char* megakernel_variant(const SceneView& scene);
 
 }  // namespace raystream
