@@ -23,3 +23,25 @@ __device__ __forceinline__ T reduce(T x, Op op) {
 }
 
 }  // namespace prim::warp
+
+namespace prim::warp {
+
+// The least and the largest 32-bit unsigned value over the warp, in every lane: one redux
+// instruction on sm_80 and newer, the shuffle reduction before.
+__device__ __forceinline__ unsigned reduce_min(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(kFullMask, x);
+#else
+  return reduce(x, [](unsigned a, unsigned b) { return b < a ? b : a; });
+#endif
+}
+
+__device__ __forceinline__ unsigned reduce_max(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(kFullMask, x);
+#else
+  return reduce(x, [](unsigned a, unsigned b) { return b > a ? b : a; });
+#endif
+}
+
+}  // namespace prim::warp
