@@ -178,11 +178,15 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                                   "up to 32 material queues, the same order) or off (default: " +
                                       on_off_text(defaults.sort_by_material) + ")")
                        ->check(CLI::IsMember({"on", "off", "multisplit"}));
-  auto* compact_opt = app.add_option("--compact", compact,
-                                     "Frame schedule: remove dead paths after every bounce "
-                                     "(default: " +
-                                         on_off_text(defaults.compact) + ")")
-                          ->check(CLI::IsMember({"on", "off"}));
+  auto* compact_opt =
+      app.add_option("--compact", compact,
+                     "How ended paths are removed: on (the schedule's way: the stream schedule "
+                     "fuses it into the shade stage, in the Thrust build a separate pass; the "
+                     "frame schedule compacts after every bounce), fused (stream: the shade "
+                     "stage writes the paths that go on compacted), separate (a compaction pass "
+                     "over the path ids, then the survivors moved), off (frame schedule only) "
+                     "(default: on)")
+          ->check(CLI::IsMember({"on", "off", "fused", "separate"}));
   auto* bvh_opt =
       app.add_option("--bvh", bvh,
                      "The BVH: gpu builds it on the executor from sorted Morton codes (LBVH; on "
@@ -283,7 +287,10 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     options.material_multisplit = sort == "multisplit";
   }
   if (*integrator_opt) options.nee = integrator == "path";
-  if (*compact_opt) options.compact = on_off(compact);
+  if (*compact_opt) {
+    options.compact = compact != "off";
+    if (compact == "fused" || compact == "separate") options.fused_compaction = compact == "fused";
+  }
   if (*bvh_opt) options.bvh = bvh;
   options.device = device == "gpu"   ? DeviceChoice::gpu
                    : device == "cpu" ? DeviceChoice::cpu
@@ -313,6 +320,8 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.sort_by_material = options.sort_by_material.value_or(s.sort_by_material);
   s.material_multisplit = options.material_multisplit.value_or(s.material_multisplit);
   s.compact = options.compact.value_or(s.compact);
+  if (options.fused_compaction)
+    s.compaction = *options.fused_compaction ? Compaction::fused : Compaction::separate;
   s.nee = options.nee.value_or(s.nee);
   // sah and gpu build a BVH whatever the scene's size; on (the option's old "always") is sah.
   if (options.bvh == std::string("off")) s.use_bvh = false;
@@ -411,10 +420,14 @@ std::vector<std::string> unused_setting_notices(const Options& options,
   if (options.pool && schedule != Schedule::stream)
     notices.push_back("--pool sizes the stream schedule's path pool; ignored by the " +
                       std::string(schedule_name(schedule)) + " schedule");
-  if (options.compact && schedule != Schedule::frame)
-    notices.push_back(schedule == Schedule::stream
-                          ? "--compact: the stream schedule always compacts; ignored"
-                          : "--compact: the megakernel keeps no path list to compact; ignored");
+  if (options.compact && schedule == Schedule::megakernel)
+    notices.push_back("--compact: the megakernel keeps no path list to compact; ignored");
+  else if (options.compact && !*options.compact && schedule == Schedule::stream)
+    notices.push_back("--compact off: the stream schedule always compacts; ignored");
+  else if (options.fused_compaction && *options.fused_compaction && schedule == Schedule::frame)
+    notices.push_back(
+        "--compact fused: the frame schedule compacts in a separate pass after every bounce; "
+        "ignored");
   if (options.sort_by_material && *options.sort_by_material && schedule == Schedule::megakernel)
     notices.push_back("--sort-by-material: the megakernel does not sort; ignored");
   else if (options.sort_by_material && *options.sort_by_material &&

@@ -31,7 +31,8 @@ struct Options {
   std::optional<bool> sort_by_material;           // --sort-by-material on|off|multisplit
   std::optional<bool> material_multisplit;        // --sort-by-material multisplit
   std::optional<bool> nee;                        // --integrator path (true) | bsdf (false)
-  std::optional<bool> compact;                    // --compact on|off
+  std::optional<bool> compact;                    // --compact on|off (fused, separate: on)
+  std::optional<bool> fused_compaction;           // --compact fused|separate
   std::optional<std::string> bvh;                 // --bvh auto|gpu|sah|off|on
   std::uint64_t seed = 0;                         // --seed
   DeviceChoice device = DeviceChoice::automatic;  // --device gpu|cpu|auto

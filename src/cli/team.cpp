@@ -65,7 +65,8 @@ std::vector<double> pack(const RenderStats& s) {
     v.push_back(k < int(s.queue_paths.size()) ? double(s.queue_paths[k]) : 0.0);
   for (const BounceStats& b : s.bounces) {
     v.insert(v.end(), {double(b.paths_in), double(b.paths_out), double(b.shadow_rays),
-                       b.intersect_ms, b.sort_ms, b.shade_ms, b.shadow_ms, b.compact_ms});
+                       b.ms(Stage::intersect), b.ms(Stage::sort), b.ms(Stage::shade),
+                       b.ms(Stage::shadow), b.ms(Stage::compact)});
   }
   return v;
 }
@@ -97,11 +98,11 @@ RenderStats unpack(const double* v, const RenderStats& like, const char* device,
     s.bounces[b].paths_in = std::uint64_t(d[0]);
     s.bounces[b].paths_out = std::uint64_t(d[1]);
     s.bounces[b].shadow_rays = std::uint64_t(d[2]);
-    s.bounces[b].intersect_ms = d[3];
-    s.bounces[b].sort_ms = d[4];
-    s.bounces[b].shade_ms = d[5];
-    s.bounces[b].shadow_ms = d[6];
-    s.bounces[b].compact_ms = d[7];
+    s.bounces[b].ms(Stage::intersect) = d[3];
+    s.bounces[b].ms(Stage::sort) = d[4];
+    s.bounces[b].ms(Stage::shade) = d[5];
+    s.bounces[b].ms(Stage::shadow) = d[6];
+    s.bounces[b].ms(Stage::compact) = d[7];
   }
   s.device = device;
   s.rank = rank;

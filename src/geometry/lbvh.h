@@ -1,7 +1,7 @@
 // The per-element math of the linear BVH (LBVH): Morton codes of primitive centroids, and the
 // hierarchy over the sorted codes by Karras, "Maximizing parallelism in the construction of BVHs,
 // octrees, and k-d trees" (HPG 2012), where every internal node finds its own range and split
-// from the codes alone. __host__ __device__: the builder's stages (integrator/lbvh_build.cu) run
+// from the codes alone. __host__ __device__: the builder's stages (geometry/lbvh_build.cu) run
 // them as CUDA kernels or as OpenMP loops.
 //
 // Codes have 30 bits, 10 per axis: with the bit for large primitives (lbvh_sort_key) they are the

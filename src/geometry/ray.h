@@ -1,6 +1,7 @@
 // A ray and the record of its closest hit.
 #pragma once
 
+#include <cstdint>
 #include <glm/glm.hpp>
 
 #include "core/host_device.h"
@@ -23,6 +24,17 @@ struct Hit {
   // Texture coordinates at the hit: a triangle's corner uvs interpolated, a sphere's or a cube's
   // from its object-space hit point (geometry/scene_object.h). v = 0 is the image's bottom.
   glm::vec2 uv{0.0f};
+};
+
+// The closest hit as a traversal finds it, 16 bytes: the ray parameter, the primitive (a
+// reference of SceneGeometry::primitives: r >= 0 triangle r, r < 0 object ~r) and, for a
+// triangle, the barycentric coordinates (u, v) of its second and third corners. What the
+// wavefront keeps from intersect to shade; surface_at (scene_geometry.h) rebuilds the Hit.
+struct HitRecord {
+  float t = kNoHit;
+  std::int32_t primitive = 0;
+  glm::vec2 barycentrics{0.0f};
+  RAYSTREAM_HD bool hit() const { return t < kNoHit; }
 };
 
 RAYSTREAM_HD inline glm::vec3 point_at(const Ray& ray, float t) {

@@ -2,7 +2,7 @@
 // on the host once per render: triangles precomputed, and with the SAH build reordered to the
 // BVH's leaf order, the BVH over triangles and objects (by their world bounding boxes), and its
 // numbers. (The LBVH is built on the executor from these arrays in the scene's order:
-// integrator/lbvh_build.h.)
+// geometry/lbvh_build.h.)
 #pragma once
 
 #include <cstdint>

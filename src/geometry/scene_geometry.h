@@ -40,13 +40,11 @@ inline constexpr std::int32_t kNoPrimitive = INT32_MIN;
 
 namespace detail {
 
-// The closest hit found so far: a triangle (index, barycentrics) or an object (its full Hit).
+// The closest hit found so far: its distance and primitive (a triangle's with barycentrics).
 struct HitSearch {
   float t_best = kNoHit;
-  std::int32_t triangle = -1;  // -1: the best hit, if any, is `object_hit`
+  std::int32_t primitive = 0;  // the reference of the best hit (when t_best < kNoHit)
   float u = 0.0f, v = 0.0f;
-  Hit object_hit;                    // without its texture coordinates (closest_hit adds them)
-  std::int32_t object = -1;          // the object of object_hit
   std::int32_t skip = kNoPrimitive;  // a primitive the search passes over
 };
 
@@ -60,7 +58,7 @@ RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref
                                        t_min, s.t_best, u, v);
     if (t < s.t_best) {
       s.t_best = t;
-      s.triangle = ref;
+      s.primitive = ref;
       s.u = u;
       s.v = v;
       return true;
@@ -70,9 +68,7 @@ RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref
   const Hit hit = intersect_object_surface(g.objects[~ref], ray, t_min);
   if (hit.t < s.t_best) {
     s.t_best = hit.t;
-    s.triangle = -1;
-    s.object = ~ref;
-    s.object_hit = hit;
+    s.primitive = ref;
     return true;
   }
   return false;
@@ -146,26 +142,52 @@ RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_
 
 }  // namespace detail
 
-// Closest hit with t > t_min over all primitives, or a Hit with t == kNoHit. A triangle's hit
-// reports its interpolated vertex normal (see triangle_hit_normal), its material and its corners'
-// uvs interpolated at the hit.
-RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
-                                    float t_min = kMinHitDistance) {
+// The closest hit with t > t_min over all primitives (t == kNoHit: none).
+RAYSTREAM_HD inline HitRecord nearest_hit(const SceneGeometry& g, const Ray& ray,
+                                          float t_min = kMinHitDistance) {
   detail::HitSearch s;
   detail::search(g, ray, t_min, false, s);
-  if (s.triangle >= 0) {
-    const TriangleShading shading = g.triangle_shading[s.triangle];
+  HitRecord r;
+  r.t = s.t_best;
+  r.primitive = s.primitive;
+  r.barycentrics = glm::vec2(s.u, s.v);
+  return r;
+}
+
+// The material of a hit's primitive (the record must hold a hit).
+RAYSTREAM_HD inline int material_at(const SceneGeometry& g, const HitRecord& r) {
+  return r.primitive >= 0 ? g.triangle_shading[r.primitive].material
+                          : g.objects[~r.primitive].material;
+}
+
+// The Hit of a record the ray's traversal found (a Hit with t == kNoHit for a miss): a
+// triangle's interpolated vertex normal (see triangle_hit_normal), its material and its corners'
+// uvs interpolated; an object's normal at the point, material and (with object_uvs) uvs.
+RAYSTREAM_HD inline Hit surface_at(const SceneGeometry& g, const Ray& ray, const HitRecord& r) {
+  if (!r.hit()) return Hit{};
+  if (r.primitive >= 0) {
+    const TriangleShading shading = g.triangle_shading[r.primitive];
+    const float u = r.barycentrics.x, v = r.barycentrics.y;
     Hit hit;
-    hit.t = s.t_best;
-    hit.normal = triangle_hit_normal(g.triangles[s.triangle], shading, ray.direction, s.u, s.v);
+    hit.t = r.t;
+    hit.normal = triangle_hit_normal(load_triangle(g.triangles, r.primitive), shading,
+                                     ray.direction, u, v);
     hit.material = shading.material;
     hit.light = shading.light;
-    hit.uv = (1.0f - s.u - s.v) * shading.uv0 + s.u * shading.uv1 + s.v * shading.uv2;
+    hit.uv = (1.0f - u - v) * shading.uv0 + u * shading.uv1 + v * shading.uv2;
     return hit;
   }
-  Hit hit = s.object_hit;  // t == kNoHit when nothing was hit
-  if (s.object >= 0 && g.object_uvs) hit.uv = object_uv(g.objects[s.object], ray, hit.t);
+  const SceneObject& object = g.objects[~r.primitive];
+  Hit hit = object_surface(object, ray, r.t);
+  if (g.object_uvs) hit.uv = object_uv(object, ray, r.t);
   return hit;
+}
+
+// Closest hit with t > t_min over all primitives, or a Hit with t == kNoHit: nearest_hit, then
+// surface_at.
+RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
+                                    float t_min = kMinHitDistance) {
+  return surface_at(g, ray, nearest_hit(g, ray, t_min));
 }
 
 // True when anything lies along the ray with t in (t_min, t_max) (for shadow rays).

@@ -57,6 +57,29 @@ RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, cons
   return hit;
 }
 
+// The surface of the object at t along the ray (a hit the intersection found): the outward normal
+// at that point, the material and the light, without texture coordinates. The normal is the unit
+// shape's at the point carried into the shape's space, as the intersection's would be.
+RAYSTREAM_HD inline Hit object_surface(const SceneObject& object, const Ray& ray, float t) {
+  glm::vec3 o, d;
+  if (object.axis_aligned) {
+    o = (ray.origin - object.center) * object.inv_size;
+    d = ray.direction * object.inv_size;
+  } else {
+    o = glm::vec3(object.world_to_object * glm::vec4(ray.origin, 1.0f));
+    d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
+  }
+  const glm::vec3 p = o + t * d;
+  const glm::vec3 n_object =
+      dispatch_shape(object.shape, [&](auto shape) { return decltype(shape)::normal(p); });
+  Hit hit;
+  hit.t = t;
+  hit.normal = object.axis_aligned ? n_object : glm::normalize(object.normal_to_world * n_object);
+  hit.material = object.material;
+  hit.light = object.light;
+  return hit;
+}
+
 // Texture coordinates of the object's point at t along the ray. They follow the object's own
 // axes, so the point is carried to object space (the axis-aligned test works in a frame without
 // the object's rotation).

@@ -1,5 +1,5 @@
 // The renderer's entry point: one call renders a scene with the chosen executor and reports
-// per-bounce statistics.
+// per-bounce statistics (render_stats.h); the film it returns is film/film_state.h's.
 #pragma once
 
 #include <cstddef>
@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "execution/executor_kind.h"
+#include "film/film_state.h"
+#include "integrator/render_stats.h"
 #include "scene/scene.h"
 
 namespace raystream {
-
-enum class ExecutorKind { gpu, cpu };
 
 // How the paths are scheduled. stream: a pool of path slots kept full by starting new samples in
 // the slots that ended paths free, one wave after another; frame: one sample per pixel per frame,
@@ -24,6 +25,14 @@ enum class Schedule { stream, frame, megakernel };
 // wave (stream) or frame (frame), plus the start of every wave or frame; all: every one; off: only
 // the render's total.
 enum class StageTiming { sampled, all, off };
+
+// How the stream schedule removes ended paths. fused: the shade stage writes the paths that go on
+// and the shadow rays compacted, at slots the primitives' block-level reservation gives, and new
+// samples start behind them; separate: the shade stage marks the ended paths, a compaction pass
+// packs the live ids and the refill moves the survivors; automatic: fused with the own
+// primitives, separate with Thrust's (Thrust offers no block-level building block). The frame
+// schedule always compacts in a separate pass (or not at all: compact).
+enum class Compaction { automatic, fused, separate };
 
 // Which builder makes the BVH. automatic: the LBVH on the GPU executor, the SAH build on the CPU
 // executor; sah: the binned SAH build on the host (the reference, and the CPU executor's);
@@ -53,29 +62,6 @@ inline const char* stage_timing_name(StageTiming timing) {
   return timing == StageTiming::all ? "all" : timing == StageTiming::off ? "off" : "sampled";
 }
 
-// The film of a render as sums over its samples, per pixel, row-major from the top: what the
-// image, the AOVs and a checkpoint are made of. Sample number k of a render is sample k / pixels
-// of pixel k % pixels; a render's samples are a range of these numbers.
-struct FilmState {
-  int width = 0, height = 0;
-  std::vector<float> sums;            // 3 per pixel: the samples' radiance summed
-  std::vector<std::uint32_t> counts;  // per pixel: the samples it got
-  // 3 per pixel: each sample's radiance squared, summed (the variance AOV); empty: not kept.
-  std::vector<float> squares;
-  // kFirstHitValues per pixel, summed over the samples whose camera ray hit a surface: albedo
-  // (3), shading normal (3), distance from where the ray started, and the count of such
-  // samples; empty: not kept.
-  std::vector<float> first_hits;
-  std::size_t pixels() const { return std::size_t(width) * std::size_t(height); }
-};
-inline constexpr int kFirstHitValues = 8;
-
-// What a render keeps on its film beyond the radiance and the sample counts.
-struct FilmLayers {
-  bool first_hits = false;  // albedo, normal and depth of the first hit (the AOVs)
-  bool squares = false;     // squared samples (the variance AOV)
-};
-
 // Called on the host with the film and, per share of the render, the next sample number to
 // render: every sample below it (within the share's range) is on the film.
 using CheckpointCallback =
@@ -101,6 +87,8 @@ struct RenderSettings {
   // Next-event estimation with MIS (--integrator path); false: BSDF sampling only (bsdf).
   bool nee = true;
   bool compact = true;  // frame schedule: compact after every bounce (stream always compacts)
+  // Stream schedule: how ended paths are removed (Compaction).
+  Compaction compaction = Compaction::automatic;
   bool use_bvh = true;  // false: every ray tests every primitive (for speedup measurements)
   BvhBuilder bvh_builder = BvhBuilder::automatic;
   // Scenes with fewer primitives than this are intersected without a BVH (testing a handful of
@@ -145,121 +133,6 @@ inline const char* stop_reason_name(StopReason r) {
   return r == StopReason::time_budget ? "time budget" : r == StopReason::requested ? "signal" : "";
 }
 
-// Per path depth (bounce), summed over the render: paths that traced a ray at this depth and
-// paths that went on to the next. Stage milliseconds per bounce exist in the frame schedule only
-// (a stream wave mixes depths); with sampled timing they are estimated from the timed frames.
-struct BounceStats {
-  int bounce = 0;
-  std::uint64_t paths_in = 0;
-  std::uint64_t paths_out = 0;
-  std::uint64_t shadow_rays = 0;  // shadow rays queued at this depth
-  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, shadow_ms = 0, compact_ms = 0;
-};
-
-// The stages of a wave, in order (the frame schedule has no regenerate).
-enum class Stage { regenerate = 0, intersect, sort, shade, shadow, compact };
-inline constexpr int kStageCount = 6;
-
-// One wave of the stream schedule.
-struct WaveStats {
-  std::uint64_t live_in = 0;      // survivors of the previous wave
-  std::uint64_t regenerated = 0;  // camera paths started in freed slots
-  std::uint64_t paths_out = 0;    // survivors of this wave
-  double ms = -1;                 // GPU time of the wave (-1: not timed)
-  bool stages_timed = false;      // stage_ms measured for this wave
-  double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
-};
-
-// The acceleration structure of a render (built before the first frame).
-struct BvhStats {
-  bool built = false;            // false: brute force (RenderSettings::use_bvh off)
-  std::string builder;           // "sah" (on the host) or "lbvh" (on the executor); "" unbuilt
-  std::string sort;              // lbvh: the radix sort's backend ("own", "thrust", "cpu")
-  std::uint64_t primitives = 0;  // triangles + spheres + cubes
-  std::uint64_t triangles = 0;
-  std::uint64_t nodes = 0, leaves = 0;
-  int depth = 0;        // levels below the root
-  double sah_cost = 0;  // SAH cost (node visit = primitive test = 1) of a ray through the root
-  // Wall time of the build, the primitives reordered into leaf order included (sah: on the host;
-  // lbvh: from the primitives in executor memory to the finished tree, waited for).
-  double build_ms = 0;
-  std::uint64_t tree_bytes = 0;        // nodes and primitive references as the render keeps them
-  std::uint64_t primitive_bytes = 0;   // the primitives' intersection and shading data
-  std::uint64_t build_peak_bytes = 0;  // lbvh: executor memory the build held at its peak
-};
-
-// Where the time between the command and the first wave went, in milliseconds. The loader fills
-// the first three (scene/scene_loader.h), render() the rest; 0 where a phase did not run.
-struct StartupStats {
-  double scene_ms = 0;     // the whole load: JSON, OBJ and MTL files, textures, mesh transforms
-  double obj_ms = 0;       // of which reading and parsing OBJ files
-  double meshes_ms = 0;    // of which mesh triangles to world space (vertices and normals)
-  double context_ms = 0;   // GPU: the CUDA context, made while the scene loaded (0: not ahead)
-  double device_ms = 0;    // GPU: creating the CUDA context (unless made ahead) and the stream
-  double prepare_ms = 0;   // triangles into the intersection's form, objects, the light table
-  double bvh_ms = 0;       // the BVH build (BvhStats::build_ms)
-  double upload_ms = 0;    // scene data copied into executor memory
-  double allocate_ms = 0;  // path state, film, queues and workspace (the schedule's set-up)
-};
-
-struct RenderStats {
-  std::string schedule;  // "stream", "frame" or "megakernel"
-  std::string timing;    // "sampled", "all" or "off" ("off" for the megakernel: it has no stages)
-  std::string backend;   // primitives backend: "own" or "thrust" ("cpu" on the CPU executor)
-  std::string executor;  // "gpu" or "cpu"
-  std::string device;    // GPU name or "CPU (N threads)"
-  int spp = 0;           // samples per pixel asked (the passes over the image of the range)
-  // Samples rendered by this run (spp x width x height unless stopped early or resumed); on the
-  // film: these and those of the film it resumed. Per pixel: the fewest and most on the film.
-  std::uint64_t samples = 0;
-  std::uint64_t film_samples = 0;
-  std::uint32_t pixel_samples_min = 0, pixel_samples_max = 0;
-  std::string stopped;  // why the render stopped early: "time budget", "signal"; "" when not
-  int width = 0, height = 0, depth = 0;
-  std::size_t pool = 0;              // stream: path slots; frame: width x height; megakernel: 0
-  std::vector<BounceStats> bounces;  // one per depth
-  std::vector<WaveStats> waves;      // stream schedule: every wave that had work
-  std::vector<double> frame_ms;      // frame and megakernel schedules: each frame's time
-  int timed_units = 0;               // waves or frames whose stages were timed
-  // Milliseconds per stage over the whole render (estimated from the timed waves or frames when
-  // timing is sampled; 0 when off).
-  double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
-  double total_ms = 0;              // wall time of the render loop (split: the slowest share's)
-  double wall_ms = 0;               // split renders: wall time including every share's set-up
-  double host_queue_ms = 0;         // stream: host time spent queuing the waves' launches
-  std::uint64_t path_segments = 0;  // rays traced: paths_in summed over depths
-  std::uint64_t shadow_rays = 0;    // shadow rays traced (next-event estimation)
-  std::string integrator;           // "path" (NEE + MIS) or "bsdf"
-  // What ran (settings_that_run), whatever was asked: the megakernel neither sorts nor compacts,
-  // the stream schedule always compacts, scenes of too many materials for the multisplit sort by
-  // the radix sort.
-  bool sort_by_material = false;
-  bool material_multisplit = false;
-  bool compact = false;
-  std::string shade;  // "queues", "single", or "megakernel" (it shades in place)
-  // single and megakernel: the compiled specialization that ran (its lobes, NEE), for the report.
-  std::string kernel_variant;
-  // shade queues: the paths each lobe kind's queue shaded over the render, by kind (BsdfKind:
-  // none, then the lobes in materials/material_data.h's order), with the kinds' names.
-  std::vector<std::uint64_t> queue_paths;
-  std::vector<std::string> queue_names;
-  std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
-  BvhStats bvh;
-  StartupStats startup;
-  // A render split across devices or processes: each share's own statistics, in order. The
-  // fields above then hold the sums (paths, segments, stage times), the peak over the shares,
-  // and total_ms the wall time of the whole render.
-  std::vector<RenderStats> shares;
-  int first_sample = 0;   // this share's first sample index
-  int device_index = -1;  // the CUDA device of this share (-1: the CPU executor)
-  int rank = -1;          // the process of this share (MPI), -1 when not split across processes
-};
-
-struct Image {
-  int width = 0, height = 0;
-  std::vector<float> rgb;  // linear radiance, mean over samples, row-major from the top
-};
-
 struct RenderResult {
   Image image;     // the film's mean per pixel (film_image)
   FilmState film;  // the sums behind it
@@ -268,19 +141,8 @@ struct RenderResult {
   RenderStats stats;
 };
 
-// A film of no samples with the given layers.
-FilmState empty_film(int width, int height, const FilmLayers& layers);
-
-// The mean radiance per pixel: sums / counts (0 for a pixel with no sample).
-Image film_image(const FilmState& film);
-
-// The fewest and most samples of any pixel, and their sum, into the statistics.
+// The film's sample counts (the fewest and most of any pixel, and their sum) into the statistics.
 void count_film_samples(const FilmState& film, RenderStats& stats);
-
-// Adds the samples [begin, end) of a render to the per-pixel counts (sample k is pixel
-// k % counts.size()). Every schedule ends such a range, so the counts are not kept per sample.
-void add_sample_range(std::vector<std::uint32_t>& counts, unsigned long long begin,
-                      unsigned long long end);
 
 // Throws std::runtime_error (with a clear message) on failure, e.g. out of GPU memory.
 RenderResult render(const Scene& scene, const RenderSettings& settings);

@@ -1,6 +1,6 @@
 // render() and primitives_backend_name() for the backend this library is compiled for (one copy
 // per backend library; a binary links exactly one).
-#include "integrator/backend/path_primitives.h"
+#include "execution/path_primitives.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 

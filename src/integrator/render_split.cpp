@@ -100,11 +100,7 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
     t.bounces[b].paths_in += s.bounces[b].paths_in;
     t.bounces[b].paths_out += s.bounces[b].paths_out;
     t.bounces[b].shadow_rays += s.bounces[b].shadow_rays;
-    t.bounces[b].shadow_ms += s.bounces[b].shadow_ms;
-    t.bounces[b].intersect_ms += s.bounces[b].intersect_ms;
-    t.bounces[b].sort_ms += s.bounces[b].sort_ms;
-    t.bounces[b].shade_ms += s.bounces[b].shade_ms;
-    t.bounces[b].compact_ms += s.bounces[b].compact_ms;
+    for (int k = 0; k < kStageCount; ++k) t.bounces[b].stage_ms[k] += s.bounces[b].stage_ms[k];
   }
   if (s.device != t.device && t.device.find(s.device) == std::string::npos)
     t.device += ", " + s.device;

@@ -1,7 +1,9 @@
 #include <chrono>
 #include <vector>
 
-#include "integrator/lbvh_build.h"
+#include "core/stopwatch.h"
+#include "execution/parallel_for.cuh"
+#include "geometry/lbvh_build.h"
 #include "integrator/scene_upload.h"
 #include "lights/environment_map.h"
 
@@ -14,17 +16,16 @@ void upload(const Executor& ex, Buffer<T>& buffer, const std::vector<T>& host) {
   copy_from_host(ex, buffer.data(), host.data(), host.size() * sizeof(T));
 }
 
-std::vector<MaterialData> material_data(const Scene& scene) {
-  std::vector<MaterialData> materials;
-  materials.reserve(scene.materials.size());
-  for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
-  return materials;
-}
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
+// Triangle lights name their triangle by its scene index until the LBVH puts the triangles in
+// leaf order; this makes it the triangle's slot.
+struct LightsToSlots {
+  const std::int32_t* slot_of;
+  Light* lights;
+  RAYSTREAM_HD void operator()(std::size_t k) const {
+    if (lights[k].kind == static_cast<std::int32_t>(LightKind::triangle))
+      lights[k].primitive = slot_of[lights[k].primitive];
+  }
+};
 
 template <class T>
 std::uint64_t bytes_of(const std::vector<T>& v) {
@@ -33,13 +34,20 @@ std::uint64_t bytes_of(const std::vector<T>& v) {
 
 }  // namespace
 
-SceneUpload::SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
+std::vector<MaterialData> scene_materials(const Scene& scene) {
+  std::vector<MaterialData> materials;
+  materials.reserve(scene.materials.size());
+  for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
+  return materials;
+}
+
+SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
+                         const std::vector<MaterialData>& materials, SceneBvh bvh,
                          const PathPrimitives& primitives, int width, int height,
                          MemoryTally* tally) {
   // The host's part: triangles in the intersection's form (and the SAH build), the light table.
   auto start = std::chrono::steady_clock::now();
   acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
-  const std::vector<MaterialData> materials = material_data(scene);
   lights_ = build_light_table(scene, acceleration_, materials,
                               environment_power_estimate(scene.environment) / (4.0f * kPi));
   if (bvh == SceneBvh::lbvh) {
@@ -182,7 +190,8 @@ void SceneUpload::upload_with_lbvh(const Executor& ex, const PathPrimitives& pri
   primitives_ = Buffer<std::int32_t>(ex, "BVH primitive references", slots, tally);
   memory.add(primitives_.bytes());
   write_primitive_references(ex, tree, triangle_count, primitives_.data());
-  move_triangle_lights_to_slots(ex, tree, light_buffer_.data(), light_buffer_.size());
+  parallel_for(ex, "lights to leaf slots", light_buffer_.size(),
+               LightsToSlots{tree.slot_of.data(), light_buffer_.data()});
   tree.order.release();
   tree.slot_of.release();
   synchronize(ex);

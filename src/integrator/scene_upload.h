@@ -1,17 +1,18 @@
 // The scene on the executor: objects, triangles, the BVH and materials in executor memory, and
 // view() is what the stages read. The SAH BVH is built on the host and copied with the triangles
 // in its leaf order; the LBVH is built on the executor from the triangles copied in the scene's
-// order, which it then puts in leaf order there (integrator/lbvh_build.h). The light table is
+// order, which it then puts in leaf order there (geometry/lbvh_build.h). The light table is
 // built on the host in the scene's order (it records each emissive primitive's light in the
 // primitive).
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "geometry/lbvh.h"
 #include "geometry/scene_acceleration.h"
-#include "integrator/backend/buffer.h"
-#include "integrator/backend/path_primitives.h"
+#include "execution/buffer.h"
+#include "execution/path_primitives.h"
 #include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "lights/light_table.h"
@@ -19,14 +20,19 @@
 
 namespace raystream {
 
+// The scene's materials as the stages read them (make_material_data of each).
+std::vector<MaterialData> scene_materials(const Scene& scene);
+
 // The acceleration structure a render uses.
 enum class SceneBvh { none, sah, lbvh };
 
 class SceneUpload {
  public:
-  // `primitives` sorts the LBVH's codes (the executor's: a GPU backend's or the CPU's).
-  SceneUpload(const Executor& ex, const Scene& scene, SceneBvh bvh,
-              const PathPrimitives& primitives, int width, int height, MemoryTally* tally);
+  // `materials`: the scene's, as the stages read them (make_material_data of each). `primitives`
+  // sorts the LBVH's codes (the executor's: a GPU backend's or the CPU's).
+  SceneUpload(const Executor& ex, const Scene& scene, const std::vector<MaterialData>& materials,
+              SceneBvh bvh, const PathPrimitives& primitives, int width, int height,
+              MemoryTally* tally);
 
   const SceneView& view() const { return view_; }
   const BvhStats& bvh_stats() const { return bvh_stats_; }

@@ -4,15 +4,16 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "integrator/backend/buffer.h"
-#include "integrator/backend/executor.h"
+#include "core/stopwatch.h"
+#include "execution/buffer.h"
+#include "execution/executor.h"
+#include "film/film.h"
 #include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
 #include "integrator/schedules/schedules.h"
@@ -35,9 +36,7 @@ int material_key_bits(int material_count) {
 }
 
 void record_allocation_time(RenderContext& c) {
-  c.stats.startup.allocate_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c.schedule_start)
-          .count();
+  c.stats.startup.allocate_ms = milliseconds_since(c.schedule_start);
 }
 
 void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
@@ -117,239 +116,111 @@ std::string device_name(const Executor& ex) {
   return prop.name;
 }
 
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+// The acceleration structure: none for scenes of few primitives (or asked), else the LBVH on the
+// GPU executor and the SAH build on the CPU one unless a builder is named.
+SceneBvh scene_bvh(const Scene& scene, const RenderSettings& settings) {
+  const std::size_t primitives = scene.objects.size() + scene.triangles.size();
+  if (!settings.use_bvh || primitives == 0 || primitives < settings.bvh_min_primitives)
+    return SceneBvh::none;
+  const bool lbvh = settings.bvh_builder == BvhBuilder::lbvh ||
+                    (settings.bvh_builder == BvhBuilder::automatic &&
+                     settings.executor == ExecutorKind::gpu);
+  return lbvh ? SceneBvh::lbvh : SceneBvh::sah;
 }
 
-static_assert(sizeof(FirstHitSums) == kFirstHitValues * sizeof(float), "first-hit layout");
-
-// The film's layers, copied to the host (waits for the executor), with the counts of the
-// samples on it: `counts` (a resumed film's, or none) and those of [begin, next_sample).
-FilmState download_film(const Executor& ex, const FilmView& view, int width, int height,
-                        const std::vector<std::uint32_t>* counts, unsigned long long begin,
-                        unsigned long long next_sample) {
-  FilmState f;
-  f.width = width;
-  f.height = height;
-  const std::size_t n = f.pixels();
-  f.sums.resize(3 * n);
-  if (counts)
-    f.counts = *counts;
-  else
-    f.counts.assign(n, 0u);
-  add_sample_range(f.counts, begin, next_sample);
-  copy_to_host(ex, f.sums.data(), view.sums, n * sizeof(glm::vec3));
-  if (view.squares) {
-    f.squares.resize(3 * n);
-    copy_to_host(ex, f.squares.data(), view.squares, n * sizeof(glm::vec3));
-  }
-  if (view.first_hits) {
-    f.first_hits.resize(kFirstHitValues * n);
-    copy_to_host(ex, f.first_hits.data(), view.first_hits, n * sizeof(FirstHitSums));
-  }
-  return f;
-}
-
-// A resumed render's film into the executor's buffers: the layers the render keeps must be
-// there (a layer the film has and the render does not keep is left out).
-void upload_film(const Executor& ex, const FilmState& f, const FilmView& view, int width,
-                 int height) {
-  const std::size_t n = std::size_t(width) * std::size_t(height);
-  if (f.width != width || f.height != height || f.sums.size() != 3 * n || f.counts.size() != n)
-    throw std::runtime_error("render: the resumed film is " + std::to_string(f.width) + "x" +
-                             std::to_string(f.height) + ", the render " + std::to_string(width) +
-                             "x" + std::to_string(height));
-  if ((view.squares && f.squares.size() != 3 * n) ||
-      (view.first_hits && f.first_hits.size() != kFirstHitValues * n))
-    throw std::runtime_error("render: the resumed film lacks a layer this render keeps");
-  copy_from_host(ex, view.sums, f.sums.data(), n * sizeof(glm::vec3));
-  if (view.squares) copy_from_host(ex, view.squares, f.squares.data(), n * sizeof(glm::vec3));
-  if (view.first_hits)
-    copy_from_host(ex, view.first_hits, f.first_hits.data(), n * sizeof(FirstHitSums));
-}
-
-}  // namespace
-
-RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene) {
-  const int material_count = static_cast<int>(scene.materials.size());
-  RenderSettings s = asked;
-  if (asked.shade == ShadeMode::automatic) {
-    unsigned lobes = 0u;
-    bool textured = false, rough = false;
-    for (const Material& material : scene.materials) {
-      const MaterialData m = make_material_data(material);
-      lobes |= lobe_bit(static_cast<BsdfKind>(m.kind));
-      textured = textured || m.texture >= 0;
-      rough = rough || is_rough(m);
-    }
-    s.shade = asked.schedule == Schedule::stream && !ClassicLobes::covers(lobes, textured, rough)
-                  ? ShadeMode::queues
-                  : ShadeMode::single;
-  }
-  // The queues' split is the sort of the wavefronts that shade by queue.
-  s.sort_by_material = asked.sort_by_material && asked.schedule != Schedule::megakernel &&
-                       s.shade == ShadeMode::single;
-  s.material_multisplit = s.sort_by_material && asked.material_multisplit &&
-                          material_key_bits(material_count) <= kMultisplitKeyBits;
-  s.compact =
-      asked.schedule == Schedule::stream || (asked.schedule == Schedule::frame && asked.compact);
-  if (asked.schedule == Schedule::megakernel) s.timing = StageTiming::off;
-  return s;
-}
-
-RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
-                              const PathPrimitives& gpu_primitives,
-                              const WavefrontOptions& options) {
-  const int width = asked.width != 0 ? asked.width : scene.camera.width;  // 0: the scene's
-  const int height = asked.height != 0 ? asked.height : scene.camera.height;
-  validate(scene, asked, width, height);
-  const RenderSettings settings = settings_that_run(asked, scene);
-  const bool gpu = settings.executor == ExecutorKind::gpu;
-  if (gpu && !gpu_available())
-    throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
-
-  auto start = std::chrono::steady_clock::now();
-  if (gpu) PRIM_CUDA_CHECK(cudaFree(nullptr));  // the CUDA context, if nothing made it yet
-  Stream stream(gpu);
-  const double device_ms = gpu ? milliseconds_since(start) : 0.0;
-  Executor ex;
-  ex.kind = settings.executor;
-  ex.stream = stream.get();
-  const PathPrimitives& primitives = gpu ? gpu_primitives : cpu_path_primitives();
-  const std::size_t n = std::size_t(width) * std::size_t(height);
-  const int depth = settings.depth;
-  const int material_count = static_cast<int>(scene.materials.size());
-
-  MemoryTally tally;
-  const std::size_t primitives_in_scene = scene.objects.size() + scene.triangles.size();
-  SceneBvh bvh = SceneBvh::none;
-  if (settings.use_bvh && primitives_in_scene > 0 &&
-      primitives_in_scene >= settings.bvh_min_primitives) {
-    const bool lbvh = settings.bvh_builder == BvhBuilder::lbvh ||
-                      (settings.bvh_builder == BvhBuilder::automatic && gpu);
-    bvh = lbvh ? SceneBvh::lbvh : SceneBvh::sah;
-  }
-  const SceneUpload upload(ex, scene, bvh, primitives, width, height, &tally);
-  const FilmLayers layers = settings.layers;
-  Buffer<glm::vec3> film(ex, "film", n, &tally);
-  Buffer<glm::vec3> film_squares(ex, "film squared samples", layers.squares ? n : 0, &tally);
-  Buffer<FirstHitSums> film_first_hits(ex, "film first hits", layers.first_hits ? n : 0, &tally);
-  Buffer<unsigned long long> depth_counts(ex, "per-depth path counts", 3 * std::size_t(depth),
-                                          &tally);
-  fill_bytes(ex, depth_counts.data(), 0, depth_counts.bytes());
-  const FilmView film_view{film.data(), settings.count_samples,
-                           layers.squares ? film_squares.data() : nullptr,
-                           layers.first_hits ? film_first_hits.data() : nullptr};
-  if (settings.initial_film) {
-    upload_film(ex, *settings.initial_film, film_view, width, height);
-  } else {
-    fill_bytes(ex, film.data(), 0, film.bytes());
-    if (layers.squares) fill_bytes(ex, film_squares.data(), 0, film_squares.bytes());
-    if (layers.first_hits) fill_bytes(ex, film_first_hits.data(), 0, film_first_hits.bytes());
-  }
-
-  // The sample numbers of this render: its passes, from where a resumed render stopped.
-  const unsigned long long range_begin =
-      static_cast<unsigned long long>(n) * static_cast<unsigned long long>(settings.first_sample);
-  const unsigned long long range_end =
-      range_begin +
-      static_cast<unsigned long long>(n) * static_cast<unsigned long long>(settings.spp);
-  unsigned long long begin = range_begin;
+// The sample numbers of a render of `pixels` pixels: its passes [first_sample, first_sample +
+// spp), from where a resumed render stopped.
+struct SampleRange {
+  unsigned long long begin = 0, end = 0;
+};
+SampleRange sample_range(const RenderSettings& settings, std::size_t pixels) {
+  const auto n = static_cast<unsigned long long>(pixels);
+  SampleRange r;
+  r.begin = n * static_cast<unsigned long long>(settings.first_sample);
+  r.end = r.begin + n * static_cast<unsigned long long>(settings.spp);
   if (!settings.resume_at.empty()) {
-    begin = settings.resume_at.front();
-    if (settings.resume_at.size() != 1 || begin < range_begin || begin > range_end)
+    const unsigned long long resume = settings.resume_at.front();
+    if (settings.resume_at.size() != 1 || resume < r.begin || resume > r.end)
       throw std::runtime_error("render: the resumed progress does not fit this render's samples");
-  }  // The samples on the film before this render (a resumed film's); its own are [begin, next).
-  const std::vector<std::uint32_t>* initial_counts =
-      settings.initial_film ? &settings.initial_film->counts : nullptr;
+    r.begin = resume;
+  }
+  return r;
+}
 
-  RenderResult result;
-  RenderStats& stats = result.stats;
+// What the report states of the render before it runs.
+void describe_render(RenderStats& stats, const RenderSettings& settings, const Executor& ex,
+                     const char* backend, int width, int height) {
   stats.schedule = schedule_name(settings.schedule);
   stats.timing = stage_timing_name(settings.timing);
-  stats.backend = gpu ? gpu_primitives.name() : primitives.name();  // "cpu": prim::cpu
-  stats.executor = gpu ? "gpu" : "cpu";
+  stats.backend = backend;
+  stats.executor = executor_kind_name(settings.executor);
   stats.device = device_name(ex);
   stats.spp = settings.spp;
   stats.width = width;
   stats.height = height;
-  stats.depth = depth;
-  stats.bounces.resize(depth);
-  for (int b = 0; b < depth; ++b) stats.bounces[b].bounce = b;
-  stats.bvh = upload.bvh_stats();
-  stats.startup = upload.startup();
-  stats.startup.device_ms = device_ms;
+  stats.depth = settings.depth;
+  stats.bounces.resize(settings.depth);
+  for (int b = 0; b < settings.depth; ++b) stats.bounces[b].bounce = b;
   stats.integrator = settings.nee ? "path" : "bsdf";
   stats.sort_by_material = settings.sort_by_material;
   stats.material_multisplit = settings.material_multisplit;
   stats.compact = settings.compact;
+  stats.compaction = settings.schedule == Schedule::megakernel      ? ""
+                     : settings.compaction == Compaction::fused         ? "fused"
+                     : settings.compact                                 ? "separate"
+                                                                        : "off";
   stats.shade =
       settings.schedule == Schedule::megakernel ? "megakernel" : shade_mode_name(settings.shade);
-  SceneView view = upload.view();
-  view.nee = settings.nee && view.lights.count > 0;
-  view.lobe_mask = 0u;
-  view.textured = false;
-  view.rough = false;
-  for (const Material& material : scene.materials) {
-    const MaterialData m = make_material_data(material);
-    view.lobe_mask |= lobe_bit(static_cast<BsdfKind>(m.kind));
-    view.textured = view.textured || m.texture >= 0;
-    view.rough = view.rough || is_rough(m);
-  }
-  view.geometry.object_uvs = view.textured ? 1 : 0;
-  if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
-    stats.kernel_variant = megakernel_variant(view);
+}
 
-  // The budget, the signal and the checkpoints, polled by the schedule between waves or frames.
-  auto render_start = std::chrono::steady_clock::now();
-  auto last_checkpoint = render_start;
-  StopReason stopped = StopReason::none;
-  RenderControl control;
-  control.stop = [&] {
-    if (stopped == StopReason::none) {
-      if (settings.stop_requested && settings.stop_requested()) {
-        stopped = StopReason::requested;
-      } else if (settings.time_budget_s > 0 &&
-                 milliseconds_since(render_start) >= 1000.0 * settings.time_budget_s) {
-        stopped = StopReason::time_budget;
+// The time budget, the stop request and the checkpoints, polled by the schedule between waves or
+// frames: RenderControl's functions over the render loop's clock.
+class LoopClock {
+ public:
+  LoopClock(const RenderSettings& settings, const Film& film, unsigned long long begin)
+      : settings_(settings), film_(film), begin_(begin) {}
+
+  void start() { start_ = last_checkpoint_ = steady_now(); }
+  double elapsed_ms() const { return milliseconds_since(start_); }
+  StopReason stopped() const { return stopped_; }
+  void forget_stop() { stopped_ = StopReason::none; }
+
+  RenderControl control() {
+    RenderControl control;
+    control.stop = [this] {
+      if (stopped_ == StopReason::none) {
+        if (settings_.stop_requested && settings_.stop_requested()) {
+          stopped_ = StopReason::requested;
+        } else if (settings_.time_budget_s > 0 &&
+                   elapsed_ms() >= 1000.0 * settings_.time_budget_s) {
+          stopped_ = StopReason::time_budget;
+        }
       }
+      return stopped_ != StopReason::none;
+    };
+    if (settings_.on_checkpoint && settings_.checkpoint_interval_s > 0) {
+      control.checkpoint_due = [this] {
+        return milliseconds_since(last_checkpoint_) >= 1000.0 * settings_.checkpoint_interval_s;
+      };
+      control.checkpoint = [this](unsigned long long next_sample) {
+        settings_.on_checkpoint(film_.download(begin_, next_sample),
+                                std::vector<std::uint64_t>{next_sample});
+        last_checkpoint_ = steady_now();
+      };
     }
-    return stopped != StopReason::none;
-  };
-  if (settings.on_checkpoint && settings.checkpoint_interval_s > 0) {
-    control.checkpoint_due = [&] {
-      return milliseconds_since(last_checkpoint) >= 1000.0 * settings.checkpoint_interval_s;
-    };
-    control.checkpoint = [&](unsigned long long next_sample) {
-      settings.on_checkpoint(
-          download_film(ex, film_view, width, height, initial_counts, begin, next_sample),
-          std::vector<std::uint64_t>{next_sample});
-      last_checkpoint = std::chrono::steady_clock::now();
-    };
+    return control;
   }
 
-  RenderContext context{ex,
-                        settings,
-                        primitives,
-                        view,
-                        film_view,
-                        DepthCounts{depth_counts.data(), depth_counts.data() + depth,
-                                    depth_counts.data() + 2 * depth},
-                        static_cast<std::uint32_t>(n),
-                        material_key_bits(material_count),
-                        static_cast<std::uint16_t>(material_count),
-                        tally,
-                        stats,
-                        std::chrono::steady_clock::now(),
-                        begin,
-                        range_end,
-                        &control};
+ private:
+  const RenderSettings& settings_;
+  const Film& film_;
+  unsigned long long begin_;
+  SteadyTime start_ = steady_now(), last_checkpoint_ = steady_now();
+  StopReason stopped_ = StopReason::none;
+};
 
-  if (settings.on_loop_start) settings.on_loop_start();
-  render_start = last_checkpoint = std::chrono::steady_clock::now();
-  context.schedule_start = render_start;
-  switch (settings.schedule) {
+void run_schedule(RenderContext& context, const WavefrontOptions& options) {
+  switch (context.settings.schedule) {
     case Schedule::stream:
       run_stream_schedule(context);
       break;
@@ -360,35 +231,147 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
       run_megakernel_schedule(context);
       break;
   }
-  std::vector<unsigned long long> counts(3 * std::size_t(depth));
-  copy_to_host(ex, counts.data(), depth_counts.data(), depth_counts.bytes());  // waits
-  stats.total_ms = milliseconds_since(render_start);
+}
+
+// The per-depth counts of the render into its statistics (waits for the executor).
+void report_depth_counts(const Executor& ex, const Buffer<unsigned long long>& counts,
+                         RenderStats& stats) {
+  const std::size_t depth = stats.bounces.size();
+  std::vector<unsigned long long> host(counts.size());
+  copy_to_host(ex, host.data(), counts.data(), counts.bytes());
+  for (std::size_t b = 0; b < depth; ++b) {
+    stats.bounces[b].paths_in = host[b];
+    stats.bounces[b].paths_out = host[depth + b];
+    stats.bounces[b].shadow_rays = host[2 * depth + b];
+    stats.path_segments += host[b];
+    stats.shadow_rays += host[2 * depth + b];
+  }
+}
+
+}  // namespace
+
+void count_film_samples(const FilmState& film, RenderStats& stats) {
+  const FilmSampleCounts counts = film_sample_counts(film);
+  stats.film_samples = counts.total;
+  stats.pixel_samples_min = counts.min;
+  stats.pixel_samples_max = counts.max;
+}
+
+RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures& lobes,
+                                 int material_count, bool fused_by_default) {
+  RenderSettings s = asked;
+  if (asked.shade == ShadeMode::automatic)
+    s.shade = asked.schedule == Schedule::stream && !lobes.classic() ? ShadeMode::queues
+                                                                     : ShadeMode::single;
+  // The queues' split is the sort of the wavefronts that shade by queue.
+  s.sort_by_material = asked.sort_by_material && asked.schedule != Schedule::megakernel &&
+                       s.shade == ShadeMode::single;
+  s.material_multisplit = s.sort_by_material && asked.material_multisplit &&
+                          material_key_bits(material_count) <= kMultisplitKeyBits;
+  s.compact =
+      asked.schedule == Schedule::stream || (asked.schedule == Schedule::frame && asked.compact);
+  if (asked.schedule != Schedule::stream)
+    s.compaction = Compaction::separate;
+  else if (asked.compaction == Compaction::automatic)
+    s.compaction = fused_by_default ? Compaction::fused : Compaction::separate;
+  if (asked.schedule == Schedule::megakernel) s.timing = StageTiming::off;
+  return s;
+}
+
+RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene) {
+  const std::vector<MaterialData> materials = scene_materials(scene);
+  return settings_that_run(asked, lobe_features(materials.data(), materials.size()),
+                           static_cast<int>(materials.size()), true);
+}
+
+RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
+                              const PathPrimitives& gpu_primitives,
+                              const WavefrontOptions& options) {
+  const int width = asked.width != 0 ? asked.width : scene.camera.width;  // 0: the scene's
+  const int height = asked.height != 0 ? asked.height : scene.camera.height;
+  validate(scene, asked, width, height);
+  const std::vector<MaterialData> materials = scene_materials(scene);
+  const LobeFeatures lobes = lobe_features(materials.data(), materials.size());
+  const int material_count = static_cast<int>(materials.size());
+  const bool gpu = asked.executor == ExecutorKind::gpu;
+  const PathPrimitives& primitives = gpu ? gpu_primitives : cpu_path_primitives();
+  const RenderSettings settings = settings_that_run(asked, lobes, material_count,
+                                                    std::string(primitives.name()) != "thrust");
+  if (gpu && !gpu_available())
+    throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
+
+  const SteadyTime device_start = steady_now();
+  if (gpu) PRIM_CUDA_CHECK(cudaFree(nullptr));  // the CUDA context, if nothing made it yet
+  Stream stream(gpu);
+  Executor ex;
+  ex.kind = settings.executor;
+  ex.stream = stream.get();
+  const double device_ms = gpu ? milliseconds_since(device_start) : 0.0;
+  const std::size_t pixels = std::size_t(width) * std::size_t(height);
+
+  MemoryTally tally;
+  const SceneUpload upload(ex, scene, materials, scene_bvh(scene, settings), primitives, width,
+                           height, &tally);
+  Film film(ex, width, height, settings.layers, settings.count_samples, settings.initial_film,
+            &tally);
+  Buffer<unsigned long long> depth_counts(ex, "per-depth path counts",
+                                          3 * std::size_t(settings.depth), &tally);
+  fill_bytes(ex, depth_counts.data(), 0, depth_counts.bytes());
+  const SampleRange range = sample_range(settings, pixels);
+
+  RenderResult result;
+  RenderStats& stats = result.stats;
+  describe_render(stats, settings, ex, primitives.name(), width, height);
+  stats.bvh = upload.bvh_stats();
+  stats.startup = upload.startup();
+  stats.layout = StateLayout{kCarriedBytes, kRadianceBytes, kHitBytes, kShadowBytes};
+  stats.startup.device_ms = device_ms;
+
+  RenderContext context(ex, settings, primitives, tally, stats);
+  StageContext& k = context.stages;
+  k.scene = upload.view();
+  k.scene.nee = settings.nee && k.scene.lights.count > 0;
+  k.scene.lobes = lobes;
+  k.scene.geometry.object_uvs = lobes.textured ? 1 : 0;
+  k.film = film.view();
+  const int depth = settings.depth;
+  k.counts = DepthCounts{depth_counts.data(), depth_counts.data() + depth,
+                         depth_counts.data() + 2 * depth};
+  k.max_depth = depth;
+  k.seed = settings.seed;
+  if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
+    stats.kernel_variant = settings.schedule == Schedule::megakernel
+                               ? megakernel_variant(k.scene)
+                               : shade_kernel_variant(k.scene);
+  context.pixels = static_cast<std::uint32_t>(pixels);
+  context.key_bits = material_key_bits(material_count);
+  context.dead_key = static_cast<std::uint16_t>(material_count);
+  context.begin_sample = range.begin;
+  context.end_sample = range.end;
+  LoopClock clock(settings, film, range.begin);
+  const RenderControl control = clock.control();
+  context.control = &control;
+
+  if (settings.on_loop_start) settings.on_loop_start();
+  clock.start();
+  context.schedule_start = steady_now();
+  run_schedule(context, options);
+  report_depth_counts(ex, depth_counts, stats);  // waits for the executor
+  stats.total_ms = clock.elapsed_ms();
   // The build's temporaries came and went before the render's buffers.
-  if (gpu) {
+  if (gpu)
     stats.peak_device_bytes =
         std::max<std::size_t>(stats.peak_device_bytes, upload.bvh_stats().build_peak_bytes);
-  }
-  for (int b = 0; b < depth; ++b) {
-    stats.bounces[b].paths_in = counts[b];
-    stats.bounces[b].paths_out = counts[depth + b];
-    stats.bounces[b].shadow_rays = counts[2 * depth + b];
-    stats.path_segments += counts[b];
-    stats.shadow_rays += counts[2 * depth + b];
-  }
   // A render asked to stop that had nothing left to do stopped for no reason.
-  if (context.next_sample >= range_end) stopped = StopReason::none;
-  stats.stopped = stop_reason_name(stopped);
-  stats.samples = context.next_sample - begin;
+  if (context.next_sample >= range.end) clock.forget_stop();
+  stats.stopped = stop_reason_name(clock.stopped());
+  stats.samples = context.next_sample - range.begin;
 
-  result.film =
-      download_film(ex, film_view, width, height, initial_counts, begin, context.next_sample);
+  result.film = film.download(range.begin, context.next_sample);
   result.next_samples = {context.next_sample};
   count_film_samples(result.film, stats);
   result.image = film_image(result.film);
-  if (settings.count_samples) {  // the test mode's image is the sums: samples per pixel
-    for (std::size_t k = 0; k < result.image.rgb.size(); ++k)
-      result.image.rgb[k] = result.film.sums[k];
-  }
+  if (settings.count_samples) result.image.rgb = result.film.sums;  // the test mode: counts
   return result;
 }
 

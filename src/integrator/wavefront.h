@@ -2,8 +2,9 @@
 // backend (the CPU executor uses prim::cpu whatever the backend).
 #pragma once
 
-#include "integrator/backend/path_primitives.h"
+#include "execution/path_primitives.h"
 #include "integrator/render.h"
+#include "materials/bsdf.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -19,10 +20,15 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
                               const PathPrimitives& gpu_primitives,
                               const WavefrontOptions& options = {});
 
-// The settings a render runs with, which the statistics report: the megakernel neither sorts
-// nor compacts nor times stages, the stream schedule always compacts, and the multisplit sorts
-// only keys of at most kMultisplitKeyBits bits (more materials fall back to the radix sort).
-// The settings a render of `scene` runs with, whatever was asked (what the report states).
+// The settings a render runs with, whatever was asked (what the report states): the megakernel
+// neither sorts nor compacts nor times stages, the stream schedule always compacts (fused when
+// automatic and `fused_by_default`: the executor's primitives are not Thrust's), automatic
+// shading picks queues or the single kernel by the scene's lobe features, and the multisplit
+// sorts only keys of at most kMultisplitKeyBits bits (more materials fall back to the radix
+// sort).
+RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures& lobes,
+                                 int material_count, bool fused_by_default);
+// The same for `scene`'s materials, fused by default.
 RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene);
 
 // Bits of a material sort key: keys are 0..material_count-1 for hits and material_count for

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "film/film_state.h"
 #include "scene/scene.h"
 
 namespace raystream {

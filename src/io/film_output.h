@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "film/film_state.h"
 #include "io/exr_image.h"
 
 namespace raystream {

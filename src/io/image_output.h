@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "film/image.h"
 
 namespace raystream {
 

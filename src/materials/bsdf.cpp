@@ -30,4 +30,16 @@ MaterialData make_material_data(const Material& material) {
   return m;
 }
 
+LobeFeatures lobe_features(const MaterialData* materials, std::size_t count) {
+  LobeFeatures f;
+  f.mask = 0u;
+  f.textured = f.rough = false;
+  for (std::size_t k = 0; k < count; ++k) {
+    f.mask |= lobe_bit(static_cast<BsdfKind>(materials[k].kind));
+    f.textured = f.textured || materials[k].texture >= 0;
+    f.rough = f.rough || is_rough(materials[k]);
+  }
+  return f;
+}
+
 }  // namespace raystream

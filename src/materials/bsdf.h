@@ -10,6 +10,7 @@
 // by its BSDF. The course format's Emitting materials have no BSDF (kind none): they are black.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <type_traits>
@@ -145,6 +146,17 @@ RAYSTREAM_HD inline bool is_rough(const MaterialData& m) {
   return m.alpha >= kMinGgxAlpha;
 }
 
+// What a scene's materials need of the lobe code: the lobe kinds they use (lobe_bit of each) and
+// whether any is textured or rough. The host picks the smallest specialized kernel that covers
+// them (lobe_features: computed once per render, from the materials as uploaded).
+struct LobeFeatures {
+  unsigned mask = kAllLobes;
+  bool textured = true;
+  bool rough = true;
+  // Whether the classic set renders the scene as AnyLobe would.
+  RAYSTREAM_HD bool classic() const { return ClassicLobes::covers(mask, textured, rough); }
+};
+
 // Whether a lobe's materials may be textured, so that code compiled without textures leaves the
 // lookup out: a set's flag; every lobe alone (a scene file textures Diffuse and Plastic, a glTF
 // base colour texture any reflecting material).
@@ -225,4 +237,8 @@ RAYSTREAM_HD inline float pdf_bsdf(const MaterialData& m, const glm::vec3& wo, c
   const ShadingFrame frame(n);
   return Lobe::pdf(m, frame.to_local(wo), frame.to_local(wi));
 }
+
+// The lobe features of a scene's materials (host).
+LobeFeatures lobe_features(const MaterialData* materials, std::size_t count);
+
 }  // namespace raystream

@@ -91,12 +91,7 @@ RenderSummary summarize(const RenderStats& stats) {
     s.samples_per_second = samples_rendered(stats) / s.seconds;
     s.path_segments_per_second = static_cast<double>(stats.path_segments) / s.seconds;
   }
-  s.regenerate_ms = stats.stage_ms[int(Stage::regenerate)];
-  s.intersect_ms = stats.stage_ms[int(Stage::intersect)];
-  s.sort_ms = stats.stage_ms[int(Stage::sort)];
-  s.shade_ms = stats.stage_ms[int(Stage::shade)];
-  s.shadow_ms = stats.stage_ms[int(Stage::shadow)];
-  s.compact_ms = stats.stage_ms[int(Stage::compact)];
+  for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = stats.stage_ms[k];
   return s;
 }
 
@@ -132,7 +127,8 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   const bool stream = stats.schedule == "stream";
   const bool frame = stats.schedule == "frame";
   std::string schedule = stats.schedule;
-  if (stream) schedule += format(" (pool %zu)", stats.pool);
+  if (stream)
+    schedule += format(" (pool %zu, %s compaction)", stats.pool, stats.compaction.c_str());
   if (frame) schedule += stats.compact ? " (compact on)" : " (compact off)";
   // A render stopped early or resumed rendered another count than it was asked for.
   const bool partial =
@@ -172,18 +168,18 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
                   per(static_cast<double>(b.paths_out), spp), kept,
                   per(static_cast<double>(b.shadow_rays), spp));
     if (bounce_ms)
-      out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(b.intersect_ms, spp),
-                    per(b.sort_ms, spp), per(b.shade_ms, spp), per(b.shadow_ms, spp),
-                    per(b.compact_ms, spp));
+      out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(b.ms(Stage::intersect), spp),
+                    per(b.ms(Stage::sort), spp), per(b.ms(Stage::shade), spp),
+                    per(b.ms(Stage::shadow), spp), per(b.ms(Stage::compact), spp));
     out << "\n";
   }
   out << format("%6s %12.0f %12.0f %7s %12.0f", "all", per(static_cast<double>(in_sum), spp),
                 per(static_cast<double>(out_sum), spp), "",
                 per(static_cast<double>(shadow_sum), spp));
   if (bounce_ms)
-    out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(s.intersect_ms, spp),
-                  per(s.sort_ms, spp), per(s.shade_ms, spp), per(s.shadow_ms, spp),
-                  per(s.compact_ms, spp));
+    out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(s.ms(Stage::intersect), spp),
+                  per(s.ms(Stage::sort), spp), per(s.ms(Stage::shade), spp),
+                  per(s.ms(Stage::shadow), spp), per(s.ms(Stage::compact), spp));
   out << "\n";
 
   if (stream) {
@@ -217,16 +213,14 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << "\n";
   }
   if (!frame && stats.timing != "off" && stats.timed_units > 0) {
-    const double total =
-        s.regenerate_ms + s.intersect_ms + s.sort_ms + s.shade_ms + s.shadow_ms + s.compact_ms;
-    const auto share = [&](double ms) { return total > 0 ? 100.0 * ms / total : 0.0; };
-    out << format(
-        "stage ms (from %d timed wave%s): regenerate %.3f (%.1f%%), intersect %.3f (%.1f%%), "
-        "sort %.3f (%.1f%%), shade %.3f (%.1f%%), shadow %.3f (%.1f%%), compact %.3f (%.1f%%)\n",
-        stats.timed_units, stats.timed_units == 1 ? "" : "s", s.regenerate_ms,
-        share(s.regenerate_ms), s.intersect_ms, share(s.intersect_ms), s.sort_ms, share(s.sort_ms),
-        s.shade_ms, share(s.shade_ms), s.shadow_ms, share(s.shadow_ms), s.compact_ms,
-        share(s.compact_ms));
+    double total = 0;
+    for (double ms : s.stage_ms) total += ms;
+    out << format("stage ms (from %d timed wave%s):", stats.timed_units,
+                  stats.timed_units == 1 ? "" : "s");
+    for (int k = 0; k < kStageCount; ++k)
+      out << format("%s %s %.3f (%.1f%%)", k == 0 ? "" : ",", kStageNames[k], s.stage_ms[k],
+                    total > 0 ? 100.0 * s.stage_ms[k] / total : 0.0);
+    out << "\n";
   }
   if (!stats.shares.empty()) {
     out << format("\nsplit across %zu share%s (samples per pixel of each, its render loop):\n",
@@ -350,7 +344,12 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["sort_by_material"] = stats.sort_by_material;
   j["material_multisplit"] = stats.material_multisplit;
   j["compact"] = stats.compact;
+  j["compaction"] = stats.compaction;
   j["shade"] = stats.shade;
+  j["state_bytes"] = {{"carried", stats.layout.carried},
+                      {"radiance", stats.layout.radiance},
+                      {"hit", stats.layout.hit},
+                      {"shadow", stats.layout.shadow}};
   j["kernel_variant"] = stats.kernel_variant;
   nlohmann::json queues = nlohmann::json::object();
   for (std::size_t k = 0; k < stats.queue_paths.size(); ++k)
@@ -389,9 +388,8 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["elapsed_ms"] = info.elapsed_ms;
   j["timed_units"] = stats.timed_units;
   j["host_queue_ms"] = stats.host_queue_ms;
-  j["stage_ms"] = {
-      {"regenerate", s.regenerate_ms}, {"intersect", s.intersect_ms}, {"sort", s.sort_ms},
-      {"shade", s.shade_ms},           {"shadow", s.shadow_ms},       {"compact", s.compact_ms}};
+  j["stage_ms"] = nlohmann::ordered_json::object();
+  for (int k = 0; k < kStageCount; ++k) j["stage_ms"][kStageNames[k]] = s.stage_ms[k];
   nlohmann::ordered_json bounces = nlohmann::ordered_json::array();
   for (const BounceStats& b : stats.bounces) {
     nlohmann::ordered_json row;
@@ -401,16 +399,13 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     row["shadow_rays"] = b.shadow_rays;
     row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), passes);
     row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), passes);
-    row["ms"] = {{"intersect", b.intersect_ms},
-                 {"sort", b.sort_ms},
-                 {"shade", b.shade_ms},
-                 {"shadow", b.shadow_ms},
-                 {"compact", b.compact_ms}};
-    row["ms_per_frame"] = {{"intersect", per(b.intersect_ms, passes)},
-                           {"sort", per(b.sort_ms, passes)},
-                           {"shade", per(b.shade_ms, passes)},
-                           {"shadow", per(b.shadow_ms, passes)},
-                           {"compact", per(b.compact_ms, passes)}};
+    // Per bounce the frame schedule times every stage but the regeneration, which it has not.
+    row["ms"] = nlohmann::ordered_json::object();
+    row["ms_per_frame"] = nlohmann::ordered_json::object();
+    for (int k = int(Stage::intersect); k < kStageCount; ++k) {
+      row["ms"][kStageNames[k]] = b.stage_ms[k];
+      row["ms_per_frame"][kStageNames[k]] = per(b.stage_ms[k], passes);
+    }
     bounces.push_back(row);
   }
   j["bounces"] = bounces;

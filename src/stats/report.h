@@ -31,8 +31,9 @@ struct RenderSummary {
   double seconds = 0;                   // total_ms / 1000
   double samples_per_second = 0;        // frames * width * height / seconds
   double path_segments_per_second = 0;  // path_segments / seconds
-  double intersect_ms = 0, sort_ms = 0, shade_ms = 0, shadow_ms = 0, compact_ms = 0;  // render
-  double regenerate_ms = 0;  // stream schedule
+  double stage_ms[kStageCount] = {};  // by Stage, over the render (regenerate: stream schedule)
+  double& ms(Stage s) { return stage_ms[static_cast<int>(s)]; }
+  double ms(Stage s) const { return stage_ms[static_cast<int>(s)]; }
 };
 
 // Stream schedule: the waves grouped by how full the pool was (active paths / pool).

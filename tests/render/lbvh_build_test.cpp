@@ -235,8 +235,10 @@ TEST(LbvhTraversal, ClosestAndAnyHitMatchBruteForce) {
                                               glm::vec3(size(rng), size(rng), size(rng))));
   }
   const Executor ex = cpu_executor();
-  const SceneUpload lbvh(ex, scene, SceneBvh::lbvh, cpu_path_primitives(), 16, 16, nullptr);
-  const SceneUpload brute(ex, scene, SceneBvh::none, cpu_path_primitives(), 16, 16, nullptr);
+  const SceneUpload lbvh(ex, scene, scene_materials(scene), SceneBvh::lbvh, cpu_path_primitives(),
+                         16, 16, nullptr);
+  const SceneUpload brute(ex, scene, scene_materials(scene), SceneBvh::none, cpu_path_primitives(),
+                          16, 16, nullptr);
   const SceneGeometry g = lbvh.view().geometry;
   const SceneGeometry b = brute.view().geometry;
   ASSERT_GT(g.node_count, 0);
@@ -285,7 +287,8 @@ TEST(LbvhTraversal, TriangleLightsFollowTheirTriangles) {
   std::vector<std::string> warnings;
   const Scene scene = load_scene("scenes/cornell_box_original.json", warnings);
   const Executor ex = cpu_executor();
-  const SceneUpload upload(ex, scene, SceneBvh::lbvh, cpu_path_primitives(), 16, 16, nullptr);
+  const SceneUpload upload(ex, scene, scene_materials(scene), SceneBvh::lbvh, cpu_path_primitives(),
+                           16, 16, nullptr);
   const SceneView& v = upload.view();
   int triangle_lights = 0;
   for (int k = 0; k < v.lights.count; ++k) {

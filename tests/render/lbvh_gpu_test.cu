@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "execution/parallel_for.cuh"
 #include "geometry/scene_geometry.h"
-#include "integrator/backend/parallel_for.cuh"
 #include "integrator/render.h"
 #include "integrator/scene_upload.h"
 #include "integrator/wavefront.h"
@@ -164,10 +164,10 @@ TEST(LbvhGpu, TraversalMatchesBruteForce) {
                                               glm::vec3(size(rng), size(rng), size(rng))));
   }
   const Executor gpu = gpu_executor();
-  const SceneUpload upload(gpu, scene, SceneBvh::lbvh, own_primitives::path_primitives(), 16, 16,
-                           nullptr);
-  const SceneUpload brute(cpu_executor(), scene, SceneBvh::none, cpu_path_primitives(), 16, 16,
-                          nullptr);
+  const SceneUpload upload(gpu, scene, scene_materials(scene), SceneBvh::lbvh,
+                           own_primitives::path_primitives(), 16, 16, nullptr);
+  const SceneUpload brute(cpu_executor(), scene, scene_materials(scene), SceneBvh::none,
+                          cpu_path_primitives(), 16, 16, nullptr);
   const int n = 100000;
   std::vector<Ray> rays(n);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/backend/path_primitives.h"
+#include "execution/path_primitives.h"
 #include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
@@ -589,7 +589,7 @@ TEST(RenderCpu, ReportOfAStreamRender) {
     EXPECT_NE(text.find(needle), std::string::npos) << "\"" << needle << "\" not in:\n" << text;
   };
   has("box.json: 16 x 12, 2 samples per pixel, depth 8, integrator path, schedule stream (pool "
-      "50), sort by material off, seed 1234\n");
+      "50, fused compaction), sort by material off, seed 1234\n");
   has("shadow rays/s");
   has("per depth, average per sample per pixel:\n");
   has("waves by fill of the pool: " + std::to_string(r.stats.waves.size()) + " waves\n");

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/backend/path_primitives.h"
+#include "execution/path_primitives.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
 #include "render_suite.h"
@@ -129,7 +129,7 @@ TEST(RenderGpu, OwnAndThrustAgreeWithCompactionAndSortingOnAndOff) {
         test::expect_same_counts(r, reference);
         for (int b = 0; b < s.depth; ++b) {
           if (sort) {
-            EXPECT_GT(r.stats.bounces[b].sort_ms, 0.0);
+            EXPECT_GT(r.stats.bounces[b].ms(Stage::sort), 0.0);
           }
         }
       }

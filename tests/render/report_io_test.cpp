@@ -70,7 +70,8 @@ RenderStats stream_stats() {
   s.compact = true;
   s.pool = 60;
   s.frame_ms.clear();
-  for (BounceStats& b : s.bounces) b.intersect_ms = b.sort_ms = b.shade_ms = b.compact_ms = 0.0;
+  for (BounceStats& b : s.bounces)
+    b.ms(Stage::intersect) = b.ms(Stage::sort) = b.ms(Stage::shade) = b.ms(Stage::compact) = 0.0;
   // Fill: 100%, 100%, 70%, 30%, 5%.
   s.waves = {wave(0, 60, 45, 2.0), wave(45, 15, 40, 1.5), wave(40, 2, 18, 1.0), wave(18, 0, 3, 0.5),
              wave(3, 0, 0, 0.25)};
@@ -101,11 +102,11 @@ TEST(Report, Summary) {
   EXPECT_DOUBLE_EQ(s.seconds, 0.04);
   EXPECT_DOUBLE_EQ(s.samples_per_second, 2 * 10 * 5 / 0.04);  // 2500
   EXPECT_DOUBLE_EQ(s.path_segments_per_second, 180 / 0.04);   // 4500
-  EXPECT_DOUBLE_EQ(s.intersect_ms, 7.0);
-  EXPECT_DOUBLE_EQ(s.sort_ms, 1.75);
-  EXPECT_DOUBLE_EQ(s.shade_ms, 3.5);
-  EXPECT_DOUBLE_EQ(s.compact_ms, 0.875);
-  EXPECT_DOUBLE_EQ(s.regenerate_ms, 0.0);
+  EXPECT_DOUBLE_EQ(s.ms(Stage::intersect), 7.0);
+  EXPECT_DOUBLE_EQ(s.ms(Stage::sort), 1.75);
+  EXPECT_DOUBLE_EQ(s.ms(Stage::shade), 3.5);
+  EXPECT_DOUBLE_EQ(s.ms(Stage::compact), 0.875);
+  EXPECT_DOUBLE_EQ(s.ms(Stage::regenerate), 0.0);
   EXPECT_DOUBLE_EQ(summarize(stream_stats()).regenerate_ms, 0.5);
 }
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "integrator/backend/buffer.h"
-#include "integrator/backend/executor.h"
-#include "integrator/backend/path_primitives.h"
+#include "execution/buffer.h"
+#include "execution/executor.h"
+#include "execution/path_primitives.h"
 #include "integrator/path/path_buffers.h"
 #include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
@@ -90,18 +90,13 @@ struct Paths {
         path.direction = d;
       }
       path.throughput = glm::vec3(0.2f + u(rng), 0.2f + u(rng), 0.2f + u(rng));
-      path.radiance = glm::vec3(u(rng), u(rng), u(rng));
       path.pixel = static_cast<std::uint32_t>(i % kPixels);
       path.sample = static_cast<std::uint32_t>(i / kPixels);
       path.depth = static_cast<std::int32_t>((i / 4) % kMaxDepth);
-      SurfaceHit hit;
-      hit.normal = glm::vec3(0.0f, 1.0f, 0.0f);
-      hit.material = -1;
-      hit.light = -1;
       const auto id = static_cast<std::uint32_t>(i);
-      p.store(id, path);
-      p.store(id, hit);
-      p.store(id, ShadowRay{});
+      p.store_path(id, path, true);
+      p.store(id, HitRecord{});
+      p.store_shadow(id, ShadowRay{}, true);
     }
     copy_paths_to_gpu(cpu, gpu);
   }
@@ -117,25 +112,36 @@ struct Paths {
 struct Scenes {
   Scenes()
       : scene(test::box_scene()),
-        cpu(kCpu, scene, SceneBvh::sah, cpu_path_primitives(), kWidth, kHeight, nullptr),
-        gpu(kGpu, scene, SceneBvh::sah, own_primitives::path_primitives(), kWidth, kHeight,
-            nullptr) {}
+        materials(scene_materials(scene)),
+        cpu(kCpu, scene, materials, SceneBvh::sah, cpu_path_primitives(), kWidth, kHeight, nullptr),
+        gpu(kGpu, scene, materials, SceneBvh::sah, own_primitives::path_primitives(), kWidth,
+            kHeight, nullptr) {}
   std::uint16_t dead_key() const { return static_cast<std::uint16_t>(scene.materials.size()); }
   Scene scene;
+  std::vector<MaterialData> materials;
   SceneUpload cpu, gpu;
 };
 
-// A film and per-depth counts on both executors, all zero.
+// A film and per-depth counts on both executors, all zero, and the stages' context over them.
 struct Tallies {
   Tallies()
       : film(kPixels, glm::vec3(0.0f)),
         counts(2 * kMaxDepth, 0),
         d_film(upload(film)),
         d_counts(upload(counts)) {}
-  FilmView cpu_film(bool count_samples = false) { return FilmView{film.data(), count_samples}; }
-  FilmView gpu_film(bool count_samples = false) { return FilmView{d_film.data(), count_samples}; }
-  DepthCounts cpu_counts() { return DepthCounts{counts.data(), counts.data() + kMaxDepth}; }
-  DepthCounts gpu_counts() { return DepthCounts{d_counts.data(), d_counts.data() + kMaxDepth}; }
+  StageContext context(const Scenes& s, bool gpu, bool count_samples = false,
+                       std::uint64_t seed = 77) {
+    StageContext k;
+    k.scene = gpu ? s.gpu.view() : s.cpu.view();
+    k.scene.lobes = lobe_features(s.materials.data(), s.materials.size());
+    k.film.sums = gpu ? d_film.data() : film.data();
+    k.film.count_samples = count_samples;
+    unsigned long long* c = gpu ? d_counts.data() : counts.data();
+    k.counts = DepthCounts{c, c + kMaxDepth};
+    k.max_depth = kMaxDepth;
+    k.seed = seed;
+    return k;
+  }
   std::vector<glm::vec3> film;
   std::vector<unsigned long long> counts;  // paths_in, then paths_out
   Buffer<glm::vec3> d_film;
@@ -198,9 +204,11 @@ TEST(StagesGpu, GenerateMatchesCpu) {
   Buffer<std::uint32_t> d_ids = upload(ids);
   std::vector<std::size_t> live(1, 0);
   Buffer<std::size_t> d_live = upload(live);
-  generate_camera_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), n, live.data(), 3, 42);
-  generate_camera_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), n, d_live.data(), 3,
-                        42);
+  Tallies t;
+  generate_camera_paths(kCpu, t.context(s, false, false, 42), paths.cpu.view(), ids.data(), n,
+                        live.data(), 3);
+  generate_camera_paths(kGpu, t.context(s, true, false, 42), paths.gpu.view(), d_ids.data(), n,
+                        d_live.data(), 3);
   EXPECT_EQ(live[0], n);
   EXPECT_EQ(download(d_ids), ids);
   EXPECT_EQ(download(d_live), live);
@@ -209,7 +217,6 @@ TEST(StagesGpu, GenerateMatchesCpu) {
   EXPECT_EQ(values(g.sample), values(paths.cpu.sample));
   EXPECT_EQ(values(g.depth), values(paths.cpu.depth));
   EXPECT_EQ(values(g.throughput), values(paths.cpu.throughput));
-  EXPECT_EQ(values(g.radiance), values(paths.cpu.radiance));
   expect_near(values(g.origin), values(paths.cpu.origin), 1e-5f, 0, "origin");
   expect_near(values(g.direction), values(paths.cpu.direction), 1e-5f, 0, "direction");
 }
@@ -238,12 +245,13 @@ TEST(StagesGpu, RefillAndAdvanceMatchCpu) {
     Buffer<std::uint32_t> d_ids = upload(ids);
     Buffer<StreamCounters> d_counters = upload(std::vector<StreamCounters>(1, counters));
     Buffer<WaveRecord> d_record = upload(std::vector<WaveRecord>(1, record));
-    refill_paths(kCpu, s.cpu.view(), from.cpu.view(), to.cpu.view(), ids.data(), pool, &counters,
-                 total, kPixels, 5);
-    advance_stream(kCpu, &counters, pool, total, &record);
-    refill_paths(kGpu, s.gpu.view(), from.gpu.view(), to.gpu.view(), d_ids.data(), pool,
-                 d_counters.data(), total, kPixels, 5);
-    advance_stream(kGpu, d_counters.data(), pool, total, d_record.data());
+    Tallies tallies;
+    refill_paths(kCpu, tallies.context(s, false, false, 5), from.cpu.view(), to.cpu.view(),
+                 ids.data(), pool, &counters, total, kPixels);
+    advance_stream(kCpu, &counters, pool, total, false, &record);
+    refill_paths(kGpu, tallies.context(s, true, false, 5), from.gpu.view(), to.gpu.view(),
+                 d_ids.data(), pool, d_counters.data(), total, kPixels);
+    advance_stream(kGpu, d_counters.data(), pool, total, false, d_record.data());
     const unsigned long long fresh = std::min<unsigned long long>(total - issued, pool - live);
     EXPECT_EQ(counters.issued, issued + fresh);
     EXPECT_EQ(counters.active, live + fresh);
@@ -274,8 +282,7 @@ TEST(StagesGpu, RefillAndAdvanceMatchCpu) {
     EXPECT_EQ(values(g.sample), values(to.cpu.sample));
     EXPECT_EQ(values(g.depth), values(to.cpu.depth));
     EXPECT_EQ(values(g.throughput), values(to.cpu.throughput));
-    EXPECT_EQ(values(g.radiance), values(to.cpu.radiance));
-    EXPECT_EQ(values(g.hit_material), values(to.cpu.hit_material));
+    EXPECT_EQ(values(g.hit_t), values(to.cpu.hit_t));
     expect_near(values(g.origin), values(to.cpu.origin), 1e-5f, 0, "origin");
     expect_near(values(g.direction), values(to.cpu.direction), 1e-5f, 0, "direction");
     for (std::size_t i = 0; i < live; ++i)
@@ -283,51 +290,98 @@ TEST(StagesGpu, RefillAndAdvanceMatchCpu) {
   }
 }
 
-TEST(StagesGpu, IntersectMatchesCpuWithBoundsKeysDeadBitsDepositsAndCounts) {
+TEST(StagesGpu, StartPathsMatchesCpu) {
+  // Fused compaction: advance takes the survivors as the live paths, and new samples start
+  // behind them; the survivors' slots stay as they were.
+  Scenes s;
+  const std::size_t pool = 5000;
+  const unsigned long long total = 3ull * kPixels;
+  for (const unsigned long long issued : {4000ull, total - 1000}) {
+    SCOPED_TRACE("issued " + std::to_string(issued));
+    Paths paths(pool, 21);
+    StreamCounters counters;
+    counters.issued = issued;
+    counters.survivors = 1234;
+    counters.shadow = 99;
+    WaveRecord record;
+    Buffer<StreamCounters> d_counters = upload(std::vector<StreamCounters>(1, counters));
+    Buffer<WaveRecord> d_record = upload(std::vector<WaveRecord>(1, record));
+    Tallies t;
+    advance_stream(kCpu, &counters, pool, total, true, &record);
+    start_paths(kCpu, t.context(s, false, false, 5), paths.cpu.view(), pool, &counters, kPixels);
+    advance_stream(kGpu, d_counters.data(), pool, total, true, d_record.data());
+    start_paths(kGpu, t.context(s, true, false, 5), paths.gpu.view(), pool, d_counters.data(),
+                kPixels);
+    const unsigned long long fresh = std::min<unsigned long long>(total - issued, pool - 1234);
+    EXPECT_EQ(counters.live, 1234u);
+    EXPECT_EQ(counters.survivors, 0u);
+    EXPECT_EQ(counters.shadow, 0u);
+    EXPECT_EQ(counters.active, 1234 + fresh);
+    EXPECT_EQ(counters.issued, issued + fresh);
+    const StreamCounters g = download(d_counters)[0];
+    EXPECT_EQ(g.live, counters.live);
+    EXPECT_EQ(g.active, counters.active);
+    EXPECT_EQ(g.issued, counters.issued);
+    EXPECT_EQ(g.survivors, 0u);
+    const PathBuffers& back = paths.from_gpu();
+    EXPECT_EQ(values(back.pixel), values(paths.cpu.pixel));
+    EXPECT_EQ(values(back.sample), values(paths.cpu.sample));
+    EXPECT_EQ(values(back.depth), values(paths.cpu.depth));
+    expect_near(values(back.origin), values(paths.cpu.origin), 1e-5f, 0, "origin");
+    expect_near(values(back.direction), values(paths.cpu.direction), 1e-5f, 0, "direction");
+    for (std::size_t i = 1234; i < 1234 + fresh; ++i) {
+      ASSERT_EQ(paths.cpu.view().depth[i], 0) << "slot " << i;
+      ASSERT_EQ(paths.cpu.view().pixel[i], (issued + (i - 1234)) % kPixels) << "slot " << i;
+    }
+  }
+}
+
+TEST(StagesGpu, IntersectMatchesCpuWithBoundsAndKeys) {
   Scenes s;
   const std::size_t n = 100003;
   for (const bool with_bound : {false, true}) {
-    SCOPED_TRACE(with_bound ? "live bound" : "all slots");
-    Paths paths(n, 2);
-    Tallies t;
-    std::vector<std::uint32_t> ids = shuffled_ids(n, 7, 3);
-    std::vector<std::uint16_t> keys(n, 0xABCD);
-    Buffer<std::uint32_t> d_ids = upload(ids);
-    Buffer<std::uint16_t> d_keys = upload(keys);
-    std::vector<std::size_t> live(1, with_bound ? n - 12345 : n);
-    Buffer<std::size_t> d_live = upload(live);
-    intersect_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), LiveBound{live.data(), n},
-                    keys.data(), s.dead_key(), t.cpu_film(), t.cpu_counts());
-    intersect_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), LiveBound{d_live.data(), n},
-                    d_keys.data(), s.dead_key(), t.gpu_film(), t.gpu_counts());
-    const std::vector<std::uint32_t> g_ids = download(d_ids);
-    const std::vector<std::uint16_t> g_keys = download(d_keys);
-    const PathBuffers& g = paths.from_gpu();
-    // Grazing hits may go either way on rare rays.
-    EXPECT_LE(count_different(g_ids, ids), n / 1000) << "slots whose dead bit differs";
-    EXPECT_LE(count_different(g_keys, keys), n / 1000) << "keys";
-    EXPECT_LE(count_different(values(g.hit_material), values(paths.cpu.hit_material)), n / 1000);
-    for (std::size_t i = live[0]; i < n; ++i) ASSERT_EQ(g_keys[i], s.dead_key()) << "slot " << i;
-    const std::vector<std::uint32_t> original = shuffled_ids(n, 7, 3);
-    std::size_t escaped = 0, live_before = 0;
-    for (std::size_t i = 0; i < live[0]; ++i) {
-      live_before += is_live_id(original[i]);
-      escaped += is_live_id(original[i]) && !is_live_id(ids[i]);
-      // The dead bit keeps the state index.
-      ASSERT_EQ(ids[i] & ~kDeadBit, original[i] & ~kDeadBit) << "slot " << i;
+    for (const bool by_kind : {false, true}) {
+      SCOPED_TRACE(std::string(with_bound ? "live bound" : "all slots") +
+                   (by_kind ? ", keys by kind" : ", keys by material"));
+      Paths paths(n, 2);
+      Tallies t;
+      const std::vector<std::uint32_t> ids = shuffled_ids(n, 7, 3);
+      std::vector<std::uint16_t> keys(n, 0xABCD);
+      Buffer<std::uint32_t> d_ids = upload(ids);
+      Buffer<std::uint16_t> d_keys = upload(keys);
+      std::vector<std::size_t> live(1, with_bound ? n - 12345 : n);
+      Buffer<std::size_t> d_live = upload(live);
+      intersect_paths(kCpu, t.context(s, false), paths.cpu.view(), ids.data(),
+                      LiveBound{live.data(), n}, keys.data(), s.dead_key(), by_kind, nullptr);
+      intersect_paths(kGpu, t.context(s, true), paths.gpu.view(), d_ids.data(),
+                      LiveBound{d_live.data(), n}, d_keys.data(), s.dead_key(), by_kind, nullptr);
+      const std::vector<std::uint16_t> g_keys = download(d_keys);
+      const PathBuffers& g = paths.from_gpu();
+      // Grazing hits may go either way on rare rays.
+      EXPECT_LE(count_different(g_keys, keys), n / 1000) << "keys";
+      EXPECT_LE(count_different(values(g.hit_primitive), values(paths.cpu.hit_primitive)),
+                n / 1000);
+      for (std::size_t i = live[0]; i < n; ++i) ASSERT_EQ(g_keys[i], s.dead_key()) << "slot " << i;
+      std::size_t misses = 0, hits = 0;
+      const PathState c = paths.cpu.view();
+      for (std::size_t i = 0; i < live[0]; ++i) {
+        if (!is_live_id(ids[i])) {
+          ASSERT_EQ(keys[i], s.dead_key()) << "slot " << i;
+          continue;
+        }
+        (c.hit_t[ids[i]] < kNoHit ? hits : misses) += 1;
+      }
+      EXPECT_GT(misses, n / 8);  // the rays that start outside the box
+      EXPECT_GT(hits, n / 2);
+      std::vector<float> g_t = values(g.hit_t), c_t = values(paths.cpu.hit_t);
+      std::size_t far = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        far += !(std::fabs(g_t[i] - c_t[i]) <= 1e-3f * (1.0f + std::fabs(c_t[i])));
+      EXPECT_LE(far, n / 1000) << "hit distances";
+      // Intersect deposits and counts nothing: the shade stage does.
+      EXPECT_EQ(download(t.d_counts), std::vector<unsigned long long>(2 * kMaxDepth, 0));
+      for (const glm::vec3& v : download(t.d_film)) ASSERT_EQ(v, glm::vec3(0.0f));
     }
-    EXPECT_GT(escaped, n / 8);  // the rays that start outside the box
-    expect_near(values(g.hit_point), values(paths.cpu.hit_point), 1e-3f, n / 1000, "hit point");
-    expect_near(values(g.hit_normal), values(paths.cpu.hit_normal), 1e-3f, n / 1000, "hit normal");
-    // paths_in counts only which slots are live, not what they hit: exact. No paths_out.
-    const std::vector<unsigned long long> g_counts = download(t.d_counts);
-    EXPECT_EQ(g_counts, t.counts);
-    unsigned long long counted = 0;
-    for (int d = 0; d < kMaxDepth; ++d) counted += t.counts[d];
-    EXPECT_EQ(counted, live_before);
-    for (int d = 0; d < kMaxDepth; ++d) EXPECT_EQ(t.counts[kMaxDepth + d], 0u);
-    // The escaped paths' radiance, on their pixels.
-    expect_films_agree(download(t.d_film), t.film, n / 1000);
   }
 }
 
@@ -338,60 +392,103 @@ TEST(StagesGpu, ShadeMatchesCpu) {
   Tallies t;
   std::vector<std::uint32_t> ids = shuffled_ids(n, 5, 5);
   std::vector<std::size_t> live(1, n - 999);
-  // Hits from the CPU intersect, so both executors shade the same hits; the intersection's
-  // deposits and counts are then cleared.
-  intersect_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), LiveBound{live.data(), n},
-                  nullptr, 0, t.cpu_film(), t.cpu_counts());
-  std::fill(t.film.begin(), t.film.end(), glm::vec3(0.0f));
-  std::fill(t.counts.begin(), t.counts.end(), 0ull);
+  // Hits from the CPU intersect, so both executors shade the same hits.
+  intersect_paths(kCpu, t.context(s, false), paths.cpu.view(), ids.data(),
+                  LiveBound{live.data(), n}, nullptr, 0, false, nullptr);
   copy_paths_to_gpu(paths.cpu, paths.gpu);
-  const std::vector<std::uint32_t> hit_ids = ids;  // the live ones hit something
+  const std::vector<std::uint32_t> hit_ids = ids;
   Buffer<std::uint32_t> d_ids = upload(ids);
   Buffer<std::size_t> d_live = upload(live);
-  shade_paths(kCpu, s.cpu.view(), paths.cpu.view(), ids.data(), nullptr, LiveBound{live.data(), n},
-              kMaxDepth, 77, t.cpu_film(), t.cpu_counts());
-  shade_paths(kGpu, s.gpu.view(), paths.gpu.view(), d_ids.data(), nullptr,
-              LiveBound{d_live.data(), n}, kMaxDepth, 77, t.gpu_film(), t.gpu_counts());
+  ShadeTarget cpu_out, gpu_out;
+  cpu_out.ids = ids.data();
+  gpu_out.ids = d_ids.data();
+  shade_paths(kCpu, t.context(s, false), paths.cpu.view(), ids.data(), LiveBound{live.data(), n},
+              cpu_out);
+  shade_paths(kGpu, t.context(s, true), paths.gpu.view(), d_ids.data(), LiveBound{d_live.data(), n},
+              gpu_out);
   const std::vector<std::uint32_t> g_ids = download(d_ids);
   // Roulette and BSDF sampling use the same random numbers; rounding may rarely flip a decision.
   EXPECT_LE(count_different(g_ids, ids), n / 1000);
   std::size_t ended = 0, went_on = 0;
   for (std::size_t i = 0; i < live[0]; ++i)
     if (is_live_id(hit_ids[i])) (is_live_id(ids[i]) ? went_on : ended) += 1;
-  EXPECT_GT(ended, n / 20);    // emitter hits, roulette, the last depth
+  EXPECT_GT(ended, n / 8);     // misses, emitter hits, roulette, the last depth
   EXPECT_GT(went_on, n / 10);  // diffuse and specular bounces
   const std::vector<unsigned long long> g_counts = download(t.d_counts);
-  unsigned long long out_total = 0;
+  unsigned long long out_total = 0, in_total = 0;
   for (int d = 0; d < kMaxDepth; ++d) {
-    EXPECT_EQ(g_counts[d], 0u) << "shade counts no paths in";
+    EXPECT_EQ(g_counts[d], t.counts[d]) << "paths in at depth " << d;
+    in_total += t.counts[d];
     EXPECT_NEAR(double(g_counts[kMaxDepth + d]), double(t.counts[kMaxDepth + d]), double(n / 1000))
         << "paths out at depth " << d;
     out_total += t.counts[kMaxDepth + d];
   }
   EXPECT_EQ(out_total, went_on);
+  EXPECT_EQ(in_total, went_on + ended);
   EXPECT_EQ(t.counts[kMaxDepth + kMaxDepth - 1], 0u);  // the last depth never goes on
   const PathBuffers& g = paths.from_gpu();
   expect_near(values(g.throughput), values(paths.cpu.throughput), 1e-4f, n / 1000, "throughput");
   expect_near(values(g.origin), values(paths.cpu.origin), 1e-3f, n / 1000, "origin");
   expect_near(values(g.direction), values(paths.cpu.direction), 1e-3f, n / 1000, "direction");
   EXPECT_LE(count_different(values(g.depth), values(paths.cpu.depth)), n / 1000);
-  // The ended paths' radiance (and emission), on their pixels.
+  // The emission and environment gathered, on their pixels.
   expect_films_agree(download(t.d_film), t.film, n / 1000);
+
+  // Fused: the same paths shaded with the next state compacted. The paths that go on are those
+  // that went on in place (matched by pixel and sample), with their new state.
+  {
+    Paths fused(n, 4);
+    Tallies f;
+    const std::vector<std::uint32_t> fused_ids = shuffled_ids(n, 5, 5);
+    std::vector<std::uint32_t> in = fused_ids;
+    intersect_paths(kCpu, f.context(s, false), fused.cpu.view(), in.data(),
+                    LiveBound{live.data(), n}, nullptr, 0, false, nullptr);
+    copy_paths_to_gpu(fused.cpu, fused.gpu);
+    Buffer<std::uint32_t> d_in = upload(fused_ids);
+    PathBuffers next(kGpu, n, nullptr), next_back(kCpu, n, nullptr);
+    Buffer<std::size_t> d_survivors = upload(std::vector<std::size_t>(1, 0));
+    ShadeTarget out;
+    out.next = next.view();
+    out.survivors = d_survivors.data();
+    shade_paths(kGpu, f.context(s, true), fused.gpu.view(), d_in.data(),
+                LiveBound{d_live.data(), n}, out);
+    const std::size_t survivors = download(d_survivors)[0];
+    EXPECT_NEAR(double(survivors), double(went_on), double(n / 1000));
+    copy_paths_to_host(next, next_back);
+    std::size_t matched = 0;
+    const PathState c = paths.cpu.view(), g = next_back.view();
+    std::vector<std::size_t> slot_of(kPixels * 64, ~std::size_t(0));
+    for (std::size_t i = 0; i < live[0]; ++i)
+      if (is_live_id(ids[i])) slot_of[c.sample[ids[i]] * kPixels + c.pixel[ids[i]]] = ids[i];
+    for (std::size_t k = 0; k < survivors; ++k) {
+      const std::size_t key = g.sample[k] * kPixels + g.pixel[k];
+      ASSERT_LT(key, slot_of.size());
+      const std::size_t id = slot_of[key];
+      if (id == ~std::size_t(0)) continue;  // rounding sent it another way
+      ++matched;
+      ASSERT_EQ(g.depth[k], c.depth[id]);
+      ASSERT_LE(glm::length(g.throughput[k] - c.throughput[id]), 1e-4f);
+    }
+    EXPECT_GE(matched + n / 1000, went_on);
+    expect_films_agree(download(f.d_film), t.film, n / 1000);
+  }
 
   // Counting samples: each ended path deposits exactly 1.
   Paths again(n, 4);
   Tallies c;
   std::vector<std::uint32_t> ids2 = shuffled_ids(n, 5, 5);
-  intersect_paths(kCpu, s.cpu.view(), again.cpu.view(), ids2.data(), LiveBound{live.data(), n},
-                  nullptr, 0, c.cpu_film(), c.cpu_counts());
-  std::fill(c.film.begin(), c.film.end(), glm::vec3(0.0f));
+  intersect_paths(kCpu, c.context(s, false), again.cpu.view(), ids2.data(),
+                  LiveBound{live.data(), n}, nullptr, 0, false, nullptr);
   copy_paths_to_gpu(again.cpu, again.gpu);
   const std::vector<std::uint32_t> hit_ids2 = ids2;
   Buffer<std::uint32_t> d_ids2 = upload(ids2);
-  shade_paths(kCpu, s.cpu.view(), again.cpu.view(), ids2.data(), nullptr, LiveBound{live.data(), n},
-              kMaxDepth, 77, c.cpu_film(true), c.cpu_counts());
-  shade_paths(kGpu, s.gpu.view(), again.gpu.view(), d_ids2.data(), nullptr,
-              LiveBound{d_live.data(), n}, kMaxDepth, 77, c.gpu_film(true), c.gpu_counts());
+  ShadeTarget cpu_out2, gpu_out2;
+  cpu_out2.ids = ids2.data();
+  gpu_out2.ids = d_ids2.data();
+  shade_paths(kCpu, c.context(s, false, true), again.cpu.view(), ids2.data(),
+              LiveBound{live.data(), n}, cpu_out2);
+  shade_paths(kGpu, c.context(s, true, true), again.gpu.view(), d_ids2.data(),
+              LiveBound{d_live.data(), n}, gpu_out2);
   const std::vector<glm::vec3> g_film = download(c.d_film);
   double cpu_sum = 0, gpu_sum = 0;
   for (std::size_t p = 0; p < kPixels; ++p) {
@@ -413,10 +510,12 @@ TEST(StagesGpu, MegakernelMatchesCpu) {
   const int depth = 8;
   Tallies t;
   for (std::uint32_t sample : {0u, 1u, 2u, 3u}) {
-    trace_megakernel(kCpu, s.cpu.view(), kPixels, sample, depth, 9, t.cpu_film(),
-                     DepthCounts{t.counts.data(), t.counts.data() + depth});
-    trace_megakernel(kGpu, s.gpu.view(), kPixels, sample, depth, 9, t.gpu_film(),
-                     DepthCounts{t.d_counts.data(), t.d_counts.data() + depth});
+    StageContext kc = t.context(s, false, false, 9), kg = t.context(s, true, false, 9);
+    kc.max_depth = kg.max_depth = depth;
+    kc.counts = DepthCounts{t.counts.data(), t.counts.data() + depth};
+    kg.counts = DepthCounts{t.d_counts.data(), t.d_counts.data() + depth};
+    trace_megakernel(kCpu, kc, kPixels, sample);
+    trace_megakernel(kGpu, kg, kPixels, sample);
   }
   const std::vector<unsigned long long> g_counts = download(t.d_counts);
   EXPECT_EQ(g_counts[0], 4ull * kPixels);
@@ -474,16 +573,21 @@ void check_primitives(const PathPrimitives& gpu, const char* name) {
         std::vector<std::uint16_t> keys_out(n);
         std::vector<std::uint32_t> ids_out(n);
         const int bits = material_key_bits(materials);
+        std::vector<unsigned long long> offsets((1u << kMultisplitKeyBits) + 1, 0);
         cpu.sort_by_material(m_keys.data(), keys_out.data(), ids.data(), ids_out.data(), n, bits,
-                             false, no_ws, nullptr);
+                             multisplit, offsets.data(), no_ws, nullptr);
         prim::Workspace sort_ws(gpu.workspace_bytes(n, false, bits, multisplit));
         Buffer<std::uint16_t> d_keys = upload(m_keys);
         Buffer<std::uint16_t> d_keys_out(kGpu, "keys out", n, nullptr);
         Buffer<std::uint32_t> d_ids_out(kGpu, "ids out", n, nullptr);
+        Buffer<unsigned long long> d_offsets = upload(offsets);
         gpu.sort_by_material(d_keys.data(), d_keys_out.data(), d_ids.data(), d_ids_out.data(), n,
-                             bits, multisplit, sort_ws, nullptr);
+                             bits, multisplit, d_offsets.data(), sort_ws, nullptr);
         EXPECT_EQ(download(d_keys_out), keys_out);
         EXPECT_EQ(download(d_ids_out), ids_out);
+        if (multisplit && bits <= kMultisplitKeyBits) {
+          EXPECT_EQ(download(d_offsets), offsets);  // the material queues' bounds
+        }
       }
     }
   }

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "integrator/backend/executor.h"
-#include "integrator/backend/path_primitives.h"
+#include "execution/executor.h"
+#include "execution/path_primitives.h"
 #include "integrator/path/path_buffers.h"
 #include "integrator/path/path_state.h"
 #include "integrator/scene_upload.h"
@@ -39,20 +39,19 @@ struct Fixture {
         keys(n, 0xABCD),
         film(kPixels, glm::vec3(0.0f)),
         paths_in(kMaxDepth, 0),
-        paths_out(kMaxDepth, 0) {
+        paths_out(kMaxDepth, 0),
+        shadow_rays(kMaxDepth, 0) {
     PathSample p;  // at the origin, looking up: misses everything
     p.direction = glm::vec3(0.0f, 1.0f, 0.0f);
     p.throughput = glm::vec3(1.0f);
-    SurfaceHit hit;
-    hit.point = glm::vec3(-1.0f);
-    hit.normal = glm::vec3(-1.0f);
-    hit.material = -7;
-    hit.light = -1;
+    HitRecord hit;
+    hit.t = 123.0f;
+    hit.primitive = -7;
     for (std::size_t i = 0; i < n; ++i) {
       p.pixel = static_cast<std::uint32_t>(i % kPixels);
-      paths.store(static_cast<std::uint32_t>(i), p);
+      paths.store_path(static_cast<std::uint32_t>(i), p, true);
       paths.store(static_cast<std::uint32_t>(i), hit);
-      paths.store(static_cast<std::uint32_t>(i), ShadowRay{});
+      paths.store_shadow(static_cast<std::uint32_t>(i), ShadowRay{}, true);
     }
     Object sphere;
     sphere.translation = glm::vec3(0.0f, 0.0f, -5.0f);
@@ -73,15 +72,24 @@ struct Fixture {
     view.geometry.object_count = 2;
     view.materials = materials.data();
     view.material_count = 2;
+    view.nee = false;
   }
-  FilmView film_view(bool count_samples = false) { return FilmView{film.data(), count_samples}; }
-  DepthCounts counts() { return DepthCounts{paths_in.data(), paths_out.data()}; }
+  StageContext context(bool count_samples = false) {
+    StageContext k;
+    k.scene = view;
+    k.film.sums = film.data();
+    k.film.count_samples = count_samples;
+    k.counts = DepthCounts{paths_in.data(), paths_out.data(), shadow_rays.data()};
+    k.max_depth = kMaxDepth;
+    k.seed = 99;
+    return k;
+  }
 
   PathBuffers buffers;
   PathState paths;
   std::vector<std::uint16_t> keys;
   std::vector<glm::vec3> film;
-  std::vector<unsigned long long> paths_in, paths_out;
+  std::vector<unsigned long long> paths_in, paths_out, shadow_rays;
   std::vector<SceneObject> objects;
   std::vector<MaterialData> materials;
   SceneView view;
@@ -89,100 +97,86 @@ struct Fixture {
 
 using Counts = std::vector<unsigned long long>;
 
-TEST(Stages, IntersectHonoursTheBoundWritesKeysAndDepositsEscapedPaths) {
+TEST(Stages, IntersectWritesHitRecordsWithinTheBoundAndKeys) {
   Fixture f(8);
   PathState& p = f.paths;
   const glm::vec3 to_sphere(0.0f, 0.0f, -1.0f), to_light(0.0f, 0.0f, 1.0f);
   // Slots 0..4 are within the bound (5); slot 4 is dead; slot 5 would hit but lies past the
   // bound.
-  std::vector<std::uint32_t> ids = {3, 1, 0, 2, 7 | D, 4, 5, 6};
+  const std::vector<std::uint32_t> ids = {3, 1, 0, 2, 7 | D, 4, 5, 6};
   p.direction[3] = to_sphere;  // slot 0
   p.direction[1] = to_light;   // slot 1
-  // path 0 (slot 2) misses and carries radiance; path 2 (slot 3) hits the sphere
-  p.radiance[0] = glm::vec3(0.25f, 0.5f, 1.0f);
-  p.pixel[0] = 5;
-  p.direction[2] = to_sphere;
+  p.direction[2] = to_sphere;  // slot 3; path 0 (slot 2) misses
   p.direction[4] = to_sphere;  // slot 5, past the bound
-  p.depth[3] = 0;
-  p.depth[1] = 2;
-  p.depth[0] = 1;
-  p.depth[2] = 1;
-  p.depth[7] = 4;  // the dead slot's path: not counted
-  p.depth[4] = 6;  // past the bound: not counted
   const std::size_t live = 5;
-  intersect_paths(kCpu, f.view, p, ids.data(), LiveBound{&live, 8}, f.keys.data(), kDeadKey,
-                  f.film_view(), f.counts());
-  // The escaped path gets the dead bit and keeps its state index.
-  EXPECT_EQ(ids, (std::vector<std::uint32_t>{3, 1, 0 | D, 2, 7 | D, 4, 5, 6}));
+  const StageContext k = f.context();
+  intersect_paths(kCpu, k, p, ids.data(), LiveBound{&live, 8}, f.keys.data(), kDeadKey, false,
+                  nullptr);
+  // A miss sorts last, with the dead slots and those past the bound.
   EXPECT_EQ(f.keys, (std::vector<std::uint16_t>{0, 1, kDeadKey, 0, kDeadKey, kDeadKey, kDeadKey,
                                                 kDeadKey}));
-  EXPECT_EQ(p.hit_material[3], 0);
-  EXPECT_EQ(p.hit_material[1], 1);
-  EXPECT_EQ(p.hit_material[0], -7);  // escaped
-  EXPECT_EQ(p.hit_material[4], -7);  // past the bound: untouched
-  EXPECT_NEAR(p.hit_point[3].z, -4.5f, 1e-5f);
-  EXPECT_NEAR(p.hit_normal[3].z, 1.0f, 1e-5f);
-  EXPECT_NEAR(p.hit_point[1].z, 4.5f, 1e-5f);
-  // Only the escaped path deposited, on its pixel.
-  for (std::size_t px = 0; px < f.film.size(); ++px)
-    EXPECT_EQ(f.film[px], px == 5 ? glm::vec3(0.25f, 0.5f, 1.0f) : glm::vec3(0.0f)) << px;
-  // paths_in per depth: depth 0 (path 3), depth 1 (paths 0 and 2), depth 2 (path 1).
-  EXPECT_EQ(f.paths_in, (Counts{1, 2, 1, 0, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(f.paths_out, Counts(Fixture::kMaxDepth, 0));
+  EXPECT_NEAR(p.hit_t[3], 4.5f, 1e-5f);
+  EXPECT_EQ(p.hit_primitive[3], object_reference(0));
+  EXPECT_NEAR(p.hit_t[1], 4.5f, 1e-5f);
+  EXPECT_EQ(p.hit_primitive[1], object_reference(1));
+  EXPECT_EQ(p.hit_t[0], kNoHit);  // the miss
+  EXPECT_EQ(p.hit_t[4], 123.0f);  // past the bound: untouched
+  EXPECT_EQ(p.hit_t[7], 123.0f);  // the dead slot's path: untouched
+  // Intersect deposits nothing and counts nothing: the shade stage does.
+  for (const glm::vec3& v : f.film) EXPECT_EQ(v, glm::vec3(0.0f));
+  EXPECT_EQ(f.paths_in, Counts(Fixture::kMaxDepth, 0));
 
-  // No bound (every slot), no keys: slot 5's path now counts and hits.
+  // Keys by lobe kind: a miss goes to kind 0's queue (whose kernel ends it); direct slots (no
+  // ids) write the identity for the sort, the dead bit past the bound.
   Fixture g(8);
-  std::vector<std::uint32_t> all = {0, 1, 2 | D, 3, 4, 5, 6, 7};
-  g.paths.direction[4] = to_sphere;
-  intersect_paths(kCpu, g.view, g.paths, all.data(), LiveBound{nullptr, 8}, nullptr, kDeadKey,
-                  g.film_view(), g.counts());
-  EXPECT_EQ(all, (std::vector<std::uint32_t>{0 | D, 1 | D, 2 | D, 3 | D, 4, 5 | D, 6 | D, 7 | D}));
-  EXPECT_EQ(g.paths.hit_material[4], 0);
-  EXPECT_EQ(g.paths_in[0], 7u);
-  // Escaped paths with no radiance deposit nothing.
-  for (const glm::vec3& v : g.film) EXPECT_EQ(v, glm::vec3(0.0f));
+  g.paths.direction[0] = to_sphere;
+  g.paths.direction[1] = to_light;
+  std::vector<std::uint32_t> sort_ids(8, 12345u);
+  const std::size_t three = 3;
+  intersect_paths(kCpu, g.context(), g.paths, nullptr, LiveBound{&three, 8}, g.keys.data(),
+                  kDeadKey, true, sort_ids.data());
+  EXPECT_EQ(sort_ids, (std::vector<std::uint32_t>{0, 1, 2, D, D, D, D, D}));
+  EXPECT_EQ(g.keys[0], static_cast<std::uint16_t>(BsdfKind::kLambertian));
+  EXPECT_EQ(g.keys[1], static_cast<std::uint16_t>(BsdfKind::none));  // the emitter
+  EXPECT_EQ(g.keys[2], 0u);                                          // the miss
+  EXPECT_EQ(g.keys[3], kDeadKey);
 }
 
-// Four paths within a bound of 4 (one dead), one past it: a diffuse hit at depth 0 that goes on,
-// an emitter hit that ends, a diffuse hit at the last depth that ends.
+// Five paths within a bound of 5 (one dead), one past it: a diffuse hit at depth 0 that goes on,
+// an emitter hit that ends, a miss, a diffuse hit at the last depth that ends.
 void set_up_shading(Fixture& f, std::vector<std::uint32_t>& ids) {
   PathState& p = f.paths;
   ids = {0, 1, 2 | D, 3, 4, 5};
   p.direction[0] = glm::vec3(0.0f, 0.0f, -1.0f);  // sphere
   p.direction[1] = glm::vec3(0.0f, 0.0f, 1.0f);   // light
   p.direction[3] = glm::vec3(0.0f, 0.0f, -1.0f);  // sphere, at the last depth
-  p.direction[4] = glm::vec3(0.0f, 0.0f, -1.0f);  // sphere, but past the bound below
+  p.direction[5] = glm::vec3(0.0f, 0.0f, -1.0f);  // sphere, but past the bound below
   p.throughput[1] = glm::vec3(0.5f);
   p.pixel[1] = 11;
-  p.radiance[3] = glm::vec3(0.5f, 0.25f, 0.125f);
   p.depth[3] = Fixture::kMaxDepth - 1;
   p.pixel[3] = 13;
+  p.depth[4] = 2;  // path 4 misses
   const std::size_t all = 6;
-  intersect_paths(kCpu, f.view, p, ids.data(), LiveBound{&all, 6}, nullptr, kDeadKey, f.film_view(),
-                  f.counts());
-  ASSERT_EQ(ids, (std::vector<std::uint32_t>{0, 1, 2 | D, 3, 4, 5 | D}));
-  f.paths_in.assign(Fixture::kMaxDepth, 0);
+  intersect_paths(kCpu, f.context(), p, ids.data(), LiveBound{&all, 6}, nullptr, kDeadKey, false,
+                  nullptr);
 }
 
-TEST(Stages, ShadeAddsEmissionDepositsEndedPathsAndContinuesOthers) {
+TEST(Stages, ShadeAddsEmissionEndsMissesAndContinuesOthersInPlace) {
   Fixture f(6);
   PathState& p = f.paths;
   std::vector<std::uint32_t> ids;
   set_up_shading(f, ids);
-  const std::size_t live = 4;
-  shade_paths(kCpu, f.view, p, ids.data(), nullptr, LiveBound{&live, 6}, Fixture::kMaxDepth, 99,
-              f.film_view(), f.counts());
-  // The light: radiance = throughput * colour * emittance, deposited on pixel 11 (below), and
-  // the path ends.
+  const std::size_t live = 5;
+  ShadeTarget out;
+  out.ids = ids.data();
+  shade_paths(kCpu, f.context(), p, ids.data(), LiveBound{&live, 6}, out);
+  // The light: radiance = throughput * colour * emittance, gathered on pixel 11, and the path
+  // ends; the miss (no environment) and the last depth end with nothing.
   EXPECT_EQ(ids[1], 1u | D);
-  // The last depth: ends on the diffuse sphere and deposits what it carried.
   EXPECT_EQ(ids[3], 3u | D);
-  for (std::size_t px = 0; px < f.film.size(); ++px) {
-    const glm::vec3 expected = px == 11   ? glm::vec3(1.0f, 2.0f, 3.0f)
-                               : px == 13 ? glm::vec3(0.5f, 0.25f, 0.125f)
-                                          : glm::vec3(0.0f);
-    EXPECT_EQ(f.film[px], expected) << "pixel " << px;
-  }
+  EXPECT_EQ(ids[4], 4u | D);
+  for (std::size_t px = 0; px < f.film.size(); ++px)
+    EXPECT_EQ(f.film[px], px == 11 ? glm::vec3(1.0f, 2.0f, 3.0f) : glm::vec3(0.0f)) << px;
   // The diffuse sphere at depth 0: weight 0.5, a new ray from just above the surface, leaving
   // it, one bounce deeper.
   EXPECT_EQ(ids[0], 0u);
@@ -190,17 +184,19 @@ TEST(Stages, ShadeAddsEmissionDepositsEndedPathsAndContinuesOthers) {
   EXPECT_GT(p.origin[0].z, -4.5f);
   EXPECT_LT(p.origin[0].z, -4.4f);
   EXPECT_GT(glm::dot(p.direction[0], glm::vec3(0.0f, 0.0f, 1.0f)), 0.0f);
-  EXPECT_EQ(p.radiance[0], glm::vec3(0.0f));
   EXPECT_EQ(p.depth[0], 1);
-  // paths_out per depth: only the path that went on, at the depth it was shaded at.
-  Counts expected_out(Fixture::kMaxDepth, 0);
+  // Per depth: every path shaded came in, only the one that went on went out.
+  Counts expected_in(Fixture::kMaxDepth, 0), expected_out(Fixture::kMaxDepth, 0);
+  expected_in[0] = 2;  // paths 0 and 1
+  expected_in[2] = 1;  // the miss
+  expected_in[Fixture::kMaxDepth - 1] = 1;
   expected_out[0] = 1;
+  EXPECT_EQ(f.paths_in, expected_in);
   EXPECT_EQ(f.paths_out, expected_out);
-  EXPECT_EQ(f.paths_in, Counts(Fixture::kMaxDepth, 0));  // shade counts no paths in
   // Past the bound and the dead slot: nothing changes.
-  EXPECT_EQ(ids[4], 4u);
-  EXPECT_EQ(p.throughput[4], glm::vec3(1.0f));
-  EXPECT_EQ(p.depth[4], 0);
+  EXPECT_EQ(ids[5], 5u);
+  EXPECT_EQ(p.throughput[5], glm::vec3(1.0f));
+  EXPECT_EQ(p.depth[5], 0);
   EXPECT_EQ(ids[2], 2u | D);
 }
 
@@ -208,28 +204,99 @@ TEST(Stages, ShadeCountingSamplesDepositsOnePerEndedPath) {
   Fixture f(6);
   std::vector<std::uint32_t> ids;
   set_up_shading(f, ids);
-  const std::size_t live = 4;
-  shade_paths(kCpu, f.view, f.paths, ids.data(), nullptr, LiveBound{&live, 6}, Fixture::kMaxDepth,
-              99, f.film_view(true), f.counts());
+  const std::size_t live = 5;
+  ShadeTarget out;
+  out.ids = ids.data();
+  shade_paths(kCpu, f.context(true), f.paths, ids.data(), LiveBound{&live, 6}, out);
   for (std::size_t px = 0; px < f.film.size(); ++px)
-    EXPECT_EQ(f.film[px], px == 11 || px == 13 ? glm::vec3(1.0f) : glm::vec3(0.0f)) << px;
+    EXPECT_EQ(f.film[px], px == 11 || px == 13 || px == 4 ? glm::vec3(1.0f) : glm::vec3(0.0f))
+        << px;
 }
 
-TEST(Stages, DepositAddsSkipsNonFiniteAndCountsSamples) {
+TEST(Stages, FusedShadeWritesThePathsThatGoOnCompactedIntoTheNextState) {
+  // The same paths, shaded in place and fused: the fused stage writes each path that goes on,
+  // with the state the in-place stage leaves in its slot, into the next state's first slots, and
+  // the film and counts agree.
+  const std::size_t n = 64;
+  Fixture a(n), b(n), next(n);
+  for (Fixture* f : {&a, &b}) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const float x = 0.02f * float(i % 16) - 0.15f, y = 0.02f * float(i / 16) - 0.03f;
+      f->paths.direction[i] = glm::normalize(glm::vec3(x, y, i % 3 == 0 ? 1.0f : -1.0f));
+      f->paths.sample[i] = static_cast<std::uint32_t>(i);
+      f->paths.depth[i] = static_cast<int>(i % 4);
+    }
+  }
+  std::vector<std::uint32_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::uint32_t>(i);
+  const std::size_t live = n - 5;  // the last five slots lie past the bound
+  intersect_paths(kCpu, a.context(), a.paths, ids.data(), LiveBound{&live, n}, nullptr, kDeadKey,
+                  false, nullptr);
+  intersect_paths(kCpu, b.context(), b.paths, nullptr, LiveBound{&live, n}, nullptr, kDeadKey,
+                  false, nullptr);
+  ShadeTarget in_place;
+  in_place.ids = ids.data();
+  shade_paths(kCpu, a.context(), a.paths, ids.data(), LiveBound{&live, n}, in_place);
+  std::size_t survivors = 0;
+  ShadeTarget fused;
+  fused.next = next.paths;
+  fused.survivors = &survivors;
+  shade_paths(kCpu, b.context(), b.paths, nullptr, LiveBound{&live, n}, fused);
+  std::vector<std::uint32_t> went_on;
+  for (std::size_t i = 0; i < live; ++i)
+    if (is_live_id(ids[i])) went_on.push_back(ids[i]);
+  ASSERT_GT(went_on.size(), 0u);
+  ASSERT_LT(went_on.size(), live);
+  ASSERT_EQ(survivors, went_on.size());
+  // The fused order is not fixed: match each survivor by its sample number.
+  std::vector<int> seen(n, 0);
+  for (std::size_t s = 0; s < survivors; ++s) {
+    const std::uint32_t i = next.paths.sample[s];
+    ASSERT_LT(i, live);
+    ASSERT_TRUE(is_live_id(ids[i])) << "slot " << i << " ended in place";
+    ++seen[i];
+#define RAYSTREAM_TEST_EXPECT_SAME(type, name, member, what) \
+  EXPECT_EQ(next.paths.name[s], a.paths.name[i]) << what << ", slot " << i;
+    RAYSTREAM_PATH_CARRIED_FIELDS(RAYSTREAM_TEST_EXPECT_SAME)
+#undef RAYSTREAM_TEST_EXPECT_SAME
+  }
+  for (std::uint32_t i : went_on) EXPECT_EQ(seen[i], 1) << "slot " << i;
+  EXPECT_EQ(a.film, b.film);
+  EXPECT_EQ(a.paths_in, b.paths_in);
+  EXPECT_EQ(a.paths_out, b.paths_out);
+}
+
+TEST(Stages, DepositGatherAndFinish) {
   std::vector<glm::vec3> sums(4, glm::vec3(1.0f));
-  const FilmView film{sums.data(), false};
+  FilmView film;
+  film.sums = sums.data();
   deposit(film, 2, glm::vec3(0.5f, 0.25f, 2.0f));
   deposit(film, 2, glm::vec3(0.5f, 0.25f, 2.0f));
   EXPECT_EQ(sums[2], glm::vec3(2.0f, 1.5f, 5.0f));
   deposit(film, 3, glm::vec3(std::nanf(""), 1.0f, 1.0f));  // dropped: never poisons the film
   deposit(film, 3, glm::vec3(1.0f, std::numeric_limits<float>::infinity(), 1.0f));
   EXPECT_EQ(sums[3], glm::vec3(1.0f));
+  // Gathered light goes to the film at once; the path's ending adds nothing more.
+  glm::vec3 radiance(0.0f);
+  gather(film, 1, radiance, glm::vec3(0.5f));
+  finish_sample(film, 1, glm::vec3(7.0f));
+  EXPECT_EQ(sums[1], glm::vec3(1.5f));
+  EXPECT_EQ(radiance, glm::vec3(0.0f));
+  // Carried: gathered into the path (a non-finite part dropped alone), added when it ends.
+  FilmView carried = film;
+  carried.carry = true;
+  gather(carried, 0, radiance, glm::vec3(0.25f));
+  gather(carried, 0, radiance, glm::vec3(std::nanf(""), 1.0f, 1.0f));
+  EXPECT_EQ(radiance, glm::vec3(0.25f));
   EXPECT_EQ(sums[0], glm::vec3(1.0f));
-  // Counting samples: every deposit adds exactly 1, whatever the path carried.
-  const FilmView counting{sums.data(), true};
-  deposit(counting, 0, glm::vec3(0.0f));
-  deposit(counting, 0, glm::vec3(std::nanf(""), 5.0f, 7.0f));
-  EXPECT_EQ(sums[0], glm::vec3(3.0f));
+  finish_sample(carried, 0, radiance);
+  EXPECT_EQ(sums[0], glm::vec3(1.25f));
+  // Counting samples: nothing gathered, every ending adds exactly 1.
+  FilmView counting = film;
+  counting.count_samples = true;
+  gather(counting, 0, radiance, glm::vec3(5.0f));
+  finish_sample(counting, 0, glm::vec3(std::nanf(""), 5.0f, 7.0f));
+  EXPECT_EQ(sums[0], glm::vec3(2.25f));
 }
 
 TEST(Stages, CountDepthAddsOnePerCall) {
@@ -280,10 +347,16 @@ TEST(Stages, CompactAndSortPathIds) {
   std::vector<std::uint32_t> ids_out(n);
   for (const bool multisplit : {false, true}) {
     SCOPED_TRACE(multisplit ? "multisplit" : "radix sort");
+    std::vector<unsigned long long> offsets(5, 99);
     cpu.sort_by_material(keys.data(), keys_out.data(), ids.data(), ids_out.data(), n,
-                         material_key_bits(3), multisplit, ws, nullptr);
+                         material_key_bits(3), multisplit, offsets.data(), ws, nullptr);
     EXPECT_EQ(keys_out, (std::vector<std::uint16_t>{0, 0, 1, 2, 2, 3, 3, 3}));
     EXPECT_EQ(ids_out, (std::vector<std::uint32_t>{2, 4, 0, 7, 9, 1 | D, 3 | D, 5 | D}));
+    // The multisplit's buckets (the material queues' bounds); the radix sort writes none.
+    if (multisplit)
+      EXPECT_EQ(offsets, (std::vector<unsigned long long>{0, 2, 3, 5, 8}));
+    else
+      EXPECT_EQ(offsets, std::vector<unsigned long long>(5, 99));
   }
 }
 
@@ -308,7 +381,9 @@ TEST(Stages, GenerateCameraPaths) {
   PathState& p = f.paths;
   std::vector<std::uint32_t> ids(n, 12345);
   std::size_t live = 0;
-  generate_camera_paths(kCpu, f.view, p, ids.data(), n, &live, 3, 42);
+  StageContext k = f.context();
+  k.seed = 42;
+  generate_camera_paths(kCpu, k, p, ids.data(), n, &live, 3);
   EXPECT_EQ(live, n);
   for (std::size_t i = 0; i < n; ++i) {
     SCOPED_TRACE(i);
@@ -316,7 +391,6 @@ TEST(Stages, GenerateCameraPaths) {
     EXPECT_EQ(p.origin[i], scene.camera.eye);
     EXPECT_NEAR(glm::length(p.direction[i]), 1.0f, 1e-5f);
     EXPECT_EQ(p.throughput[i], glm::vec3(1.0f));
-    EXPECT_EQ(p.radiance[i], glm::vec3(0.0f));
     EXPECT_EQ(p.pixel[i], i);
     EXPECT_EQ(p.sample[i], 3u);
     EXPECT_EQ(p.depth[i], 0);
@@ -351,7 +425,6 @@ void expect_camera_path(const SceneView& view, const PathState& to, std::uint32_
   EXPECT_EQ(to.sample[slot], k / pixels);
   EXPECT_EQ(to.depth[slot], 0);
   EXPECT_EQ(to.throughput[slot], glm::vec3(1.0f));
-  EXPECT_EQ(to.radiance[slot], glm::vec3(0.0f));
   EXPECT_EQ(to.origin[slot], expected.origin);
   EXPECT_EQ(to.direction[slot], expected.direction);
 }
@@ -365,13 +438,15 @@ TEST(Stages, RefillPacksSurvivorsStartsNewSamplesAndAdvanceCountsThem) {
   Fixture a(pool), b(pool);
   a.view.camera = make_camera_frame(scene.camera, 3, 2);
   const SceneView& view = a.view;
+  StageContext k = a.context();
+  k.seed = seed;
   std::vector<std::uint32_t> ids(pool, 12345u);  // not read: no survivors yet
   StreamCounters counters;
   WaveRecord record;
 
   // Wave 1: no survivors; samples 0..7 start in slots 0..7 of b.
-  refill_paths(kCpu, view, a.paths, b.paths, ids.data(), pool, &counters, total, pixels, seed);
-  advance_stream(kCpu, &counters, pool, total, &record);
+  refill_paths(kCpu, k, a.paths, b.paths, ids.data(), pool, &counters, total, pixels);
+  advance_stream(kCpu, &counters, pool, total, false, &record);
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(counters.issued, 8u);
   EXPECT_EQ(counters.active, 8u);
@@ -392,9 +467,9 @@ TEST(Stages, RefillPacksSurvivorsStartsNewSamplesAndAdvanceCountsThem) {
     b.paths.radiance[s] = glm::vec3(0.5f, 0.125f * float(s), 2.0f);
     b.paths.origin[s] = glm::vec3(float(s), -1.0f, 3.0f);
   }
-  for (std::size_t i = 0; i < pool; ++i) a.paths.hit_material[i] = -7;
-  refill_paths(kCpu, view, b.paths, a.paths, ids.data(), pool, &counters, total, pixels, seed);
-  advance_stream(kCpu, &counters, pool, total, &record);
+  for (std::size_t i = 0; i < pool; ++i) a.paths.hit_t[i] = -7.0f;
+  refill_paths(kCpu, k, b.paths, a.paths, ids.data(), pool, &counters, total, pixels);
+  advance_stream(kCpu, &counters, pool, total, false, &record);
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7 | D}));
   EXPECT_EQ(counters.issued, total);
   EXPECT_EQ(counters.active, 7u);
@@ -406,13 +481,13 @@ TEST(Stages, RefillPacksSurvivorsStartsNewSamplesAndAdvanceCountsThem) {
   for (std::uint32_t slot = 3; slot < 7; ++slot)
     expect_camera_path(view, a.paths, slot, 8 + (slot - 3), pixels, seed);
   // The hit fields are not carried: the next intersection writes them.
-  for (std::size_t i = 0; i < pool; ++i) EXPECT_EQ(a.paths.hit_material[i], -7) << i;
+  for (std::size_t i = 0; i < pool; ++i) EXPECT_EQ(a.paths.hit_t[i], -7.0f) << i;
 
   // Wave 3: every sample issued; two survivors (slots 1 and 0 of a) and nothing else.
   counters.live = 2;
   ids = {1, 0, 999, 999, 999, 999, 999, 999};
-  refill_paths(kCpu, view, a.paths, b.paths, ids.data(), pool, &counters, total, pixels, seed);
-  advance_stream(kCpu, &counters, pool, total, &record);
+  refill_paths(kCpu, k, a.paths, b.paths, ids.data(), pool, &counters, total, pixels);
+  advance_stream(kCpu, &counters, pool, total, false, &record);
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 1, 2 | D, 3 | D, 4 | D, 5 | D, 6 | D, 7 | D}));
   EXPECT_EQ(counters.issued, total);
   EXPECT_EQ(counters.active, 2u);
@@ -423,68 +498,142 @@ TEST(Stages, RefillPacksSurvivorsStartsNewSamplesAndAdvanceCountsThem) {
 
   // Wave 4: nothing left; every slot empty.
   counters.live = 0;
-  refill_paths(kCpu, view, b.paths, a.paths, ids.data(), pool, &counters, total, pixels, seed);
-  advance_stream(kCpu, &counters, pool, total, &record);
+  refill_paths(kCpu, k, b.paths, a.paths, ids.data(), pool, &counters, total, pixels);
+  advance_stream(kCpu, &counters, pool, total, false, &record);
   for (std::size_t i = 0; i < pool; ++i) EXPECT_EQ(ids[i], std::uint32_t(i) | D) << i;
   EXPECT_EQ(counters.active, 0u);
   EXPECT_EQ(record.live_in, 0u);
   EXPECT_EQ(record.regenerated, 0u);
 }
 
-// Runs the stages over every slot, bounce by bounce, for one sample of every pixel.
-void trace_with_stages(const SceneView& view, std::size_t n, std::uint32_t sample, int max_depth,
-                       std::uint64_t seed, const FilmView& film, const DepthCounts& counts) {
-  PathBuffers buffers(kCpu, n, nullptr);
+TEST(Stages, FusedWavesStartNewSamplesBehindTheSurvivors) {
+  // Fused compaction: advance takes the last wave's survivors as the live paths and starts the
+  // samples left in the slots behind them; the survivors' slots are not touched.
+  Scene scene;
+  const std::uint32_t pixels = 6;
+  const unsigned long long total = 2 * pixels;
+  const std::size_t pool = 8;
+  Fixture a(pool);
+  a.view.camera = make_camera_frame(scene.camera, 3, 2);
+  StageContext k = a.context();
+  k.seed = 5;
+  StreamCounters counters;
+  WaveRecord record;
+  advance_stream(kCpu, &counters, pool, total, true, &record);
+  start_paths(kCpu, k, a.paths, pool, &counters, pixels);
+  EXPECT_EQ(counters.live, 0u);
+  EXPECT_EQ(counters.active, 8u);
+  EXPECT_EQ(counters.issued, 8u);
+  EXPECT_EQ(record.regenerated, 8u);
+  for (std::uint32_t slot = 0; slot < pool; ++slot)
+    expect_camera_path(a.view, a.paths, slot, slot, pixels, k.seed);
+  // Three survivors (written by the last shade stage into slots 0..2), two shadow rays: the four
+  // samples left start in slots 3..6.
+  counters.survivors = 3;
+  counters.shadow = 2;
+  for (std::uint32_t s = 0; s < 3; ++s) a.paths.depth[s] = 5;
+  advance_stream(kCpu, &counters, pool, total, true, &record);
+  start_paths(kCpu, k, a.paths, pool, &counters, pixels);
+  EXPECT_EQ(counters.live, 3u);
+  EXPECT_EQ(counters.survivors, 0u);
+  EXPECT_EQ(counters.shadow, 0u);
+  EXPECT_EQ(counters.active, 7u);
+  EXPECT_EQ(counters.issued, total);
+  EXPECT_EQ(record.live_in, 3u);
+  EXPECT_EQ(record.regenerated, 4u);
+  for (std::uint32_t s = 0; s < 3; ++s) EXPECT_EQ(a.paths.depth[s], 5);
+  for (std::uint32_t slot = 3; slot < 7; ++slot)
+    expect_camera_path(a.view, a.paths, slot, 8 + (slot - 3), pixels, k.seed);
+}
+
+// Runs the stages bounce by bounce for one sample of every pixel: in place over every slot
+// (the shadow queue uncompacted: the shadow stage skips dead slots), or fused (the paths that
+// go on written compacted into the other state, the shadow rays into their records).
+void trace_with_stages(const StageContext& k, std::size_t n, std::uint32_t sample, bool fused) {
+  PathBuffers buffers_a(kCpu, n, nullptr), buffers_b(kCpu, n, nullptr);
+  PathState paths = buffers_a.view(), next = buffers_b.view();
   std::vector<std::uint32_t> ids(n), shadow_ids(n);
   std::size_t live = 0;
-  generate_camera_paths(kCpu, view, buffers.view(), ids.data(), n, &live, sample, seed);
-  for (int bounce = 0; bounce < max_depth; ++bounce) {
-    intersect_paths(kCpu, view, buffers.view(), ids.data(), LiveBound{nullptr, n}, nullptr, 0, film,
-                    counts);
-    shade_paths(kCpu, view, buffers.view(), ids.data(), shadow_ids.data(), LiveBound{nullptr, n},
-                max_depth, seed, film, counts);
-    // The shadow queue uncompacted: the stage skips the slots with the dead bit.
-    trace_shadow_rays(kCpu, view, buffers.view(), shadow_ids.data(), LiveBound{nullptr, n}, film);
+  generate_camera_paths(kCpu, k, paths, ids.data(), n, &live, sample);
+  for (int bounce = 0; bounce < k.max_depth; ++bounce) {
+    if (!fused) {
+      intersect_paths(kCpu, k, paths, ids.data(), LiveBound{nullptr, n}, nullptr, 0, false,
+                      nullptr);
+      ShadeTarget out;
+      out.ids = ids.data();
+      out.shadow_ids = shadow_ids.data();
+      shade_paths(kCpu, k, paths, ids.data(), LiveBound{nullptr, n}, out);
+      trace_shadow_rays(kCpu, k, paths, shadow_ids.data(), LiveBound{nullptr, n}, paths);
+      continue;
+    }
+    std::size_t survivors = 0, shadow = 0;
+    intersect_paths(kCpu, k, paths, nullptr, LiveBound{&live, n}, nullptr, 0, false, nullptr);
+    ShadeTarget out;
+    out.next = next;
+    out.survivors = &survivors;
+    out.shadow_count = &shadow;
+    shade_paths(kCpu, k, paths, nullptr, LiveBound{&live, n}, out);
+    trace_shadow_rays(kCpu, k, paths, nullptr, LiveBound{&shadow, n}, next);
+    std::swap(paths, next);
+    live = survivors;
   }
-  for (std::size_t i = 0; i < n; ++i) ASSERT_FALSE(is_live_id(ids[i])) << "slot " << i;
+  if (fused) {
+    ASSERT_EQ(live, 0u);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) ASSERT_FALSE(is_live_id(ids[i])) << "slot " << i;
+  }
 }
 
 TEST(Stages, MegakernelTracesWhatTheStagesTrace) {
-  // The same per-path code in registers and through the state arrays: one sample per pixel and
-  // the same per-depth counts; the sums agree up to the order of the additions (the megakernel
-  // adds its shadow rays to the path's radiance, the stages to the film).
+  // The same per-path code in registers and through the state arrays, in place and fused: one
+  // sample per pixel and the same per-depth counts; the sums agree up to the order of the
+  // additions (the megakernel adds its light to the path's radiance, the stages to the film).
   const Scene scene = test::box_scene();
   const int width = 20, height = 16, depth = 8;
   const std::size_t n = std::size_t(width) * height;
-  const SceneUpload upload(kCpu, scene, SceneBvh::sah, cpu_path_primitives(), width, height,
-                           nullptr);
+  const std::vector<MaterialData> materials = scene_materials(scene);
+  const SceneUpload upload(kCpu, scene, materials, SceneBvh::sah, cpu_path_primitives(), width,
+                           height, nullptr);
   for (const bool count_samples : {false, true}) {
     SCOPED_TRACE(count_samples ? "counting samples" : "radiance");
-    std::vector<glm::vec3> film_a(n, glm::vec3(0.0f)), film_b(n, glm::vec3(0.0f));
-    Counts in_a(depth, 0), out_a(depth, 0), in_b(depth, 0), out_b(depth, 0);
-    Counts shadow_a(depth, 0), shadow_b(depth, 0);
-    for (std::uint32_t sample : {0u, 1u}) {
-      trace_megakernel(kCpu, upload.view(), std::uint32_t(n), sample, depth, 5,
-                       FilmView{film_a.data(), count_samples},
-                       DepthCounts{in_a.data(), out_a.data(), shadow_a.data()});
-      trace_with_stages(upload.view(), n, sample, depth, 5, FilmView{film_b.data(), count_samples},
-                        DepthCounts{in_b.data(), out_b.data(), shadow_b.data()});
+    std::vector<glm::vec3> film[3];
+    Counts in[3], out[3], shadow[3];
+    for (int run = 0; run < 3; ++run) {
+      film[run].assign(n, glm::vec3(0.0f));
+      in[run] = out[run] = shadow[run] = Counts(depth, 0);
+      StageContext k;
+      k.scene = upload.view();
+      k.scene.lobes = lobe_features(materials.data(), materials.size());
+      k.film.sums = film[run].data();
+      k.film.count_samples = count_samples;
+      k.counts = DepthCounts{in[run].data(), out[run].data(), shadow[run].data()};
+      k.max_depth = depth;
+      k.seed = 5;
+      for (std::uint32_t sample : {0u, 1u}) {
+        if (run == 0)
+          trace_megakernel(kCpu, k, std::uint32_t(n), sample);
+        else
+          trace_with_stages(k, n, sample, run == 2);
+      }
     }
-    EXPECT_EQ(in_a, in_b);
-    EXPECT_EQ(out_a, out_b);
-    EXPECT_EQ(shadow_a, shadow_b);
-    EXPECT_GT(shadow_a[0], 0u);
-    EXPECT_EQ(in_a[0], 2 * n);
-    EXPECT_EQ(out_a[depth - 1], 0u);
-    EXPECT_GT(in_a[3], 0u);
+    for (int run = 1; run < 3; ++run) {
+      SCOPED_TRACE(run == 1 ? "in place" : "fused");
+      EXPECT_EQ(in[0], in[run]);
+      EXPECT_EQ(out[0], out[run]);
+      EXPECT_EQ(shadow[0], shadow[run]);
+      for (std::size_t px = 0; px < n; ++px)
+        for (int c = 0; c < 3; ++c)
+          ASSERT_NEAR(film[0][px][c], film[run][px][c], 1e-5f * (1.0f + film[run][px][c]))
+              << "pixel " << px;
+    }
+    EXPECT_GT(shadow[0][0], 0u);
+    EXPECT_EQ(in[0][0], 2 * n);
+    EXPECT_EQ(out[0][depth - 1], 0u);
+    EXPECT_GT(in[0][3], 0u);
     double sum = 0.0;
     for (std::size_t px = 0; px < n; ++px) {
-      for (int c = 0; c < 3; ++c)
-        ASSERT_NEAR(film_a[px][c], film_b[px][c], 1e-5f * (1.0f + film_b[px][c])) << "pixel " << px;
-      if (count_samples) {
-        ASSERT_EQ(film_a[px], glm::vec3(2.0f)) << "pixel " << px;
-      }
-      sum += film_a[px].x;
+      if (count_samples) ASSERT_EQ(film[0][px], glm::vec3(2.0f)) << "pixel " << px;
+      sum += film[0][px].x;
     }
     EXPECT_GT(sum, 0.0);
   }

@@ -13,10 +13,10 @@
 #include "geometry/lbvh.h"
 #include "geometry/scene_acceleration.h"
 #include "geometry/triangle.h"
-#include "integrator/backend/buffer.h"
-#include "integrator/backend/executor.h"
-#include "integrator/backend/path_primitives.h"
-#include "integrator/lbvh_build.h"
+#include "execution/buffer.h"
+#include "execution/executor.h"
+#include "execution/path_primitives.h"
+#include "geometry/lbvh_build.h"
 #include "scene/scene.h"
 
 namespace raystream::test {

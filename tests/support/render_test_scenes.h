@@ -318,8 +318,8 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
   EXPECT_EQ(st.bounces[0].paths_in, pixels * s.spp);
   EXPECT_EQ(st.bounces[s.depth - 1].paths_out, 0u);
   // The sort stage: a sort by material id, or the material queues' split.
-  const bool sorts = s.schedule != Schedule::megakernel &&
-                     (s.sort_by_material || st.shade == "queues");
+  const bool sorts =
+      s.schedule != Schedule::megakernel && (s.sort_by_material || st.shade == "queues");
   std::uint64_t segments = 0;
   for (int b = 0; b < s.depth; ++b) {
     SCOPED_TRACE("depth " + std::to_string(b));
@@ -328,17 +328,17 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
     if (b + 1 < s.depth) {
       EXPECT_EQ(st.bounces[b + 1].paths_in, st.bounces[b].paths_out);
     }
-    EXPECT_GE(st.bounces[b].intersect_ms, 0.0);
-    EXPECT_GE(st.bounces[b].shade_ms, 0.0);
-    EXPECT_GE(st.bounces[b].compact_ms, 0.0);
+    EXPECT_GE(st.bounces[b].ms(Stage::intersect), 0.0);
+    EXPECT_GE(st.bounces[b].ms(Stage::shade), 0.0);
+    EXPECT_GE(st.bounces[b].ms(Stage::compact), 0.0);
     if (!sorts) {
-      EXPECT_EQ(st.bounces[b].sort_ms, 0.0);
+      EXPECT_EQ(st.bounces[b].ms(Stage::sort), 0.0);
     }
     if (!frame || s.timing == StageTiming::off) {  // per-bounce times: frame schedule only
-      EXPECT_EQ(st.bounces[b].intersect_ms, 0.0);
-      EXPECT_EQ(st.bounces[b].sort_ms, 0.0);
-      EXPECT_EQ(st.bounces[b].shade_ms, 0.0);
-      EXPECT_EQ(st.bounces[b].compact_ms, 0.0);
+      EXPECT_EQ(st.bounces[b].ms(Stage::intersect), 0.0);
+      EXPECT_EQ(st.bounces[b].ms(Stage::sort), 0.0);
+      EXPECT_EQ(st.bounces[b].ms(Stage::shade), 0.0);
+      EXPECT_EQ(st.bounces[b].ms(Stage::compact), 0.0);
     }
     segments += st.bounces[b].paths_in;
   }

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "integrator/backend/buffer.h"
+#include "execution/buffer.h"
 #include "integrator/path/path_state.h"
 
 namespace raystream {

@@ -8,7 +8,10 @@
 #include <glm/glm.hpp>
 
 #include "core/host_device.h"
+#include "core/finite.h"
 #include "core/rng.h"
+#include "execution/atomics.h"
+#include "film/film_view.h"
 #include "geometry/camera.h"
 #include "geometry/ray.h"
 #include "integrator/path/path_state.h"
@@ -16,6 +19,15 @@
 #include "materials/bsdf.h"
 
 namespace raystream {
+
+// The surface a path hit, as the shade step needs it: rebuilt from the hit record by surface_at.
+struct SurfaceHit {
+  glm::vec3 point{0.0f};
+  glm::vec3 normal{0.0f};  // unit, outward
+  std::int32_t material = -1;
+  std::int32_t light = -1;  // the light it is, -1: none
+  glm::vec2 uv{0.0f};
+};
 
 // The surface a ray's closest hit found (hit.material >= 0).
 RAYSTREAM_HD inline SurfaceHit surface_hit(const Ray& ray, const Hit& hit) {
@@ -69,23 +81,6 @@ RAYSTREAM_HD inline Rng light_rng(std::uint32_t pixel, std::uint32_t sample, int
   return Rng(pixel, sample, (static_cast<std::uint32_t>(depth) + 1u) | 0x40000000u, seed);
 }
 
-// False for infinities and NaN (x - x is NaN for both); the build does not use fast math.
-RAYSTREAM_HD inline bool is_finite(float x) {
-  return x - x == 0.0f;
-}
-
-RAYSTREAM_HD inline bool is_finite(const glm::vec3& v) {
-  return is_finite(v.x) && is_finite(v.y) && is_finite(v.z);
-}
-
-// The one rule for non-finite values, in every schedule and executor: each contribution to a
-// path's pixel (an emitter hit, an escaped ray's environment, a shadow ray's light) is checked
-// where it is made, and a non-finite one is dropped alone; the rest of the path counts. (A sum of
-// finite contributions that overflows is dropped at the film, by deposit.)
-RAYSTREAM_HD inline void add_finite(glm::vec3& sum, const glm::vec3& contribution) {
-  if (is_finite(contribution)) sum += contribution;
-}
-
 // Where a ray leaving point p (normal n) in direction w starts: off the surface on w's side.
 RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3& n,
                                             const glm::vec3& w) {
@@ -110,8 +105,9 @@ RAYSTREAM_HD inline glm::vec3 surface_albedo(const SceneView& scene, const Mater
 // serves only the materials of those lobes (a specialized megakernel; a material queue's kernel).
 // Nee false compiles next-event estimation out (scene.nee must then be false).
 template <class Lobe = AnyLobe, bool Nee = true>
-RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const SurfaceHit& hit,
-                                      int max_depth, std::uint64_t seed, ShadowRay& shadow) {
+RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const FilmView& film,
+                                      const SurfaceHit& hit, int max_depth, std::uint64_t seed,
+                                      ShadowRay& shadow) {
   const MaterialData& m = scene.materials[hit.material];
   const glm::vec3 wo = -p.direction;
   if (is_emissive(m)) {
@@ -120,7 +116,7 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
     if (Nee && scene.nee && p.bsdf_pdf > 0.0f)
       w = power_heuristic(p.bsdf_pdf,
                           light_pdf(scene.lights, hit.light, p.origin, hit.point, hit.normal));
-    add_finite(p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow between
+    gather(film, p.pixel, p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow
   }
   if (p.depth + 1 >= max_depth) return false;
   const glm::vec3 albedo = LobeTextured<Lobe>::value ? surface_albedo(scene, m, hit.uv) : m.albedo;
@@ -142,6 +138,7 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
           shadow.direction = glm::normalize(hit.point + ls.distance * ls.wi - shadow.origin);
         shadow.light = ls.primitive;
         shadow.radiance = p.throughput * f * ls.radiance * (w / ls.pdf);
+        shadow.pixel = p.pixel;
         shadow.queued = is_finite(shadow.radiance);  // a non-finite one is dropped alone
       }
     }
@@ -170,71 +167,6 @@ RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm
   return throughput * environment_radiance(scene.lights.env, direction) * w;
 }
 
-// What a camera ray's first hit adds to its pixel's first-hit sums (the albedo, normal and depth
-// AOVs): kFirstHitValues floats, in this order.
-struct FirstHitSums {
-  glm::vec3 albedo{0.0f};  // the surface's albedo (a denoiser's albedo feature)
-  glm::vec3 normal{0.0f};  // the shading normal, world space
-  float depth = 0.0f;      // distance from where the camera ray started
-  float hits = 0.0f;       // samples that hit a surface
-};
-static_assert(sizeof(FirstHitSums) == 8 * sizeof(float), "eight floats (kFirstHitValues)");
-
-// The film: sums of the samples' radiance per pixel (the image is the sum over the samples per
-// pixel). With count_samples every ending path adds exactly 1 instead (a test mode: each pixel's
-// sum then counts its samples). The other layers are kept when their pointer is set
-// (FilmLayers). How many samples each pixel got is not counted here: every schedule ends a
-// contiguous range of sample numbers, so the host knows it (add_sample_range).
-//
-// A sample's light reaches its pixel in pieces (a shadow ray's as it is traced, the rest when the
-// path ends), each a few atomic adds and none for black, unless the variance layer is kept
-// (squares): that needs each sample whole, so then a path carries its shadow rays' light and
-// adds it once, at its end.
-struct FilmView {
-  glm::vec3* sums = nullptr;
-  bool count_samples = false;
-  glm::vec3* squares = nullptr;        // each sample's radiance squared, summed; null: not kept
-  FirstHitSums* first_hits = nullptr;  // null: not kept
-  RAYSTREAM_HD bool whole_samples() const { return squares != nullptr; }
-};
-
-RAYSTREAM_HD inline void atomic_add(float* sum, float value) {
-#if defined(__CUDA_ARCH__)
-  atomicAdd(sum, value);
-#else
-#pragma omp atomic
-  *sum += value;
-#endif
-}
-
-RAYSTREAM_HD inline void atomic_add(glm::vec3* sum, const glm::vec3& value) {
-  atomic_add(&sum->x, value.x);
-  atomic_add(&sum->y, value.y);
-  atomic_add(&sum->z, value.z);
-}
-
-// Adds radiance to its pixel's sum. Samples of the same pixel may end at the same time (stream
-// schedule, both executors), so the adds are atomic; their order, and so the rounding of the
-// sums, depends on the schedule. Non-finite radiance is dropped: it would poison the pixel.
-RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, glm::vec3 value) {
-  if (film.count_samples) value = glm::vec3(1.0f);
-  if (!is_finite(value)) return;
-  if (value.x == 0.0f && value.y == 0.0f && value.z == 0.0f) return;  // nothing to add
-  atomic_add(film.sums + pixel, value);
-}
-
-// A path has ended with its radiance `value` (with whole_samples, its shadow rays' included):
-// adds it to its pixel, and its square for the variance. A non-finite value counts as 0.
-RAYSTREAM_HD inline void finish_sample(const FilmView& film, std::uint32_t pixel,
-                                       const glm::vec3& value) {
-  deposit(film, pixel, value);
-  if (film.squares && !film.count_samples && is_finite(value)) {
-    const glm::vec3 square = value * value;
-    if (is_finite(square) && (square.x > 0.0f || square.y > 0.0f || square.z > 0.0f))
-      atomic_add(film.squares + pixel, square);
-  }
-}
-
 // The albedo a denoiser wants at a camera ray's first hit: the surface's (texture included); for
 // an emitter that does not reflect, its emitted colour scaled to a largest component of 1.
 RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const SurfaceHit& hit) {
@@ -251,12 +183,8 @@ RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const Sur
 RAYSTREAM_HD inline void record_first_hit(const FilmView& film, const SceneView& scene,
                                           const PathSample& p, const SurfaceHit& hit) {
   if (film.first_hits == nullptr || p.depth != 0) return;
-  FirstHitSums* sums = film.first_hits + p.pixel;
-  atomic_add(&sums->albedo, first_hit_albedo(scene, hit));
-  atomic_add(&sums->normal, hit.normal);
-  const float distance = glm::length(hit.point - p.origin);
-  if (is_finite(distance)) atomic_add(&sums->depth, distance);
-  atomic_add(&sums->hits, 1.0f);
+  add_first_hit(film, p.pixel, first_hit_albedo(scene, hit), hit.normal,
+                glm::length(hit.point - p.origin));
 }
 
 // Per path depth: paths_in[d] = paths that traced a ray at depth d, paths_out[d] = those that went
@@ -268,15 +196,7 @@ struct DepthCounts {
 };
 
 RAYSTREAM_HD inline void count_depth(unsigned long long* counts, int depth) {
-#if defined(__CUDA_ARCH__)
-  const unsigned active = __activemask();
-  const unsigned peers = __match_any_sync(active, depth);
-  if ((threadIdx.x & 31u) == static_cast<unsigned>(__ffs(peers) - 1))
-    atomicAdd(counts + depth, static_cast<unsigned long long>(__popc(peers)));
-#else
-#pragma omp atomic
-  counts[depth] += 1ull;
-#endif
+  count_by_key(counts, depth);
 }
 
 }  // namespace raystream

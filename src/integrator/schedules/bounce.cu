@@ -8,25 +8,29 @@
 
 namespace raystream {
 
-WavefrontBounce::WavefrontBounce(const RenderContext& c, std::size_t slots, bool compact)
+WavefrontBounce::WavefrontBounce(const RenderContext& c, std::size_t slots, bool compact,
+                                 bool fused)
     : c_(c),
+      k_(c.stages),
       queues_(c.settings.shade == ShadeMode::queues),
       sort_(!queues_ && c.settings.sort_by_material),
       sort_bits_(queues_ ? material_key_bits(kBsdfKindCount)
                  : sort_ ? c.key_bits
                          : 0),
-      ids_a_(c.ex, "path ids", slots, &c.tally),
-      ids_b_(c.ex, "path ids (second)", slots, &c.tally),
+      // Fused compaction without a sort works on the state's slots directly.
+      ids_a_(c.ex, "path ids", !fused || sort_bits_ > 0 ? slots : 0, &c.tally),
+      ids_b_(c.ex, "path ids (second)", !fused || sort_bits_ > 0 ? slots : 0, &c.tally),
       keys_a_(c.ex, "material keys", sort_bits_ > 0 ? slots : 0, &c.tally),
       keys_b_(c.ex, "material keys (sorted)", sort_bits_ > 0 ? slots : 0, &c.tally),
-      queue_offsets_(c.ex, "material queue bounds", queues_ ? kBsdfKindCount + 1 : 0, &c.tally),
+      queue_offsets_(c.ex, "material queue bounds", (1u << kMultisplitKeyBits) + 1, &c.tally),
       queue_paths_(c.ex, "material queue paths", queues_ ? kBsdfKindCount : 0, &c.tally),
-      shadow_a_(c.ex, "shadow ray ids", c.view.nee ? slots : 0, &c.tally),
-      shadow_b_(c.ex, "shadow ray ids (compacted)", c.view.nee ? slots : 0, &c.tally),
+      shadow_a_(c.ex, "shadow ray ids", c.stages.scene.nee && !fused ? slots : 0, &c.tally),
+      shadow_b_(c.ex, "shadow ray ids (compacted)", c.stages.scene.nee && !fused ? slots : 0,
+                &c.tally),
       ids_(ids_a_.data()),
       spare_(ids_b_.data()) {
-  // Shadow rays are compacted into their queue even when the paths are not.
-  reserve_workspace(c, workspace_, slots, compact || c.view.nee, sort_bits_,
+  // Shadow rays are compacted into their queue even when the paths are not (unless fused).
+  reserve_workspace(c, workspace_, slots, !fused && (compact || c.stages.scene.nee), sort_bits_,
                     queues_ || c.settings.material_multisplit);
   if (queues_) fill_bytes(c.ex, queue_paths_.data(), 0, queue_paths_.bytes());
 }
@@ -50,12 +54,15 @@ void WavefrontBounce::run(const PathState& paths, const BounceCounts& counts,
   const cudaStream_t stream = c.ex.stream;
   const LiveBound& bound = counts.bound;
   const std::size_t slots = bound.n;
+  const bool fused = counts.next != nullptr;
+  const bool nee = k_.scene.nee;
 
   // Shade queues: the keys are the hits' lobe kinds and the dead slots' key kBsdfKindCount.
   const std::uint16_t dead_key = queues_ ? static_cast<std::uint16_t>(kBsdfKindCount) : c.dead_key;
   marks.begin(Stage::intersect);
-  intersect_paths(c.ex, c.view, paths, ids_, bound, sort_bits_ > 0 ? keys_a_.data() : nullptr,
-                  dead_key, c.film, c.depth_counts, queues_);
+  intersect_paths(c.ex, k_, paths, fused ? nullptr : ids_, bound,
+                  sort_bits_ > 0 ? keys_a_.data() : nullptr, dead_key, queues_,
+                  fused && sort_bits_ > 0 ? ids_ : nullptr);
   marks.end(Stage::intersect);
 
   if (sort_bits_ > 0) {
@@ -63,37 +70,52 @@ void WavefrontBounce::run(const PathState& paths, const BounceCounts& counts,
     // last, so the live ones stay in [0, live count), in queue order when split.
     marks.begin(Stage::sort);
     c.primitives.sort_by_material(keys_a_.data(), keys_b_.data(), ids_, spare_, slots, sort_bits_,
-                                  queues_ || c.settings.material_multisplit, workspace_, stream);
+                                  queues_ || c.settings.material_multisplit,
+                                  queue_offsets_.data(), workspace_, stream);
     std::swap(ids_, spare_);
-    if (queues_)
-      find_queue_offsets(c.ex, keys_b_.data(), slots, queue_offsets_.data(), queue_paths_.data());
     marks.end(Stage::sort);
   }
 
   marks.begin(Stage::shade);
-  std::uint32_t* shadow_ids = c.view.nee ? shadow_a_.data() : nullptr;
-  if (queues_) {
-    // Slots in no queue (ended at intersect, past the bound) queue no shadow ray.
-    if (shadow_ids) fill_bytes(c.ex, shadow_ids, 0xFF, slots * sizeof(std::uint32_t));
-    shade_queues(c.ex, c.view, paths, ids_, shadow_ids, queue_offsets_.data(), slots,
-                 c.settings.depth, c.settings.seed, c.film, c.depth_counts);
+  ShadeTarget out;
+  if (fused) {
+    out.next = *counts.next;
+    out.survivors = counts.live_out;
+    out.shadow_count = nee ? counts.shadow : nullptr;
   } else {
-    shade_paths(c.ex, c.view, paths, ids_, shadow_ids, bound, c.settings.depth, c.settings.seed,
-                c.film, c.depth_counts);
+    out.ids = ids_;
+    out.shadow_ids = nee ? shadow_a_.data() : nullptr;
+  }
+  // Fused: the paths in slot order, or in the sorted ids' order.
+  const std::uint32_t* shade_ids = fused && sort_bits_ == 0 ? nullptr : ids_;
+  if (queues_) {
+    // Without compaction dead slots lie within the bound, in no queue: their shadow slots must
+    // hold the dead bit already (with compaction every slot below the bound is in a queue).
+    if (out.shadow_ids && !counts.live_out)
+      fill_bytes(c.ex, out.shadow_ids, 0xFF, slots * sizeof(std::uint32_t));
+    shade_queues(c.ex, k_, paths, shade_ids, queue_offsets_.data(), slots, queue_paths_.data(),
+                 out);
+  } else {
+    shade_paths(c.ex, k_, paths, shade_ids, bound, out);
   }
   marks.end(Stage::shade);
 
-  if (c.view.nee) {
-    // The queued shadow rays packed to the front (their count on the device), then traced.
+  if (nee) {
     marks.begin(Stage::shadow);
-    c.primitives.compact_live(shadow_a_.data(), shadow_b_.data(), slots, bound.count, counts.shadow,
-                              workspace_, stream);
-    trace_shadow_rays(c.ex, c.view, paths, shadow_b_.data(), LiveBound{counts.shadow, slots},
-                      c.film);
+    if (fused) {
+      // The shade stage wrote the shadow rays compacted: traced in their slot order.
+      trace_shadow_rays(c.ex, k_, paths, nullptr, LiveBound{counts.shadow, slots}, *counts.next);
+    } else {
+      // The queued shadow rays packed to the front (their count on the device), then traced.
+      c.primitives.compact_live(shadow_a_.data(), shadow_b_.data(), slots, bound.count,
+                                counts.shadow, workspace_, stream);
+      trace_shadow_rays(c.ex, k_, paths, shadow_b_.data(), LiveBound{counts.shadow, slots},
+                        paths);
+    }
     marks.end(Stage::shadow);
   }
 
-  if (counts.live_out) {
+  if (counts.live_out && !fused) {
     // The ids of the paths still alive, in order, to the front.
     marks.begin(Stage::compact);
     c.primitives.compact_live(ids_, spare_, slots, bound.count, counts.live_out, workspace_,

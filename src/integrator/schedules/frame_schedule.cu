@@ -24,14 +24,6 @@
 
 namespace raystream {
 
-namespace {
-
-int stage_slot(int bounce, Stage stage) {
-  return 2 * (bounce * kStageCount + static_cast<int>(stage));
-}
-
-}  // namespace
-
 void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   const Executor& ex = c.ex;
   const RenderSettings& settings = c.settings;
@@ -44,10 +36,12 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   // [b]: paths alive entering bounce b (the bound the kernels read); [depth + 1 + b]: shadow rays
   // of bounce b.
   Buffer<std::size_t> live_counts(ex, "live path counts", 2 * std::size_t(depth) + 1, &c.tally);
-  WavefrontBounce bounce(c, n, settings.compact);
+  WavefrontBounce bounce(c, n, settings.compact, false);
 
-  // Two timelines: on the GPU the host reads one frame's events while the next frame runs.
-  const int frame_slot = stage_slot(depth, Stage::regenerate);
+  // Two timelines: on the GPU the host reads one frame's events while the next frame runs. A set
+  // of stage marks per bounce, then the frame's start and end.
+  const StageSets stage_sets{0, depth};
+  const int frame_slot = stage_sets.slots();
   StageTimeline timeline_a(ex, frame_slot + 2), timeline_b(ex, frame_slot + 2);
   StageTimeline* timelines[2] = {&timeline_a, &timeline_b};
   RenderStats& stats = c.stats;
@@ -61,18 +55,11 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     t.wait(frame_slot + 1);
     const double frame_ms = t.elapsed_ms(frame_slot, frame_slot + 1);
     stats.frame_ms.push_back(frame_ms);
-    if (t.recorded(stage_slot(0, Stage::intersect))) {
+    bool timed = false;
+    for (int b = 0; b < depth; ++b) timed |= stage_sets.add_ms(t, b, stats.bounces[b].stage_ms);
+    if (timed) {
       ++stats.timed_units;
       timed_frames_ms += frame_ms;
-      for (int b = 0; b < depth; ++b) {
-        BounceStats& row = stats.bounces[b];
-        double* row_ms[kStageCount] = {nullptr,       &row.intersect_ms, &row.sort_ms,
-                                       &row.shade_ms, &row.shadow_ms,    &row.compact_ms};
-        for (int s = 1; s < kStageCount; ++s) {
-          const int slot = stage_slot(b, Stage(s));
-          if (t.recorded(slot) && t.recorded(slot + 1)) *row_ms[s] += t.elapsed_ms(slot, slot + 1);
-        }
-      }
     }
     t.clear();
     if (settings.on_progress)
@@ -96,8 +83,8 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
     t.mark(frame_slot);
     std::size_t* counts = live_counts.data();
     fill_bytes(ex, counts, 0, live_counts.bytes());
-    generate_camera_paths(ex, c.view, paths, bounce.ids(), n, counts,
-                          static_cast<std::uint32_t>(pass), settings.seed,
+    generate_camera_paths(ex, c.stages, paths, bounce.ids(), n, counts,
+                          static_cast<std::uint32_t>(pass),
                           static_cast<std::uint32_t>(pass_start - pass * n));
     for (int d = 0; d < depth; ++d) {
       // The slots this bounce works on: on the GPU all n (the kernels read the live count
@@ -108,7 +95,7 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
       bounds.bound = LiveBound{settings.compact ? counts + d : counts, slots};
       bounds.shadow = counts + depth + 1 + d;
       bounds.live_out = settings.compact ? counts + d + 1 : nullptr;
-      bounce.run(paths, bounds, StageMarks{timed ? &t : nullptr, stage_slot(d, Stage::regenerate)});
+      bounce.run(paths, bounds, stage_sets.marks(timed ? &t : nullptr, d));
       // On the CPU the count is already in host memory: stop once every path has ended.
       if (live_slots_only && settings.compact && counts[d + 1] == 0) break;
     }
@@ -124,16 +111,10 @@ void run_frame_schedule(RenderContext& c, const FrameScheduleOptions& options) {
   for (double ms : stats.frame_ms) all_frames_ms += ms;
   const double scale = timed_frames_ms > 0.0 ? all_frames_ms / timed_frames_ms : 0.0;
   for (BounceStats& row : stats.bounces) {
-    row.intersect_ms *= scale;
-    row.sort_ms *= scale;
-    row.shade_ms *= scale;
-    row.shadow_ms *= scale;
-    row.compact_ms *= scale;
-    stats.stage_ms[int(Stage::intersect)] += row.intersect_ms;
-    stats.stage_ms[int(Stage::sort)] += row.sort_ms;
-    stats.stage_ms[int(Stage::shade)] += row.shade_ms;
-    stats.stage_ms[int(Stage::shadow)] += row.shadow_ms;
-    stats.stage_ms[int(Stage::compact)] += row.compact_ms;
+    for (int s = 0; s < kStageCount; ++s) {
+      row.stage_ms[s] *= scale;
+      stats.stage_ms[s] += row.stage_ms[s];
+    }
   }
   stats.pool = n;
   stats.peak_device_bytes = ex.gpu() ? c.tally.bytes + bounce.workspace_device_bytes() : 0;

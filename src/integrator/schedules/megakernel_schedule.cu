@@ -37,8 +37,7 @@ void run_megakernel_schedule(RenderContext& c) {
       control.checkpoint(pass_start);
     StageTimeline& t = *timelines[frame % 2];
     t.mark(0);
-    trace_megakernel(c.ex, c.view, c.pixels, static_cast<std::uint32_t>(pass), settings.depth,
-                     settings.seed, c.film, c.depth_counts,
+    trace_megakernel(c.ex, c.stages, c.pixels, static_cast<std::uint32_t>(pass),
                      static_cast<std::uint32_t>(pass_start - pass * n));
     t.mark(1);
     if (frame > 0) finish_frame(frame - 1);

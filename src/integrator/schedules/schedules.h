@@ -3,17 +3,18 @@
 // stream_schedule.cu, megakernel_schedule.cu.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 
-#include "integrator/backend/buffer.h"
-#include "integrator/backend/executor.h"
-#include "integrator/backend/path_primitives.h"
+#include "core/stopwatch.h"
+#include "execution/buffer.h"
+#include "execution/executor.h"
+#include "execution/path_primitives.h"
 #include "integrator/path/path_state.h"
 #include "integrator/path/path_step.h"
 #include "integrator/render.h"
+#include "integrator/stages/stages.h"
 #include "primitives/workspace.h"
 
 namespace raystream {
@@ -27,20 +28,26 @@ struct RenderControl {
   std::function<void(unsigned long long next_sample)> checkpoint;
 };
 
-// What every schedule works with.
+// What every schedule works with: what it renders with (the executor, the settings, the
+// primitives, the scene and the film as the stages see them) and what it reports.
 struct RenderContext {
+  RenderContext(const Executor& executor, const RenderSettings& run_settings,
+                const PathPrimitives& path_primitives, MemoryTally& memory, RenderStats& report)
+      : ex(executor),
+        settings(run_settings),
+        primitives(path_primitives),
+        tally(memory),
+        stats(report) {}
   const Executor& ex;
-  const RenderSettings& settings;
+  const RenderSettings& settings;  // as they run (settings_that_run)
   const PathPrimitives& primitives;
-  const SceneView& view;
-  FilmView film;
-  DepthCounts depth_counts;
-  std::uint32_t pixels;
-  int key_bits;            // bits of a material sort key
-  std::uint16_t dead_key;  // sort key of a dead slot (sorts last)
-  MemoryTally& tally;
+  MemoryTally& tally;  // the buffers the schedule allocates are counted here
   RenderStats& stats;
-  std::chrono::steady_clock::time_point schedule_start;  // when render_wavefront called it
+  StageContext stages;       // the scene, the film and the counts as every stage reads them
+  std::uint32_t pixels = 0;  // width x height
+  int key_bits = 0;          // bits of a material sort key
+  std::uint16_t dead_key = 0;  // sort key of a dead slot (sorts last)
+  SteadyTime schedule_start;   // when render_wavefront called the schedule
   // The sample numbers to render, [begin_sample, end_sample) (sample k: sample k / pixels of
   // pixel k % pixels; end_sample is a whole number of passes).
   unsigned long long begin_sample = 0, end_sample = 0;

@@ -9,7 +9,8 @@
 #include <chrono>
 #include <vector>
 
-#include "integrator/backend/executor.h"
+#include "execution/executor.h"
+#include "integrator/render_stats.h"
 
 namespace raystream {
 
@@ -42,6 +43,43 @@ class StageTimeline {
   std::vector<cudaEvent_t> events_;
   std::vector<std::chrono::steady_clock::time_point> times_;
   std::vector<char> recorded_;
+};
+
+// Where a bounce's stage timing goes: stage s begins at slot first + 2 s and ends one slot later
+// on `timeline` (null: the bounce is not timed).
+struct StageMarks {
+  StageTimeline* timeline = nullptr;
+  int first = 0;
+  void begin(Stage s) const {
+    if (timeline) timeline->mark(first + 2 * static_cast<int>(s));
+  }
+  void end(Stage s) const {
+    if (timeline) timeline->mark(first + 2 * static_cast<int>(s) + 1);
+  }
+};
+
+// The stage clock of a schedule: `sets` sets of stage marks on a timeline, from slot `first` on
+// (set j: one per timed wave of a batch, or one per bounce of a frame).
+struct StageSets {
+  int first = 0;
+  int sets = 0;
+  int slots() const { return 2 * kStageCount * sets; }
+  StageMarks marks(StageTimeline* timeline, int set) const {
+    return StageMarks{timeline, first + 2 * kStageCount * set};
+  }
+  // Adds the milliseconds of each stage of set `set` that was timed into ms[Stage]; returns
+  // whether any was.
+  bool add_ms(const StageTimeline& timeline, int set, double* ms) const {
+    bool any = false;
+    for (int s = 0; s < kStageCount; ++s) {
+      const int begin = first + 2 * (kStageCount * set + s);
+      if (timeline.recorded(begin) && timeline.recorded(begin + 1)) {
+        ms[s] += timeline.elapsed_ms(begin, begin + 1);
+        any = true;
+      }
+    }
+    return any;
+  }
 };
 
 }  // namespace raystream

@@ -1,6 +1,9 @@
-// Stage: camera paths. The frame schedule starts one per pixel; the stream schedule packs the
-// surviving paths together and starts new ones behind them, from a device-side sample counter.
-#include "integrator/backend/parallel_for.cuh"
+// Stage: camera paths. The frame schedule starts one per pixel; the stream schedule starts new
+// samples in the slots behind the survivors, from a device-side sample counter (with separate
+// compaction it first moves the survivors there).
+#include <cstddef>
+
+#include "execution/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
 namespace raystream {
@@ -16,6 +19,7 @@ struct GenerateBody {
   std::uint32_t sample;
   std::uint64_t seed;
   std::uint32_t first_pixel;
+  bool carry;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     const auto pixel = static_cast<std::uint32_t>(i);
@@ -24,8 +28,35 @@ struct GenerateBody {
       ids[i] = pixel | kDeadBit;
       return;
     }
-    paths.store(pixel, camera_path(camera, pixel, sample, seed));
+    paths.store_path(pixel, camera_path(camera, pixel, sample, seed), carry);
     ids[i] = pixel;
+  }
+};
+
+// The camera path of sample number k (sample k / pixels of pixel k % pixels) into slot `slot`.
+RAYSTREAM_HD inline void start_sample(const CameraFrame& camera, const PathState& paths,
+                                      std::uint32_t slot, unsigned long long k,
+                                      std::uint32_t pixels, std::uint64_t seed, bool carry) {
+  const auto pixel = static_cast<std::uint32_t>(k % pixels);
+  const auto sample = static_cast<std::uint32_t>(k / pixels);
+  paths.store_path(slot, camera_path(camera, pixel, sample, seed), carry);
+}
+
+struct StartBody {
+  CameraFrame camera;
+  PathState paths;
+  const StreamCounters* counters;
+  std::uint32_t pixels;
+  std::uint64_t seed;
+  bool carry;
+
+  RAYSTREAM_HD void operator()(std::size_t i, bool valid) const {
+    if (!valid) return;
+    const std::size_t live = counters->live;
+    // advance_stream has moved `issued` past this wave's new samples.
+    const unsigned long long first = counters->issued - (counters->active - live);
+    start_sample(camera, paths, static_cast<std::uint32_t>(i), first + (i - live), pixels, seed,
+                 carry);
   }
 };
 
@@ -37,13 +68,13 @@ struct RefillBody {
   unsigned long long total;
   std::uint32_t pixels;
   std::uint64_t seed;
+  bool carry;
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     const auto slot = static_cast<std::uint32_t>(i);
     const std::size_t live = counters->live;
     if (i < live) {
-      const std::uint32_t s = ids[i];
-      to.store(slot, from.load<PathSample>(s));
+      to.store_path(slot, from.load_path(ids[i], carry), carry);
       ids[i] = slot;
       return;
     }
@@ -52,9 +83,7 @@ struct RefillBody {
       ids[i] = slot | kDeadBit;
       return;
     }
-    const auto pixel = static_cast<std::uint32_t>(k % pixels);
-    const auto sample = static_cast<std::uint32_t>(k / pixels);
-    to.store(slot, camera_path(camera, pixel, sample, seed));
+    start_sample(camera, to, slot, k, pixels, seed, carry);
     ids[i] = slot;
   }
 };
@@ -63,9 +92,15 @@ struct AdvanceBody {
   StreamCounters* counters;
   std::size_t pool;
   unsigned long long total;
+  bool fused;
   WaveRecord* record;
 
   RAYSTREAM_HD void operator()(std::size_t) const {
+    if (fused) {
+      counters->live = counters->survivors;
+      counters->survivors = 0;
+      counters->shadow = 0;
+    }
     const std::size_t live = counters->live;
     const unsigned long long end = total < counters->limit ? total : counters->limit;
     const unsigned long long left = end > counters->issued ? end - counters->issued : 0ull;
@@ -89,28 +124,40 @@ struct LimitBody {
 
 }  // namespace
 
-void generate_camera_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
+void generate_camera_paths(const Executor& ex, const StageContext& k, const PathState& paths,
                            std::uint32_t* ids, std::size_t n, std::size_t* live_count,
-                           std::uint32_t sample, std::uint64_t seed, std::uint32_t first_pixel) {
+                           std::uint32_t sample, std::uint32_t first_pixel) {
   parallel_for(ex, "generate stage", n,
-               GenerateBody{scene.camera, paths, ids, n, live_count, sample, seed, first_pixel});
+               GenerateBody{k.scene.camera, paths, ids, n, live_count, sample, k.seed, first_pixel,
+                            k.film.carry});
 }
 
 void set_stream_limit(const Executor& ex, StreamCounters* counters, bool stop) {
   parallel_for(ex, "stream limit", 1, LimitBody{counters, stop});
 }
 
-void refill_paths(const Executor& ex, const SceneView& scene, const PathState& from,
+void start_paths(const Executor& ex, const StageContext& k, const PathState& paths,
+                 std::size_t pool, const StreamCounters* counters, std::uint32_t pixels) {
+  // Over [live, active): the two counts lie next to each other in the counters.
+  static_assert(offsetof(StreamCounters, active) == offsetof(StreamCounters, live) + sizeof(std::size_t),
+                "live and active form a range");
+  parallel_for_range(ex, "start stage", pool, &counters->live,
+                     StartBody{k.scene.camera, paths, counters, pixels, k.seed, k.film.carry});
+}
+
+void refill_paths(const Executor& ex, const StageContext& k, const PathState& from,
                   const PathState& to, std::uint32_t* ids, std::size_t pool,
                   const StreamCounters* counters, unsigned long long total_samples,
-                  std::uint32_t pixels, std::uint64_t seed) {
+                  std::uint32_t pixels) {
   parallel_for(ex, "refill stage", pool,
-               RefillBody{scene.camera, from, to, ids, counters, total_samples, pixels, seed});
+               RefillBody{k.scene.camera, from, to, ids, counters, total_samples, pixels, k.seed,
+                          k.film.carry});
 }
 
 void advance_stream(const Executor& ex, StreamCounters* counters, std::size_t pool,
-                    unsigned long long total_samples, WaveRecord* record) {
-  parallel_for(ex, "advance stage", 1, AdvanceBody{counters, pool, total_samples, record});
+                    unsigned long long total_samples, bool fused, WaveRecord* record) {
+  parallel_for(ex, "advance stage", 1,
+               AdvanceBody{counters, pool, total_samples, fused, record});
 }
 
 }  // namespace raystream

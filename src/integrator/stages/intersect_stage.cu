@@ -1,6 +1,7 @@
 // Stage: closest hit of every live path: BVH traversal over triangles, spheres and cubes (or every
-// primitive in turn when the scene has no BVH).
-#include "integrator/backend/parallel_for.cuh"
+// primitive in turn when the scene has no BVH). It reads the ray and writes the 16-byte hit
+// record; the shade stage rebuilds the surface from it and handles the misses.
+#include "execution/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
 namespace raystream {
@@ -15,48 +16,42 @@ constexpr int kIntersectMinBlocks = 5;
 struct IntersectBody {
   SceneView scene;
   PathState paths;
-  std::uint32_t* ids;
+  const std::uint32_t* ids;  // null: slot i is path i
   LiveBound bound;
   std::uint16_t* keys;  // may be null
   bool key_by_kind;     // keys: the material's lobe kind, not the material
   std::uint16_t dead_key;
-  FilmView film;
-  DepthCounts counts;
+  std::uint32_t* sort_ids;  // direct slots with keys: the identity to sort with
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
-    const std::uint32_t id = i < live_slots(bound) ? ids[i] : kDeadBit;
+    std::uint32_t id = kDeadBit;
+    if (i < live_slots(bound)) id = ids ? ids[i] : static_cast<std::uint32_t>(i);
+    if (sort_ids) sort_ids[i] = id;
     if (!is_live_id(id)) {
       if (keys) keys[i] = dead_key;
       return;
     }
-    count_depth(counts.paths_in, paths.depth[id]);
     const Ray ray{paths.origin[id], paths.direction[id]};
-    const Hit hit = closest_hit(scene.geometry, ray);
-    if (hit.material < 0) {  // escaped: the environment, if any, ends it
-      glm::vec3 radiance = paths.radiance[id];
-      add_finite(radiance,
-                 escaped_radiance(scene, ray.direction, paths.throughput[id], paths.bsdf_pdf[id]));
-      finish_sample(film, paths.pixel[id], radiance);
-      ids[i] = id | kDeadBit;
-      if (keys) keys[i] = dead_key;
+    const HitRecord hit = nearest_hit(scene.geometry, ray);
+    paths.store(id, hit);
+    if (!keys) return;
+    if (!hit.hit()) {  // a miss: the emitters' queue ends it, the material sort puts it last
+      keys[i] = key_by_kind ? std::uint16_t(0) : dead_key;
       return;
     }
-    paths.store(id, surface_hit(ray, hit));
-    if (keys)
-      keys[i] = static_cast<std::uint16_t>(key_by_kind ? scene.materials[hit.material].kind
-                                                       : hit.material);
+    const int material = material_at(scene.geometry, hit);
+    keys[i] = static_cast<std::uint16_t>(key_by_kind ? scene.materials[material].kind : material);
   }
 };
 
 }  // namespace
 
-void intersect_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
-                     std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
-                     std::uint16_t dead_key, const FilmView& film, const DepthCounts& counts,
-                     bool key_by_kind) {
-  parallel_for<kIntersectMinBlocks>(
-      ex, "intersect stage", bound.n,
-      IntersectBody{scene, paths, ids, bound, material_keys, key_by_kind, dead_key, film, counts});
+void intersect_paths(const Executor& ex, const StageContext& k, const PathState& paths,
+                     const std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
+                     std::uint16_t dead_key, bool key_by_kind, std::uint32_t* sort_ids) {
+  parallel_for<kIntersectMinBlocks>(ex, "intersect stage", bound.n,
+                                    IntersectBody{k.scene, paths, ids, bound, material_keys,
+                                                  key_by_kind, dead_key, sort_ids});
 }
 
 }  // namespace raystream

@@ -1,12 +1,16 @@
-// Stage: emission, next-event estimation, BSDF sampling, throughput update and Russian roulette
-// (scatter_path). A path that queues a shadow ray writes it to its state slot's shadow fields and
-// its id to the shadow queue's slot; the other slots of the queue get the dead bit (the shadow
-// stage, shadow_stage.cu, traces the queue once compaction has packed it). A path that ends here
-// ends its sample (finish_sample), unless the film takes whole samples and it queued a shadow
-// ray: the shadow stage ends it then.
-// At depth 0 the hit goes to the first-hit AOVs when the film keeps them.
-#include "integrator/backend/parallel_for.cuh"
+// Stage: escaped paths, emission, next-event estimation, BSDF sampling, throughput update and
+// Russian roulette (scatter_path), from the hit record the intersect stage wrote (the surface
+// rebuilt by surface_at). Where the paths and shadow rays go is the ShadeTarget's (stages.h): in
+// place, with dead bits and a shadow queue of ids for a separate compaction, or fused: the paths
+// that go on and the shadow rays written compacted, at slots reserved by a block-wide scan of
+// the keep flags and one atomic per block (reserve_slots), into the next wave's state and the
+// shadow records. A path that ends here ends its sample (finish_sample), unless the film takes
+// whole samples and it queued a shadow ray: the shadow stage ends it then. At depth 0 the hit
+// goes to the first-hit AOVs when the film keeps them.
+#include "execution/parallel_for.cuh"
+#include "execution/reserve_slots.cuh"
 #include "integrator/stages/stages.h"
+#include "materials/bsdf.h"
 
 namespace raystream {
 
@@ -14,76 +18,100 @@ namespace {
 
 template <class Lobe>
 struct ShadeBody {
-  SceneView scene;
+  StageContext k;
   PathState paths;
-  std::uint32_t* ids;
-  std::uint32_t* shadow_ids;  // may be null (no next-event estimation)
+  const std::uint32_t* ids;  // null: slot i is path i
   LiveBound bound;
-  int max_depth;
-  std::uint64_t seed;
-  FilmView film;
-  DepthCounts counts;
+  ShadeTarget out;
+  // Queues: the queue's bounds and its report count (its first slot adds the queue's size).
+  const unsigned long long* queue = nullptr;
+  unsigned long long* queue_paths = nullptr;
 
-  RAYSTREAM_HD void operator()(std::size_t i) const {
-    const std::uint32_t id = i < live_slots(bound) ? ids[i] : kDeadBit;
-    if (shadow_ids) shadow_ids[i] = id | kDeadBit;
-    if (!is_live_id(id)) return;
-    PathSample p = paths.load<PathSample>(id);
-    const SurfaceHit hit = paths.load<SurfaceHit>(id);
-    const int depth = p.depth;
-    record_first_hit(film, scene, p, hit);
+  // Every thread of a block calls this (valid: the slot is in the launch's range), so that the
+  // fused target's block-wide reservation sees the whole block.
+  RAYSTREAM_HD void operator()(std::size_t i, bool valid) const {
+    std::uint32_t id = kDeadBit;
+    if (valid && i < live_slots(bound)) id = ids ? ids[i] : static_cast<std::uint32_t>(i);
+    if (valid && queue_paths && i == queue[0]) atomic_add(queue_paths, queue[1] - queue[0]);
+    const bool live = is_live_id(id);
+    const bool whole = k.film.whole_samples();
+    PathSample p;
     ShadowRay shadow;
-    const bool goes_on = scatter_path<Lobe>(p, scene, hit, max_depth, seed, shadow);
-    const bool shadowed = shadow.queued && shadow_ids;
-    // Whole samples: a path that ends with a shadow ray queued ends in the shadow stage.
-    const bool ends_in_shadow_stage = shadowed && !goes_on && film.whole_samples();
-    if (shadowed) {
-      shadow.ends = ends_in_shadow_stage ? 1 : 0;
-      paths.store(id, shadow);
-      shadow_ids[i] = id;
-      if (counts.shadow_rays) count_depth(counts.shadow_rays, depth);
-    }
-    if (!goes_on) {
-      if (ends_in_shadow_stage) {
-        paths.radiance[id] = p.radiance;
+    bool goes_on = false;
+    if (live) {
+      p = paths.load_path(id, k.film.carry);
+      const int depth = p.depth;
+      count_depth(k.counts.paths_in, depth);
+      const HitRecord record = paths.load<HitRecord>(id);
+      if (!record.hit()) {  // escaped: the environment, if any, ends it
+        gather(k.film, p.pixel, p.radiance,
+               escaped_radiance(k.scene, p.direction, p.throughput, p.bsdf_pdf));
       } else {
-        finish_sample(film, p.pixel, p.radiance);
+        const Ray ray = p.ray();
+        const SurfaceHit hit = surface_hit(ray, surface_at(k.scene.geometry, ray, record));
+        record_first_hit(k.film, k.scene, p, hit);
+        goes_on = scatter_path<Lobe>(p, k.scene, k.film, hit, k.max_depth, k.seed, shadow);
       }
-      ids[i] = id | kDeadBit;
-      return;
+      if (shadow.queued && k.counts.shadow_rays) count_depth(k.counts.shadow_rays, depth);
+      if (goes_on) count_depth(k.counts.paths_out, depth);
     }
-    count_depth(counts.paths_out, depth);
-    paths.store_bounce(id, p);
+    const bool shadowed = live && shadow.queued;
+    // Whole samples: a path that ends with a shadow ray queued ends in the shadow stage.
+    const bool ends_in_shadow_stage = shadowed && !goes_on && whole;
+    if (ends_in_shadow_stage) shadow.path_radiance = p.radiance;
+    if (out.fused()) {
+      std::size_t slot = 0, shadow_slot = 0;
+      reserve_slots(goes_on, out.survivors, slot, shadowed, out.shadow_count, shadow_slot);
+      if (goes_on) out.next.store_path(static_cast<std::uint32_t>(slot), p, k.film.carry);
+      if (shadowed) {
+        shadow.target = goes_on ? static_cast<std::uint32_t>(slot) : kDeadBit;
+        paths.store_shadow(static_cast<std::uint32_t>(shadow_slot), shadow, whole);
+      }
+    } else {
+      if (valid && out.shadow_ids) out.shadow_ids[i] = shadowed ? id : (id | kDeadBit);
+      if (shadowed) {
+        shadow.target = goes_on ? id : kDeadBit;
+        paths.store_shadow(id, shadow, whole);
+      }
+      if (live && goes_on) paths.store_bounce(id, p, k.film.carry);
+      if (live && !goes_on) out.ids[i] = id | kDeadBit;
+    }
+    if (live && !goes_on && !ends_in_shadow_stage) finish_sample(k.film, p.pixel, p.radiance);
   }
+  RAYSTREAM_HD void operator()(std::size_t i) const { (*this)(i, true); }
 };
 
 }  // namespace
 
-void shade_paths(const Executor& ex, const SceneView& scene, const PathState& paths,
-                 std::uint32_t* ids, std::uint32_t* shadow_ids, LiveBound bound, int max_depth,
-                 std::uint64_t seed, const FilmView& film, const DepthCounts& counts) {
+void shade_paths(const Executor& ex, const StageContext& k, const PathState& paths,
+                 const std::uint32_t* ids, LiveBound bound, const ShadeTarget& out) {
   // The smallest specialization that covers the scene's lobes and textures.
-  if (ClassicLobes::covers(scene.lobe_mask, scene.textured, scene.rough))
-    parallel_for(ex, "shade stage", bound.n,
-                 ShadeBody<ClassicLobes>{scene, paths, ids, shadow_ids, bound, max_depth, seed,
-                                         film, counts});
+  const auto launch = [&](auto lobes) {
+    const ShadeBody<decltype(lobes)> body{k, paths, ids, bound, out};
+    if (out.fused())
+      parallel_for_blocks(ex, "shade stage", bound.n, body);
+    else
+      parallel_for(ex, "shade stage", bound.n, body);
+  };
+  if (k.scene.lobes.classic())
+    launch(ClassicLobes{});
   else
-    parallel_for(
-        ex, "shade stage", bound.n,
-        ShadeBody<AnyLobe>{scene, paths, ids, shadow_ids, bound, max_depth, seed, film, counts});
+    launch(AnyLobe{});
 }
 
-void shade_queues(const Executor& ex, const SceneView& scene, const PathState& paths,
-                  std::uint32_t* ids, std::uint32_t* shadow_ids, const std::size_t* queue_offsets,
-                  std::size_t n, int max_depth, std::uint64_t seed, const FilmView& film,
-                  const DepthCounts& counts) {
-  // Every slot of a queue holds a path that intersect left alive: no bound to check.
+void shade_queues(const Executor& ex, const StageContext& k, const PathState& paths,
+                  const std::uint32_t* ids, const unsigned long long* queue_offsets, std::size_t n,
+                  unsigned long long* queue_paths, const ShadeTarget& out) {
+  // Every slot of a queue holds a path that intersect left alive: no bound to check. Kinds the
+  // scene has no material of have empty queues: no launch.
   const LiveBound all{nullptr, n};
   for_each_lobe([&](auto lobe) {
     using Lobe = decltype(lobe);
-    parallel_for_range(
-        ex, "shade queue", n, queue_offsets + static_cast<int>(Lobe::kKind),
-        ShadeBody<Lobe>{scene, paths, ids, shadow_ids, all, max_depth, seed, film, counts});
+    const int kind = static_cast<int>(Lobe::kKind);
+    if ((k.scene.lobes.mask & lobe_bit(Lobe::kKind)) == 0u && kind != 0) return;
+    parallel_for_range(ex, "shade queue", n, queue_offsets + kind,
+                       ShadeBody<Lobe>{k, paths, ids, all, out, queue_offsets + kind,
+                                       queue_paths + kind});
   });
 }
 

@@ -1,8 +1,9 @@
-// Stage: the shadow rays of next-event estimation, packed to the front of their queue by
-// compaction: each one that sees its light adds its contribution to its path's pixel, or, where
-// the film takes whole samples (the variance AOV), to its path's radiance; a path that ended at
-// this bounce then ends its sample here (finish_sample), with all its light.
-#include "integrator/backend/parallel_for.cuh"
+// Stage: the shadow rays of next-event estimation, packed to the front of their records (fused
+// compaction) or of their queue of ids (separate compaction): each one that sees its light adds
+// its contribution to its pixel, or, where the film takes whole samples (the variance AOV), to
+// its path's radiance; a path that ended at this bounce then ends its sample here
+// (finish_sample), with all its light.
+#include "execution/parallel_for.cuh"
 #include "integrator/stages/stages.h"
 
 namespace raystream {
@@ -11,42 +12,42 @@ namespace {
 
 struct ShadowBody {
   SceneGeometry geometry;
-  PathState paths;
-  const std::uint32_t* shadow_ids;
-  LiveBound bound;
   FilmView film;
+  PathState paths;
+  const std::uint32_t* shadow_ids;  // null: slot i is shadow ray i
+  LiveBound bound;
+  PathState targets;  // whole samples: where the paths that go on are
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     if (i >= live_slots(bound)) return;
-    const std::uint32_t id = shadow_ids[i];
+    const std::uint32_t id = shadow_ids ? shadow_ids[i] : static_cast<std::uint32_t>(i);
     if (!is_live_id(id)) return;
-    if (!film.whole_samples()) {
-      if (film.count_samples) return;  // that mode counts the paths' ends only
-      if (sees_light(geometry, Ray{paths.shadow_origin[id], paths.shadow_direction[id]},
-                     paths.shadow_light[id]))
-        deposit(film, paths.pixel[id], paths.shadow_radiance[id]);
+    const bool whole = film.whole_samples();
+    if (film.count_samples && !whole) return;  // that mode counts the paths' ends only
+    const ShadowRay r = paths.load_shadow(id, whole);
+    // Counting samples, the light does not matter: only the ends do.
+    const bool sees = !film.count_samples && sees_light(geometry, r.ray(), r.light);
+    if (!whole) {
+      if (sees) deposit(film, r.pixel, r.radiance);
       return;
     }
-    // Counting samples, the light does not matter: only the ends do.
-    const bool sees = !film.count_samples &&
-                      sees_light(geometry, Ray{paths.shadow_origin[id], paths.shadow_direction[id]},
-                                 paths.shadow_light[id]);
-    if (paths.shadow_ends[id]) {
-      glm::vec3 radiance = paths.radiance[id];
-      if (sees) add_finite(radiance, paths.shadow_radiance[id]);
-      finish_sample(film, paths.pixel[id], radiance);
+    if (r.target == kDeadBit) {
+      glm::vec3 radiance = r.path_radiance;
+      if (sees) gather(film, r.pixel, radiance, r.radiance);
+      finish_sample(film, r.pixel, radiance);
     } else if (sees) {
-      add_finite(paths.radiance[id], paths.shadow_radiance[id]);
+      gather(film, r.pixel, targets.radiance[r.target], r.radiance);
     }
   }
 };
 
 }  // namespace
 
-void trace_shadow_rays(const Executor& ex, const SceneView& scene, const PathState& paths,
-                       const std::uint32_t* shadow_ids, LiveBound bound, const FilmView& film) {
+void trace_shadow_rays(const Executor& ex, const StageContext& k, const PathState& paths,
+                       const std::uint32_t* shadow_ids, LiveBound bound,
+                       const PathState& paths_of_targets) {
   parallel_for(ex, "shadow stage", bound.n,
-               ShadowBody{scene.geometry, paths, shadow_ids, bound, film});
+               ShadowBody{k.scene.geometry, k.film, paths, shadow_ids, bound, paths_of_targets});
 }
 
 }  // namespace raystream

@@ -17,10 +17,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "execution/atomics.h"
+#include "execution/parallel_for.cuh"
 #include "geometry/bvh_build.h"
-#include "integrator/backend/parallel_for.cuh"
-#include "integrator/lbvh_build.h"
+#include "geometry/lbvh_build.h"
+#include "geometry/scene_geometry.h"
 #include "primitives/error.h"
+#include "primitives/warp/warp_reduce.cuh"
 
 namespace raystream {
 
@@ -43,68 +46,6 @@ RAYSTREAM_HD inline float from_ordered_bits(std::uint32_t u) {
   memcpy(&f, &u, sizeof f);
   return f;
 }
-
-RAYSTREAM_HD inline void atomic_min(std::uint32_t* p, std::uint32_t v) {
-#if defined(__CUDA_ARCH__)
-  atomicMin(p, v);
-#else
-  std::uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (v < old &&
-         !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-  }
-#endif
-}
-
-RAYSTREAM_HD inline void atomic_max(std::uint32_t* p, std::uint32_t v) {
-#if defined(__CUDA_ARCH__)
-  atomicMax(p, v);
-#else
-  std::uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (v > old &&
-         !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-  }
-#endif
-}
-
-// Adds 1 and returns the old value. What this thread wrote before is visible to the thread that
-// comes second, and what the first one wrote is visible to this one after it.
-RAYSTREAM_HD inline std::uint32_t arrive(std::uint32_t* counter) {
-#if defined(__CUDA_ARCH__)
-  __threadfence();
-  const std::uint32_t old = atomicAdd(counter, 1u);
-  __threadfence();
-  return old;
-#else
-  return __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
-#endif
-}
-
-#if defined(__CUDA_ARCH__)
-// The least and the largest value over the warp's 32 lanes (all of them must call).
-__device__ inline std::uint32_t warp_min(std::uint32_t v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_min_sync(0xFFFFFFFFu, v);
-#else
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const std::uint32_t w = __shfl_xor_sync(0xFFFFFFFFu, v, offset);
-    v = w < v ? w : v;
-  }
-  return v;
-#endif
-}
-
-__device__ inline std::uint32_t warp_max(std::uint32_t v) {
-#if __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(0xFFFFFFFFu, v);
-#else
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const std::uint32_t w = __shfl_xor_sync(0xFFFFFFFFu, v, offset);
-    v = w > v ? w : v;
-  }
-  return v;
-#endif
-}
-#endif
 
 // What the host reads back once the tree is done.
 struct Summary {
@@ -190,10 +131,10 @@ struct CentroidBounds {
 #if defined(__CUDA_ARCH__)
     for (std::size_t p = t; p < n; p += threads) fold(p);
     for (int axis = 0; axis < 3; ++axis) {
-      lo[axis] = warp_min(lo[axis]);
-      hi[axis] = warp_max(hi[axis]);
+      lo[axis] = prim::warp::reduce_min(lo[axis]);
+      hi[axis] = prim::warp::reduce_max(hi[axis]);
     }
-    bad = warp_min(bad);
+    bad = prim::warp::reduce_min(bad);
     if ((threadIdx.x & 31) != 0) return;
 #else
     const std::size_t begin = t * per_thread;
@@ -702,15 +643,6 @@ struct References {
   }
 };
 
-struct LightsToSlots {
-  const std::int32_t* slot_of;
-  Light* lights;
-  RAYSTREAM_HD void operator()(std::size_t k) const {
-    if (lights[k].kind == static_cast<std::int32_t>(LightKind::triangle))
-      lights[k].primitive = slot_of[lights[k].primitive];
-  }
-};
-
 std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
 }
@@ -909,11 +841,6 @@ void write_primitive_references(const Executor& ex, const LbvhTree& tree,
                                 std::size_t triangle_count, std::int32_t* references) {
   parallel_for(ex, "lbvh: primitive references", tree.order.size(),
                References{tree.order.data(), triangle_count, references});
-}
-
-void move_triangle_lights_to_slots(const Executor& ex, const LbvhTree& tree, Light* lights,
-                                   std::size_t count) {
-  parallel_for(ex, "lbvh: lights to slots", count, LightsToSlots{tree.slot_of.data(), lights});
 }
 
 }  // namespace raystream

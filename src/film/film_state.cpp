@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "integrator/render.h"
+#include "film/film_state.h"
 
 namespace raystream {
 
@@ -43,17 +43,15 @@ void add_sample_range(std::vector<std::uint32_t>& counts, unsigned long long beg
     counts[p] += static_cast<std::uint32_t>((qe + (p < re ? 1 : 0)) - (qb + (p < rb ? 1 : 0)));
 }
 
-void count_film_samples(const FilmState& film, RenderStats& stats) {
-  std::uint64_t sum = 0;
-  std::uint32_t low = film.counts.empty() ? 0 : film.counts.front(), high = 0;
-  for (std::uint32_t c : film.counts) {
-    sum += c;
-    low = std::min(low, c);
-    high = std::max(high, c);
+FilmSampleCounts film_sample_counts(const FilmState& film) {
+  FilmSampleCounts c;
+  c.min = film.counts.empty() ? 0 : film.counts.front();
+  for (std::uint32_t k : film.counts) {
+    c.total += k;
+    c.min = std::min(c.min, k);
+    c.max = std::max(c.max, k);
   }
-  stats.film_samples = sum;
-  stats.pixel_samples_min = low;
-  stats.pixel_samples_max = high;
+  return c;
 }
 
 void add_film(FilmState& total, const FilmState& film) {

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "integrator/backend/executor.h"
+#include "execution/executor.h"
 
 namespace raystream {
 

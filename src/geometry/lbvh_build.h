@@ -16,10 +16,9 @@
 #include "geometry/bvh.h"
 #include "geometry/lbvh.h"
 #include "geometry/triangle.h"
-#include "integrator/backend/buffer.h"
-#include "integrator/backend/executor.h"
-#include "integrator/backend/path_primitives.h"
-#include "lights/light.h"
+#include "execution/buffer.h"
+#include "execution/executor.h"
+#include "execution/path_primitives.h"
 
 namespace raystream {
 
@@ -149,10 +148,5 @@ void gather_in_leaf_order(const Executor& ex, const LbvhTree& tree, std::size_t 
 // The primitive references of the leaf slots (scene_geometry.h): k for a triangle, ~object.
 void write_primitive_references(const Executor& ex, const LbvhTree& tree,
                                 std::size_t triangle_count, std::int32_t* references);
-
-// Triangle lights name their triangle by its scene index until the build; this makes it the
-// triangle's slot.
-void move_triangle_lights_to_slots(const Executor& ex, const LbvhTree& tree, Light* lights,
-                                   std::size_t count);
 
 }  // namespace raystream

@@ -1,6 +1,6 @@
 #include <cstring>
 
-#include "integrator/backend/executor.h"
+#include "execution/executor.h"
 #include "primitives/error.h"
 
 namespace raystream {

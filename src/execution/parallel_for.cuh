@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "integrator/backend/executor.h"
+#include "execution/executor.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 
@@ -45,21 +45,52 @@ void parallel_for(const Executor& ex, const char* name, std::size_t n, const Bod
 
 template <int MinBlocks, class Body>
 __global__ void __launch_bounds__(kStageThreads, MinBlocks)
-    parallel_for_range_kernel(const std::size_t* range, Body body) {
-  const std::size_t end = range[1];
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = range[0] + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       i < end; i += stride)
-    body(i);
+    parallel_for_blocks_kernel(std::size_t n, Body body) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  body(i, i < n);
 }
 
-// body(i) for i in [range[0], range[1]), a range in executor memory that the device wrote (no
-// host round trip), at most n long: a kernel of one wave of blocks (as many as the SMs hold at
-// once, fewer for small n), each thread striding over the range; an empty range costs only the
-// launch. On the CPU, an OpenMP loop over the range.
+// body(i, valid) for every thread of the blocks that cover [0, n), valid = i < n: for bodies
+// that use block-wide collectives (reserve_slots), which every thread of a block must reach.
+// On the CPU, body(i, true) for i in [0, n) in an OpenMP loop.
 template <int MinBlocks = 1, class Body>
-void parallel_for_range(const Executor& ex, const char* name, std::size_t n,
-                        const std::size_t* range, const Body& body) {
+void parallel_for_blocks(const Executor& ex, const char* name, std::size_t n, const Body& body) {
+  if (n == 0) return;
+  if (ex.gpu()) {
+    const std::size_t blocks = (n + kStageThreads - 1) / kStageThreads;
+    parallel_for_blocks_kernel<MinBlocks>
+        <<<static_cast<unsigned>(blocks), kStageThreads, 0, ex.stream>>>(n, body);
+    ::prim::check_cuda(cudaGetLastError(), name, __FILE__, __LINE__);
+  } else {
+    const long long count = static_cast<long long>(n);
+#pragma omp parallel for schedule(static) if (count > kSerialBelow)
+    for (long long i = 0; i < count; ++i) body(static_cast<std::size_t>(i), true);
+  }
+}
+
+template <int MinBlocks, class Count, class Body>
+__global__ void __launch_bounds__(kStageThreads, MinBlocks)
+    parallel_for_range_kernel(const Count* range, Body body) {
+  const std::size_t begin = static_cast<std::size_t>(range[0]);
+  const std::size_t end = static_cast<std::size_t>(range[1]);
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  // The block strides as a whole, so that every thread of it takes every step (block-wide
+  // collectives in the body); a thread past the end passes valid = false.
+  for (std::size_t first = begin + static_cast<std::size_t>(blockIdx.x) * blockDim.x; first < end;
+       first += stride) {
+    const std::size_t i = first + threadIdx.x;
+    body(i, i < end);
+  }
+}
+
+// body(i, valid) for i in [range[0], range[1]), a range in executor memory that the device wrote
+// (no host round trip), at most n long: a kernel of one wave of blocks (as many as the SMs hold
+// at once, fewer for small n), each block striding over the range; an empty range costs only the
+// launch. Every thread of a block takes each step together (valid: i inside the range), so the
+// body may use block-wide collectives. On the CPU, an OpenMP loop over the range.
+template <int MinBlocks = 1, class Count, class Body>
+void parallel_for_range(const Executor& ex, const char* name, std::size_t n, const Count* range,
+                        const Body& body) {
   if (n == 0) return;
   if (ex.gpu()) {
     static const std::size_t wave =
@@ -72,7 +103,7 @@ void parallel_for_range(const Executor& ex, const char* name, std::size_t n,
     const long long begin = static_cast<long long>(range[0]);
     const long long end = static_cast<long long>(range[1]);
 #pragma omp parallel for schedule(static) if (end - begin > kSerialBelow)
-    for (long long i = begin; i < end; ++i) body(static_cast<std::size_t>(i));
+    for (long long i = begin; i < end; ++i) body(static_cast<std::size_t>(i), true);
   }
 }
 

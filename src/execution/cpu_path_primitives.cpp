@@ -1,8 +1,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "integrator/backend/path_primitives.h"
-#include "integrator/path/path_state.h"
+#include "execution/path_ids.h"
+#include "execution/path_primitives.h"
 #include "primitives/cpu/cpu_backend.h"
 
 namespace raystream {
@@ -20,13 +20,12 @@ class CpuPathPrimitives final : public PathPrimitives {
   }
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                        int key_bits, bool multisplit, prim::Workspace&,
-                        cudaStream_t) const override {
+                        int key_bits, bool multisplit, unsigned long long* bucket_offsets,
+                        prim::Workspace&, cudaStream_t) const override {
     if (multisplit && key_bits <= kMultisplitKeyBits) {
-      unsigned long long offsets[(1 << kMultisplitKeyBits) + 1];
       prim::cpu::multisplit_pairs(
           keys_in, keys_out, ids_in, ids_out, n, 1 << key_bits,
-          [](std::uint16_t key) { return unsigned(key); }, offsets);
+          [](std::uint16_t key) { return unsigned(key); }, bucket_offsets);
     } else {
       prim::cpu::sort_pairs_parallel(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits);
     }

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "integrator/backend/path_primitives.h"
-#include "integrator/path/path_state.h"
+#include "execution/path_ids.h"
+#include "execution/path_primitives.h"
 #include "primitives/backend.h"
 
 #if PRIM_BACKEND == PRIM_BACKEND_THRUST
@@ -27,9 +27,6 @@ namespace {
 struct KeyIsBucket {
   __host__ __device__ unsigned operator()(std::uint16_t key) const { return key; }
 };
-
-// Bytes at the end of the workspace for the multisplit's bucket offsets (33, rounded to 256).
-constexpr std::size_t kOffsetsBytes = 512;
 
 // The last bit the code sort sorts by. Thrust sorts whole keys (thrust::stable_sort_by_key, CUB's
 // radix sort); given a part of the key, the Thrust backend would first copy the field out and
@@ -54,10 +51,8 @@ class BackendPathPrimitives final : public PathPrimitives {
         compact ? prim::selected::compact_workspace_bytes<std::uint32_t>(n) : 0;
     std::size_t sort_bytes = 0;
     if (key_bits > 0 && multisplit && key_bits <= kMultisplitKeyBits) {
-      // The multisplit's workspace, then its bucket offsets at the end.
       sort_bytes = prim::selected::multisplit_workspace_bytes<std::uint16_t, std::uint32_t>(
-                       n, 1 << key_bits) +
-                   kOffsetsBytes;
+          n, 1 << key_bits);
     } else if (key_bits > 0) {
       sort_bytes =
           prim::selected::sort_pairs_workspace_bytes<std::uint16_t, std::uint32_t>(n, 0, key_bits);
@@ -76,13 +71,11 @@ class BackendPathPrimitives final : public PathPrimitives {
 
   void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                         const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                        int key_bits, bool multisplit, prim::Workspace& ws,
-                        cudaStream_t stream) const override {
+                        int key_bits, bool multisplit, unsigned long long* bucket_offsets,
+                        prim::Workspace& ws, cudaStream_t stream) const override {
     if (multisplit && key_bits <= kMultisplitKeyBits) {
-      auto* offsets = reinterpret_cast<unsigned long long*>(static_cast<char*>(ws.data()) +
-                                                            ws.size() - kOffsetsBytes);
       prim::selected::multisplit_pairs(keys_in, keys_out, ids_in, ids_out, n, 1 << key_bits,
-                                       KeyIsBucket{}, offsets, ws, stream);
+                                       KeyIsBucket{}, bucket_offsets, ws, stream);
     } else {
       prim::selected::sort_pairs(keys_in, keys_out, ids_in, ids_out, n, 0, key_bits, ws, stream);
     }

@@ -39,11 +39,13 @@ class PathPrimitives {
 
   // Stable sort of the (material key, path id) pairs of n slots by key bits [0, key_bits): by the
   // radix sort, or with `multisplit` and key_bits <= kMultisplitKeyBits by the multisplit into
-  // 2^key_bits buckets (the same order; its bucket offsets go to the end of the workspace).
+  // 2^key_bits buckets (the same order), which also writes the buckets' offsets: bucket b holds
+  // the sorted slots [bucket_offsets[b], bucket_offsets[b + 1]) (2^key_bits + 1 values, executor
+  // memory; unused by the radix sort).
   virtual void sort_by_material(const std::uint16_t* keys_in, std::uint16_t* keys_out,
                                 const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
-                                int key_bits, bool multisplit, prim::Workspace& ws,
-                                cudaStream_t stream) const = 0;
+                                int key_bits, bool multisplit, unsigned long long* bucket_offsets,
+                                prim::Workspace& ws, cudaStream_t stream) const = 0;
 
   // Workspace bytes of sort_codes over n pairs.
   virtual std::size_t code_sort_workspace_bytes(std::size_t n, int code_bits) const = 0;

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "integrator/backend/buffer.h"
+#include "execution/buffer.h"
 
 namespace raystream {
 

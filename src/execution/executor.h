@@ -3,7 +3,9 @@
 
 #include <cuda_runtime.h>
 
-#include "integrator/render.h"
+#include <cstddef>
+
+#include "execution/executor_kind.h"
 
 namespace raystream {
 
