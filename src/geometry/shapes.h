@@ -1,8 +1,8 @@
 // The object shapes, each one type with everything the renderer asks of a shape: the unit sphere
 // (radius 0.5 at the origin) and the unit cube ([-0.5, 0.5]^3), in object space. Geometry
 // (intersection, texture coordinates) and lights (sampling a point, the normal at a point, the
-// area, whether a point is outside) use the same trait, reached through dispatch_shape: no code
-// elsewhere asks "cube, or else sphere".
+// area, whether a point is outside) use the same trait, listed once (RAYSTREAM_SHAPES) and reached
+// through dispatch_shape: no code elsewhere asks "cube, or else sphere".
 //
 // A ray's direction need not be unit length, so a ray carried into object space by an affine
 // inverse transform keeps the world-space parameter t.
@@ -27,7 +27,7 @@ struct UnitSphere {
   static constexpr ShapeType kType = ShapeType::sphere;
   static constexpr float kArea = kPi;  // 4 pi 0.5^2
   // Any rotation leaves it as it is: with the same scale on every axis it is a world-space
-  // sphere (intersected without matrices, sampled as a sphere light).
+  // sphere (intersected without matrices).
   static constexpr bool kRotationInvariant = true;
 
   // Smallest t > t_min at which the ray meets the sphere |p| = 0.5, or kNoHit; rays from inside
@@ -200,11 +200,24 @@ struct UnitCube {
   }
 };
 
-// Calls f with the trait of `shape` (a ShapeType) and returns what it returns.
+// Every shape, once: S(trait). Adding one: its trait (kType, its ShapeType in core/scene_enums.h,
+// and the members above), its entry here, and its scene-file name in the scene loader.
+#define RAYSTREAM_SHAPES(S) \
+  S(UnitSphere)             \
+  S(UnitCube)
+
+// Calls f with the trait of `shape` (a ShapeType) and returns what it returns. Every ShapeType is
+// in the list (the compiler warns of one that is not), and a scene holds no other shape.
 template <class F>
 RAYSTREAM_HD inline auto dispatch_shape(std::int32_t shape, F&& f) {
-  if (shape == static_cast<std::int32_t>(UnitCube::kType)) return f(UnitCube{});
-  return f(UnitSphere{});
+  switch (static_cast<ShapeType>(shape)) {
+#define RAYSTREAM_SHAPE_CASE(trait) \
+  case trait::kType:                \
+    return f(trait{});
+    RAYSTREAM_SHAPES(RAYSTREAM_SHAPE_CASE)
+#undef RAYSTREAM_SHAPE_CASE
+  }
+  __builtin_unreachable();
 }
 
 }  // namespace raystream

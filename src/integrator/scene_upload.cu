@@ -71,18 +71,19 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
   textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
   light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
   light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);
-  triangle_lights_ = Buffer<TriangleLight>(ex, "triangle lights", lights_.triangles.size(), tally);
-  sphere_lights_ = Buffer<SphereLight>(ex, "sphere lights", lights_.spheres.size(), tally);
-  object_lights_ = Buffer<ObjectLight>(ex, "object lights", lights_.objects.size(), tally);
+#define RAYSTREAM_LIGHT_BUFFER(type, kind, array) \
+  kind##_lights_ = Buffer<type>(ex, #kind " lights", lights_.array.size(), tally);
+  RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_BUFFER)
+#undef RAYSTREAM_LIGHT_BUFFER
   upload(ex, objects_, acceleration_.objects);
   upload(ex, materials_, materials);
   upload(ex, environment_texels_, scene.environment.texels);
   upload(ex, environment_marginal_, scene.environment.marginal_cdf);
   upload(ex, environment_conditional_, scene.environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
-  upload(ex, triangle_lights_, lights_.triangles);
-  upload(ex, sphere_lights_, lights_.spheres);
-  upload(ex, object_lights_, lights_.objects);
+#define RAYSTREAM_LIGHT_UPLOAD(type, kind, array) upload(ex, kind##_lights_, lights_.array);
+  RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_UPLOAD)
+#undef RAYSTREAM_LIGHT_UPLOAD
   std::vector<TextureView> views;
   for (const TextureImage& image : scene.textures) {
     texels_.emplace_back(ex, "texture texels", image.texels.size(), tally);
@@ -138,9 +139,9 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
   view_.lights = host_lights_view(lights_);  // the counts; the executor's pointers below
   view_.lights.lights = light_buffer_.data();
   view_.lights.cdf = light_cdf_.data();
-  view_.lights.triangles = triangle_lights_.data();
-  view_.lights.spheres = sphere_lights_.data();
-  view_.lights.objects = object_lights_.data();
+#define RAYSTREAM_LIGHT_VIEW(type, kind, array) view_.lights.array = kind##_lights_.data();
+  RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_VIEW)
+#undef RAYSTREAM_LIGHT_VIEW
   view_.lights.env =
       environment_view(scene.environment, environment_texels_.data(), environment_marginal_.data(),
                        environment_conditional_.data());

@@ -56,9 +56,9 @@ class SceneUpload {
   Buffer<TextureView> textures_;
   LightTable lights_;
   Buffer<Light> light_buffer_;
-  Buffer<TriangleLight> triangle_lights_;
-  Buffer<SphereLight> sphere_lights_;
-  Buffer<ObjectLight> object_lights_;
+#define RAYSTREAM_LIGHT_BUFFER(type, kind, array) Buffer<type> kind##_lights_;
+  RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_BUFFER)  // each kind's shapes
+#undef RAYSTREAM_LIGHT_BUFFER
   Buffer<float> light_cdf_;
   std::vector<LbvhBox> object_boxes_;  // lbvh: the objects' world boxes
   SceneView view_;

@@ -7,19 +7,31 @@
 
 namespace raystream {
 
+namespace {
+
+// Adds `light` with its shape (of kind K) to the table, with the power its pick follows; -1 when
+// it has none (a primitive of no area is no light).
+template <class K>
+int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& shapes, const K& shape,
+              Light light) {
+  const double p = shape.power(light);
+  if (!(p > 0.0)) return -1;
+  light.kind = static_cast<std::int32_t>(K::kKind);
+  light.index = static_cast<std::int32_t>(shapes.size());
+  shapes.push_back(shape);
+  table.lights.push_back(light);
+  power.push_back(p);
+  return static_cast<int>(table.lights.size()) - 1;
+}
+
+}  // namespace
+
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
                              const std::vector<MaterialData>& materials,
                              float environment_mean_luminance) {
   LightTable table;
   // One infinite power would make every pick NaN.
   std::vector<double> power;
-  auto add = [&](Light light, float area) {
-    const double p = luminance(glm::dvec3(light.emission)) * double(area) * double(kPi) *
-                     (light.two_sided ? 2.0 : 1.0);
-    table.lights.push_back(light);
-    power.push_back(std::max(p, 0.0));
-    return static_cast<int>(table.lights.size()) - 1;
-  };
   glm::vec3 lo(1e30f), hi(-1e30f);
   // Lights in the scene's order, whatever order the triangles are stored in, so the light picks
   // (and with them the image) do not depend on the BVH.
@@ -37,15 +49,12 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     shape.e1 = g.e1;
     shape.e2 = g.e2;
     shape.area = 0.5f * glm::length(glm::cross(g.e1, g.e2));
-    if (!(shape.area > 0.0f)) continue;
     Light light;
-    light.kind = static_cast<int>(LightKind::triangle);
-    light.index = static_cast<std::int32_t>(table.triangles.size());
     light.emission = m.emission;
     light.two_sided = m.two_sided;
     light.primitive = static_cast<std::int32_t>(t);
-    table.triangles.push_back(shape);
-    s.light = add(light, shape.area);
+    const int k_light = add_light(table, power, table.triangles, shape, light);
+    if (k_light >= 0) s.light = k_light;
   }
   for (std::size_t k = 0; k < acc.objects.size(); ++k) {
     const Object& object = scene.objects[k];
@@ -62,38 +71,25 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     light.primitive = object_reference(static_cast<int>(k));
     const glm::mat4 to_world = object_to_world(object);
     const bool uniform = object.scale.x == object.scale.y && object.scale.y == object.scale.z;
-    const std::int32_t shape = static_cast<std::int32_t>(object.shape);
-    const bool rotation_invariant =
-        dispatch_shape(shape, [](auto s) { return decltype(s)::kRotationInvariant; });
-    float area = 0.0f;
-    // A round shape of uniform scale is a sphere light (sampled in its cone of directions).
-    if (rotation_invariant && uniform) {
+    int k_light;
+    // A sphere of uniform scale is a sphere light (sampled in its cone of directions).
+    if (object.shape == ShapeType::sphere && uniform) {
       SphereLight sphere;
       sphere.centre = glm::vec3(to_world * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
       sphere.radius = 0.5f * std::fabs(object.scale.x);
       sphere.area = 4.0f * kPi * sphere.radius * sphere.radius;
-      area = sphere.area;
-      if (!(area > 0.0f) || !std::isfinite(area)) continue;
-      light.kind = static_cast<int>(LightKind::sphere);
-      light.index = static_cast<std::int32_t>(table.spheres.size());
-      table.spheres.push_back(sphere);
+      k_light = add_light(table, power, table.spheres, sphere, light);
     } else {
       ObjectLight shaped;
-      shaped.shape = shape;
+      shaped.shape = static_cast<std::int32_t>(object.shape);
       shaped.to_world = to_world;
       shaped.to_object = glm::inverse(to_world);
       const glm::mat3 linear(to_world);
       shaped.normal_to_world = glm::transpose(glm::inverse(linear));
       shaped.det = std::fabs(glm::determinant(linear));
-      area = dispatch_shape(shape, [&](auto s) {
-        return decltype(s)::world_area(shaped.normal_to_world, shaped.det);
-      });
-      if (!(area > 0.0f) || !std::isfinite(area)) continue;
-      light.kind = static_cast<int>(LightKind::object);
-      light.index = static_cast<std::int32_t>(table.objects.size());
-      table.objects.push_back(shaped);
+      k_light = add_light(table, power, table.objects, shaped, light);
     }
-    o.light = add(light, area);
+    if (k_light >= 0) o.light = k_light;
   }
   if (environment_mean_luminance > 0.0f) {
     const glm::vec3 extent = hi - lo;
@@ -129,9 +125,9 @@ LightsView host_lights_view(const LightTable& table) {
   v.cdf = table.cdf.data();
   v.count = static_cast<int>(table.lights.size());
   v.environment = table.environment;
-  v.triangles = table.triangles.data();
-  v.spheres = table.spheres.data();
-  v.objects = table.objects.data();
+#define RAYSTREAM_LIGHT_ARRAY(type, kind, array) v.array = table.array.data();
+  RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_ARRAY)
+#undef RAYSTREAM_LIGHT_ARRAY
   return v;
 }
 

@@ -16,9 +16,9 @@ namespace raystream {
 
 struct LightTable {
   std::vector<Light> lights;
-  std::vector<TriangleLight> triangles;  // each light's shape, by kind (Light::index)
-  std::vector<SphereLight> spheres;
-  std::vector<ObjectLight> objects;
+#define RAYSTREAM_LIGHT_ARRAY(type, kind, array) std::vector<type> array;
+  RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_ARRAY)  // each kind's shapes (Light::index)
+#undef RAYSTREAM_LIGHT_ARRAY
   std::vector<float> cdf;  // lights.size() + 1 entries
   int environment = -1;    // index of the environment's entry, or -1
   double power = 0.0;      // total of the powers the picks follow
@@ -28,15 +28,11 @@ struct LightTable {
 // view is the caller's to add.
 LightsView host_lights_view(const LightTable& table);
 
-// Luminance of linear RGB (Rec. 709), in double: the powers of lights near the float limit.
-inline double luminance(const glm::dvec3& c) {
-  return 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
-}
-
-// Picks follow power: luminance x area x pi (x 2 when two-sided); the environment's is its mean
-// radiance x pi x the area of the sphere that bounds the scene (`environment_mean_luminance` 0:
-// no environment light). The powers are summed in double (a lamp of radiance near the float limit
-// has a power beyond it); the CDF is the primitives library's inclusive scan of them.
+// Picks follow power: each kind's (luminance x area x pi, x 2 when two-sided, for the surfaces;
+// a primitive of no area is no light); the environment's is its mean radiance x pi x the area of
+// the sphere that bounds the scene (`environment_mean_luminance` 0: no environment light). The
+// powers are summed in double (a lamp of radiance near the float limit has a power beyond it);
+// the CDF is the primitives library's inclusive scan of them.
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acceleration,
                              const std::vector<MaterialData>& materials,
                              float environment_mean_luminance);
