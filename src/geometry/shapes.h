@@ -51,7 +51,7 @@ struct UnitSphere {
     }
     const float t = t0 > t_min ? t0 : t1;
     if (!(t > t_min)) return kNoHit;
-    normal = glm::normalize(o + t * d);
+    normal = UnitSphere::normal(o + t * d);  // as surface_at rebuilds it from t
     return t;
   }
 

@@ -102,6 +102,19 @@ TEST(Options, EveryOptionOverrides) {
   EXPECT_EQ(output_path_for(test_scene(), p.options), "x/y.hdr");
 }
 
+TEST(Options, CompactChoosesHowEndedPathsAreRemoved) {
+  const auto compaction = [](const std::vector<std::string>& args) {
+    return settings_for(test_scene(), parse(args).options, ExecutorKind::gpu).compaction;
+  };
+  EXPECT_EQ(compaction({"s.json"}), Compaction::automatic);
+  EXPECT_EQ(compaction({"s.json", "--compact", "on"}), Compaction::automatic);
+  EXPECT_EQ(compaction({"s.json", "--compact", "fused"}), Compaction::fused);
+  EXPECT_EQ(compaction({"s.json", "--compact", "separate"}), Compaction::separate);
+  EXPECT_TRUE(settings_for(test_scene(), parse({"s.json", "--compact", "separate"}).options,
+                           ExecutorKind::gpu)
+                  .compact);
+}
+
 TEST(Options, OppositeSwitchesAndDevices) {
   Parsed p = parse({"s.json", "--sort-by-material", "off", "--compact", "on", "--device", "gpu"});
   ASSERT_FALSE(p.code) << p.err;
@@ -440,7 +453,11 @@ TEST(Options, SettingsThatDoNothingGiveANotice) {
       V{"--stage-timing: the megakernel has no stages (its frames are always timed); "
         "ignored"});
   EXPECT_EQ(notices({"s.json", "--compact", "off"}, ExecutorKind::gpu),
-            V{"--compact: the stream schedule always compacts; ignored"});
+            V{"--compact off: the stream schedule always compacts; ignored"});
+  EXPECT_EQ(notices({"s.json", "--schedule", "frame", "--compact", "fused"}, ExecutorKind::gpu),
+            V{"--compact fused: the frame schedule compacts in a separate pass after every "
+              "bounce; ignored"});
+  EXPECT_EQ(notices({"s.json", "--compact", "separate"}, ExecutorKind::gpu), V{});
   EXPECT_EQ(notices({"s.json", "--schedule", "megakernel", "--compact", "on"}, ExecutorKind::gpu),
             V{"--compact: the megakernel keeps no path list to compact; ignored"});
   // What does something says nothing.

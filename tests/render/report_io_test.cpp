@@ -107,7 +107,7 @@ TEST(Report, Summary) {
   EXPECT_DOUBLE_EQ(s.ms(Stage::shade), 3.5);
   EXPECT_DOUBLE_EQ(s.ms(Stage::compact), 0.875);
   EXPECT_DOUBLE_EQ(s.ms(Stage::regenerate), 0.0);
-  EXPECT_DOUBLE_EQ(summarize(stream_stats()).regenerate_ms, 0.5);
+  EXPECT_DOUBLE_EQ(summarize(stream_stats()).ms(Stage::regenerate), 0.5);
 }
 
 TEST(Report, MedianOfOddCount) {
