@@ -11,8 +11,8 @@ import os
 import re
 import sys
 
-LAYERS = ["core", "scene", "geometry", "materials", "lights", "integrator", "io", "stats",
-          "cli", ""]  # "": src/ itself (main.cpp)
+LAYERS = ["core", "scene", "geometry", "materials", "lights", "film", "integrator", "io",
+          "stats", "cli", ""]  # "": src/ itself (main.cpp)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/')
 
 
