@@ -40,7 +40,10 @@ struct AtrousSettings {
   float sigma_luminance = 4.0f;  // luminance difference in the pixel's noise deviations
   float sigma_normal = 0.4f;     // shading normals' distance
   float sigma_depth = 1.0f;      // depth difference in the surface's depth change over the offset
-  float sigma_albedo = 0.1f;     // albedo distance (radiance only: demodulation keeps its edges)
+  // Albedo distance. Demodulated, the filter needs the albedo only where the radiance over albedo
+  // still steps (an emitter beside a ceiling of another albedo); on radiance, at every edge.
+  float sigma_albedo = 0.4f;
+  float sigma_albedo_radiance = 0.1f;
 };
 
 // One pixel's guides: 32 bytes, read as two vectors.
@@ -117,11 +120,9 @@ RAYSTREAM_HD inline float denoise_guide_exponent(const DenoiseGuide& p, const De
   // The depth's own tolerance, 1% of the distance, keeps a surface facing the camera (no slope)
   // from rejecting its own neighbours over the depth's noise.
   e += fabsf(p.depth - q.depth) / (s.sigma_depth * slope * offset + 0.01f * p.depth + 1e-20f);
-  if (!s.demodulate) {
-    const glm::vec3 da = p.albedo - q.albedo;
-    e += glm::dot(da, da) / (s.sigma_albedo * s.sigma_albedo);
-  }
-  return e;
+  const glm::vec3 da = p.albedo - q.albedo;
+  const float sigma_albedo = s.demodulate ? s.sigma_albedo : s.sigma_albedo_radiance;
+  return e + glm::dot(da, da) / (sigma_albedo * sigma_albedo);
 }
 
 // Pixel (x, y)'s colour with its noise estimate in w: the luminance variance over the 5 x 5

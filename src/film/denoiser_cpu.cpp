@@ -30,21 +30,23 @@ DenoiseTimes denoise_cpu(int width, int height, const float* rgb, const float* f
   check_denoise_arguments(width, height, settings, "denoise_cpu");
   const auto start = std::chrono::steady_clock::now();
   const long long n = static_cast<long long>(width) * height;
+  // Small images run on one thread: starting the team would cost more than the work.
+  const bool parallel = n > 16384;
   std::vector<DenoiseGuide> guides(static_cast<std::size_t>(n));
   std::vector<glm::vec4> color(static_cast<std::size_t>(n)), next(static_cast<std::size_t>(n));
 
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
   for (long long p = 0; p < n; ++p)
     denoise_prepare(rgb + 3 * p, first_hits + kDenoiseGuideSums * p, settings, guides[p], color[p]);
 
   DenoiseView view{width, height, guides.data(), color.data()};
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x)
       next[std::size_t(y) * width + x] = denoise_variance(view, x, y, settings);
   std::swap(color, next);
   view.color = color.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x)
       next[std::size_t(y) * width + x] = denoise_least_variance(view, x, y);
@@ -53,14 +55,14 @@ DenoiseTimes denoise_cpu(int width, int height, const float* rgb, const float* f
   for (int i = 0; i < settings.iterations; ++i) {
     view.color = color.data();
     const float sigma = denoise_luminance_sigma(settings, i);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
     for (int y = 0; y < height; ++y)
       for (int x = 0; x < width; ++x)
         next[std::size_t(y) * width + x] = denoise_atrous(view, x, y, 1 << i, sigma, settings);
     std::swap(color, next);
   }
 
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (parallel)
   for (long long p = 0; p < n; ++p) {
     const glm::vec3 c = denoise_finish(guides[p], color[p], settings);
     out[3 * p] = c.x, out[3 * p + 1] = c.y, out[3 * p + 2] = c.z;
