@@ -168,12 +168,17 @@ RAYSTREAM_HD inline glm::vec4 denoise_least_variance(const DenoiseView& v, int x
   return c;
 }
 
+// The B3 spline's weight at a distance of 0, 1 or 2 taps: 3/8, 1/4, 1/16 (a function, not an
+// array that the GPU would keep in local memory).
+RAYSTREAM_HD inline float denoise_b3_weight(int taps) {
+  return taps == 0 ? 0.375f : taps == 1 ? 0.25f : 0.0625f;
+}
+
 // One a-trous step at pixel (x, y) with taps `step` pixels apart: the filtered colour, and in w
 // the variance of that weighted mean (the weights squared times the taps' variances), which the
 // next step's luminance stop reads.
 RAYSTREAM_HD inline glm::vec4 denoise_atrous(const DenoiseView& v, int x, int y, int step,
                                              float sigma_luminance, const AtrousSettings& s) {
-  const float kernel[3] = {3.0f / 8.0f, 1.0f / 4.0f, 1.0f / 16.0f};
   const std::size_t p = std::size_t(y) * v.width + x;
   const DenoiseGuide gp = v.guides[p];
   const glm::vec4 cp = v.color[p];
@@ -204,7 +209,7 @@ RAYSTREAM_HD inline glm::vec4 denoise_atrous(const DenoiseView& v, int x, int y,
           denoise_guide_exponent(gp, v.guides[q], slope, float((abs(dx) + abs(dy)) * step), s);
       if (e < 0.0f) continue;
       e += fabsf(lp - denoise_luminance(glm::vec3(cq))) / luminance_scale;
-      const float w = kernel[abs(dx)] * kernel[abs(dy)] * expf(-e);
+      const float w = denoise_b3_weight(abs(dx)) * denoise_b3_weight(abs(dy)) * expf(-e);
       sum += w * glm::vec3(cq);
       sum_w += w;
       sum_var += w * w * cq.w;
