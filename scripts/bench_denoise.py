@@ -253,7 +253,10 @@ def main():
     figure(rows, os.path.join(args.out, f"denoise_{stem}.jpg"),
            f"{args.spp} spp on the {args.device} executor ({stats['device']}); the built-in "
            f"filter on the {stats['denoise']['device']}, OIDN {'on the cpu' if not args.no_oidn else 'not run'}")
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    lines = [f"{args.spp} spp against references of {args.reference_spp} spp; ms: the noisy "
+             "row's render loop, the built-in filter's time with its copies to and from the GPU "
+             "(if any), OIDN's filter call on the CPU", "",
+             "| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in table]
     if args.timing_runs > 0:
         lines += ["", timing(args, work)]
