@@ -65,18 +65,24 @@ RAYSTREAM_HD inline float denoise_luminance(const glm::vec3& c) {
   return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
 }
 
+RAYSTREAM_HD inline bool denoise_finite(float x) {
+  return fabsf(x) <= 3.4e38f;  // NaN and infinity fail the comparison
+}
+
 // Pixel p's guides from its first-hit sums (kDenoiseGuideSums floats) and the colour to filter
-// from its mean radiance (3 floats): a value that is not finite counts as 0, so that one bad
-// sample cannot spread over the image.
+// from its mean radiance (3 floats): a radiance that is not finite counts as 0, and guides that
+// are not finite as no hit, so that one bad sample cannot spread over the image.
 RAYSTREAM_HD inline void denoise_prepare(const float* rgb, const float* first_hits,
                                          const AtrousSettings& s, DenoiseGuide& guide,
                                          glm::vec4& color) {
   const float hits = first_hits[7];
   glm::vec3 c(rgb[0], rgb[1], rgb[2]);
   for (int k = 0; k < 3; ++k)
-    if (!(fabsf(c[k]) <= 3.4e38f)) c[k] = 0.0f;  // NaN and infinity fail the comparison
+    if (!denoise_finite(c[k])) c[k] = 0.0f;
+  bool finite = true;
+  for (int k = 0; k < kDenoiseGuideSums; ++k) finite = finite && denoise_finite(first_hits[k]);
   guide.pad = 0.0f;
-  if (hits > 0.0f) {
+  if (hits > 0.0f && finite) {
     const glm::vec3 albedo(first_hits[0], first_hits[1], first_hits[2]);
     guide.albedo =
         s.demodulate ? glm::max(albedo / hits, glm::vec3(kDenoiseMinAlbedo)) : albedo / hits;

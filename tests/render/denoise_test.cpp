@@ -196,8 +196,14 @@ TEST(DenoiseTest, NonFiniteValuesDoNotSpread) {
   image.set_rgb(12, 12,
                 glm::vec3(std::numeric_limits<float>::quiet_NaN(),
                           std::numeric_limits<float>::infinity(), -1e38f * 10.0f));
-  const std::vector<float> out = denoised(image, mode(true));
-  for (float v : out) ASSERT_TRUE(std::isfinite(v));
+  // Guides that are not finite count as no hit.
+  image.set_guide(3, 4, glm::vec3(0.6f), glm::vec3(std::numeric_limits<float>::quiet_NaN()), 3.0f);
+  image.set_guide(20, 7, glm::vec3(0.6f), glm::vec3(0, 0, 1),
+                  std::numeric_limits<float>::infinity());
+  for (bool demodulate : {true, false}) {
+    const std::vector<float> out = denoised(image, mode(demodulate));
+    for (float v : out) ASSERT_TRUE(std::isfinite(v));
+  }
 }
 
 TEST(DenoiseTest, ZeroIterationsOnlyDemodulateAndMultiplyBack) {
