@@ -22,7 +22,7 @@ void check_denoise_arguments(int width, int height, const AtrousSettings& settin
   if (settings.iterations < 0 || settings.iterations > 16)
     throw std::invalid_argument(
         std::string(function) + ": " + std::to_string(settings.iterations) +
-        " iterations (0 to 16: the taps of step 2^16 would leave any image)");
+        " iterations (0 to 16: a 17th step's taps, 65536 pixels apart, would leave any image)");
 }
 
 DenoiseTimes denoise_cpu(int width, int height, const float* rgb, const float* first_hits,
