@@ -16,6 +16,7 @@
 #include "cli/sample_budget.h"
 #include "cli/stop_signals.h"
 #include "cli/team.h"
+#include "film/denoiser.h"
 #include "integrator/render.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint_file.h"
@@ -155,6 +156,36 @@ Checkpoint make_checkpoint(const CheckpointKey& key, const FilmState& film,
   return c;
 }
 
+// --denoise: filters result.image in place (the film keeps the samples, for the EXR's noisy
+// layer) and says how in info: on the GPU when the render ran there, else (or when the GPU
+// filter fails, with a warning) on the CPU.
+void denoise_image(RenderResult& result, const Options& options, RunInfo& info) {
+  static_assert(kFirstHitValues == kDenoiseGuideSums, "the film's first-hit sums are its guides");
+  Image& image = result.image;
+  if (result.film.first_hits.size() != kFirstHitValues * image.rgb.size() / 3)
+    throw std::runtime_error("--denoise: the film keeps no first hits to guide the filter");
+  AtrousSettings settings;
+  settings.demodulate = options.denoise == DenoiseMode::irradiance;
+  info.denoiser = denoiser_description(settings);
+  info.denoise_device = result.stats.executor == "gpu" ? "gpu" : "cpu";
+  DenoiseTimes times;
+  if (info.denoise_device == "gpu") {
+    try {
+      times = denoise_gpu(image.width, image.height, image.rgb.data(),
+                          result.film.first_hits.data(), image.rgb.data(), settings);
+      info.denoise_transfer_ms = times.upload_ms + times.download_ms;
+    } catch (const std::exception& e) {
+      std::cerr << "raystream: warning: the GPU denoiser failed (" << e.what()
+                << "); denoising on the CPU\n";
+      info.denoise_device = "cpu";
+    }
+  }
+  if (info.denoise_device == "cpu")
+    times = denoise_cpu(image.width, image.height, image.rgb.data(),
+                        result.film.first_hits.data(), image.rgb.data(), settings);
+  info.denoise_ms = times.filter_ms;
+}
+
 int run(const Options& options, Team& team, std::chrono::steady_clock::time_point start) {
   Scene scene;
   LoadTimes load_times;
@@ -254,8 +285,9 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
       const FilmLayers& wanted = settings.layers;
       if ((wanted.squares && resumed.film.squares.empty()) ||
           (wanted.first_hits && resumed.film.first_hits.empty()))
-        throw SceneError(resume_path + ": the checkpoint keeps no layers for --aov " +
-                         aov_names(options.aovs) + " (it was written without them)");
+        throw SceneError(resume_path + ": the checkpoint keeps no layers for " +
+                         (options.aovs.any() ? "--aov " + aov_names(options.aovs) : "--denoise") +
+                         " (it was written without them)");
       // Layers the checkpoint keeps and this render does not are dropped.
       if (!wanted.squares) resumed.film.squares.clear();
       if (!wanted.first_hits) resumed.film.first_hits.clear();
@@ -350,11 +382,14 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
       info.resumed_from = resume_path;
       if ((options.checkpoint_s || signal != 0) && !checkpoint_path.empty())
         info.checkpoint = checkpoint_path;
+      if (options.denoise != DenoiseMode::off) denoise_image(result, options, info);
       // The image and the statistics land together or not at all.
       const auto encode_start = std::chrono::steady_clock::now();
-      std::vector<OutputFile> files = {{output, format == ImageFormat::exr
-                                                    ? encode_film_exr(result.film, options.aovs)
-                                                    : encode_image(result.image, format)}};
+      std::vector<OutputFile> files = {
+          {output, format != ImageFormat::exr ? encode_image(result.image, format)
+                   : options.denoise != DenoiseMode::off
+                       ? encode_denoised_film_exr(result.film, options.aovs, result.image)
+                       : encode_film_exr(result.film, options.aovs)}};
       info.encode_ms = milliseconds_since(encode_start);
       info.elapsed_ms = milliseconds_since(start);
       if (!stats_path.empty()) {

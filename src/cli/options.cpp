@@ -127,6 +127,13 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       "--aov", aov,
       "EXR output: layers beside the beauty, any of albedo,normal,depth,variance (first-hit "
       "albedo and shading normal, distance to the first hit, variance of the pixel's mean)");
+  std::string denoise;
+  auto* denoise_opt = app.add_flag(
+      "--denoise", denoise,
+      "Filter the image before it is written: the built-in edge-avoiding a-trous filter, "
+      "guided by the first hit's albedo, normal and depth, on the GPU when the render ran there; "
+      "--denoise=radiance filters the radiance rather than radiance over albedo (EXR: the noisy "
+      "image is kept as the layer noisy.R, noisy.G, noisy.B)");
   auto* time_opt =
       app.add_option("--time", time_s,
                      "Render for this many seconds (1 to " + std::to_string(kMaxSeconds) +
@@ -267,6 +274,18 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
       return kExitUsageError;
     }
   }
+  if (*denoise_opt) {
+    // A bare --denoise sets the flag's text to "true".
+    if (denoise == "true" || denoise == "irradiance") {
+      options.denoise = DenoiseMode::irradiance;
+    } else if (denoise == "radiance") {
+      options.denoise = DenoiseMode::radiance;
+    } else {
+      err << "raystream: error: --denoise: '" << excerpt(denoise, kMaxMessage)
+          << "' is not a mode (--denoise, --denoise=irradiance or --denoise=radiance)\n";
+      return kExitUsageError;
+    }
+  }
   if (*resume_opt) options.resume = resume;
   if (*output_opt) options.output = output;
   if (*format_opt) options.format = format;
@@ -336,6 +355,7 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
   s.seed = options.seed;
   s.executor = executor;
   s.layers = film_layers_for(options.aovs);
+  if (options.denoise != DenoiseMode::off) s.layers.first_hits = true;  // the filter's guides
   s.time_budget_s = options.time_s.value_or(0);
   s.checkpoint_interval_s = options.checkpoint_s.value_or(0);
   return s;

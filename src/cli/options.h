@@ -17,6 +17,10 @@ namespace raystream {
 
 enum class DeviceChoice { gpu, cpu, automatic };
 
+// --denoise: off, or what the built-in filter smooths (film/atrous.h): radiance over albedo
+// (--denoise, --denoise=irradiance) or the radiance (--denoise=radiance).
+enum class DenoiseMode { off, irradiance, radiance };
+
 struct Options {
   std::string scene;
   std::optional<int> spp;                         // --spp (else the scene's ITERATIONS)
@@ -43,6 +47,7 @@ struct Options {
   std::optional<std::string> stats;   // --stats FILE.json; - stdout
   bool quiet = false;                 // --quiet
   AovSet aovs;                        // --aov albedo,normal,depth,variance (EXR output)
+  DenoiseMode denoise = DenoiseMode::off;  // --denoise[=irradiance|radiance]
   std::optional<int> time_s;          // --time SECONDS: the render loop's budget
   std::optional<int> checkpoint_s;    // --checkpoint SECONDS: the interval of checkpoints
   std::optional<std::string> resume;  // --resume FILE: a checkpoint to go on from
@@ -82,7 +87,7 @@ std::uint64_t parse_integer(const std::string& text, std::uint64_t min, std::uin
 
 // The render settings from the scene with the command line's overrides applied (on_progress
 // empty): with --time and no --spp, the spp is kMaxIterations (the budget ends the render); the
-// film keeps the layers the AOVs need.
+// film keeps the layers the AOVs and --denoise need.
 RenderSettings settings_for(const Scene& scene, const Options& options, ExecutorKind executor);
 
 // The output path: --output ("-": /dev/stdout), else renders/<FILE>.png (the --format's extension)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "core/excerpt.h"
 
@@ -98,6 +99,17 @@ std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs)
 
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs) {
   return encode_exr(film.width, film.height, film_exr_layers(film, aovs));
+}
+
+std::vector<unsigned char> encode_denoised_film_exr(const FilmState& film, const AovSet& aovs,
+                                                    const Image& denoised) {
+  if (denoised.width != film.width || denoised.height != film.height)
+    throw std::invalid_argument("encode_denoised_film_exr: the image is not the film's size");
+  std::vector<ExrLayer> layers = film_exr_layers(film, aovs);
+  ExrLayer noisy{"noisy", {"R", "G", "B"}, std::move(layers[0].values)};
+  layers[0].values = denoised.rgb;
+  layers.insert(layers.begin() + 1, std::move(noisy));
+  return encode_exr(film.width, film.height, layers);
 }
 
 }  // namespace raystream

@@ -1,6 +1,7 @@
 // The film as an OpenEXR file: the beauty (linear RGB) and the AOVs asked for with --aov, each a
 // layer of 32-bit float channels (docs/cli.md names them):
-//   R, G, B                          the mean radiance of the pixel's samples
+//   R, G, B                          the mean radiance of the pixel's samples (with --denoise:
+//                                    the denoised image, and the mean in noisy.R, .G, .B)
 //   albedo.R, albedo.G, albedo.B     the first hit's albedo, averaged over the pixel's samples
 //   normal.X, normal.Y, normal.Z     the first hit's shading normal (world space), averaged
 //   depth.Z                          distance from the camera to the first hit, over the samples
@@ -38,5 +39,10 @@ std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs)
 
 // The film as EXR bytes (film_exr_layers through encode_exr).
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs);
+
+// The film as EXR bytes with a denoised beauty: `denoised` as R, G, B, the film's own mean kept
+// as the layer "noisy" (noisy.R, noisy.G, noisy.B), then the AOVs as above.
+std::vector<unsigned char> encode_denoised_film_exr(const FilmState& film, const AovSet& aovs,
+                                                    const Image& denoised);
 
 }  // namespace raystream

@@ -300,6 +300,15 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   if (info.elapsed_ms >= 0)
     out << format("%-17s %.3f s from the start to the image encoded (encoding %.1f ms)\n",
                   "wall time", info.elapsed_ms / 1000.0, info.encode_ms);
+  if (!info.denoiser.empty()) {
+    const std::string transfers =
+        info.denoise_transfer_ms >= 0
+            ? format(" (kernels), %.1f ms copying the image there and back",
+                     info.denoise_transfer_ms)
+            : std::string();
+    out << format("%-17s %s on the %s: %.2f ms%s\n", "denoiser", info.denoiser.c_str(),
+                  info.denoise_device.c_str(), info.denoise_ms, transfers.c_str());
+  }
   if (!info.binary_backend.empty() && info.binary_backend != stats.backend) {
     out << format("%-17s %s (binary built with %s)\n", "backend", stats.backend.c_str(),
                   info.binary_backend.c_str());
@@ -384,6 +393,14 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
       {"scene", st.scene_ms},     {"obj", st.obj_ms},       {"meshes", st.meshes_ms},
       {"context", st.context_ms}, {"device", st.device_ms}, {"prepare", st.prepare_ms},
       {"bvh", st.bvh_ms},         {"upload", st.upload_ms}, {"allocate", st.allocate_ms}};
+  if (info.denoiser.empty()) {
+    j["denoise"] = nullptr;
+  } else {
+    j["denoise"] = {{"filter", info.denoiser},
+                    {"device", info.denoise_device},
+                    {"ms", info.denoise_ms},
+                    {"transfer_ms", info.denoise_transfer_ms}};
+  }
   j["encode_ms"] = info.encode_ms;
   j["elapsed_ms"] = info.elapsed_ms;
   j["timed_units"] = stats.timed_units;

@@ -21,6 +21,12 @@ struct RunInfo {
   // main's clock: encoding the image, and from the start to the image encoded (-1: not measured).
   double encode_ms = -1;
   double elapsed_ms = -1;
+  // --denoise: the filter that ran ("" when none), where ("gpu" or "cpu"), and its milliseconds:
+  // the filter (the kernels on the GPU), the copies of the image there and back (-1: none).
+  std::string denoiser;
+  std::string denoise_device;
+  double denoise_ms = -1;
+  double denoise_transfer_ms = -1;
   std::string resumed_from;  // the checkpoint this render went on from ("" when none)
   std::string checkpoint;    // the checkpoint written ("" when none)
 };
