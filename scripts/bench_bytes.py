@@ -53,7 +53,7 @@ def run_case(args, scene, schedule, integrator, extra):
         command = [os.path.join(args.build, "raystream"), os.path.join("scenes", scene + ".json"),
                    "--device", "gpu", "--schedule", schedule, "--integrator", integrator,
                    "--resolution", args.resolution, "--spp", str(args.spp), "--quiet",
-                   "--stage-timing", "off", "--output", os.path.join(tmp, "image.pfm"),
+                   "--stage-timing", "off", "--output", os.path.join(tmp, "image.hdr"),
                    "--stats", stats_path] + extra
         ncu = [args.ncu, "--csv", "--print-units", "base", "--metrics",
                "dram__bytes_read.sum,dram__bytes_write.sum"] + command
@@ -81,7 +81,8 @@ def layout_bytes(stats):
     segments = max(1, stats["path_segments"])
     out = sum(row["paths_out"] for row in stats["bounces"]) / segments
     shadows = stats.get("shadow_rays", 0) / segments
-    regenerated = sum(w.get("regenerated", 0) for w in stats.get("waves", [])) / segments
+    waves = stats.get("waves", {})
+    regenerated = sum(c["regenerated"] for c in waves.get("by_fill", [])) / segments
     ray = 24  # origin and direction
     layout = {
         "intersect": ray + hit,

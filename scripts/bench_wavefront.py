@@ -16,7 +16,7 @@ beside this one: LABEL names it in the table), one after another on the same GPU
 
 Each figure is the median over --repeat renders of samples / total_ms (the render loop's wall
 time as the renderer reports it). Writes DIR/wavefront.csv with the columns scene, schedule,
-integrator, backend, samples_per_s, device, then compaction and tree, and prints a table with
+integrator, backend, samples_per_s, device, then compaction, tree, resolution and spp, and prints a table with
 each case's ratio to the first baseline.
 """
 import argparse
@@ -51,7 +51,7 @@ def render(binary, scene, res, depth, spp, schedule, integrator, extra, timeout)
         stats_path = os.path.join(tmp, "stats.json")
         command = [binary, str(ROOT / "scenes" / f"{scene}.json"), "--device", "gpu",
                    "--resolution", res, "--depth", str(depth), "--spp", str(spp),
-                   "--schedule", schedule, "--quiet", "--output", os.path.join(tmp, "image.pfm"),
+                   "--schedule", schedule, "--quiet", "--output", os.path.join(tmp, "image.hdr"),
                    "--stats", stats_path] + extra
         if integrator:
             command += ["--integrator", integrator]
@@ -104,7 +104,8 @@ def main():
                     break
                 rates.append(rate)
             compaction = (stats or {}).get("compaction", "")
-            rows.append({"scene": scene, "schedule": schedule, "integrator": integrator,
+            rows.append({"scene": scene, "resolution": res, "spp": spp,
+                         "schedule": schedule, "integrator": integrator,
                          "backend": backend,
                          "samples_per_s": f"{statistics.median(rates):.4g}" if rates else "",
                          "device": (stats or {}).get("device", ""),
@@ -112,7 +113,7 @@ def main():
             print(f"{scene:<22} {schedule:<10} {integrator:<4} {backend:<6} {tree:<10} "
                   f"{compaction:<8} {rows[-1]['samples_per_s'] or error}", flush=True)
     columns = ["scene", "schedule", "integrator", "backend", "samples_per_s", "device",
-               "compaction", "tree"]
+               "compaction", "tree", "resolution", "spp"]
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         with open(os.path.join(args.out, "wavefront.csv"), "w", newline="") as f:
@@ -122,13 +123,13 @@ def main():
     # Ratios to the first baseline, case by case.
     if args.baseline:
         base = args.baseline[0].split("=", 1)[0]
-        index = {(r["scene"], r["schedule"], r["integrator"], r["backend"], r["tree"]): r
-                 for r in rows if r["samples_per_s"] and r["compaction"] != "separate"}
+        index = {(r["scene"], r["resolution"], r["schedule"], r["integrator"], r["backend"],
+                  r["tree"]): r for r in rows if r["samples_per_s"] and r["compaction"] != "separate"}
         print(f"\nratio to {base} (own):")
         for r in rows:
-            b = index.get((r["scene"], r["schedule"], r["integrator"], "own", base))
+            b = index.get((r["scene"], r["resolution"], r["schedule"], r["integrator"], "own", base))
             if r["tree"] == "this" and r["backend"] == "own" and b and r["samples_per_s"]:
-                print(f"{r['scene']:<22} {r['schedule']:<10} {r['integrator']:<4} "
+                print(f"{r['scene']:<22} {r['resolution']:>9} {r['schedule']:<10} {r['integrator']:<4} "
                       f"{r['compaction']:<8} {float(r['samples_per_s']) / float(b['samples_per_s']):.3f}")
     return 0
 

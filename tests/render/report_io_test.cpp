@@ -30,10 +30,11 @@ RenderStats sample_stats() {
   s.height = 5;
   s.depth = 3;
   s.pool = 50;
-  // bounce, paths in, out, shadow rays, intersect, sort, shade, shadow, compact ms
-  s.bounces = {{0, 100, 60, 20, 4.0, 1.0, 2.0, 1.0, 0.5},
-               {1, 60, 20, 8, 2.0, 0.5, 1.0, 0.5, 0.25},
-               {2, 20, 0, 0, 1.0, 0.25, 0.5, 0.0, 0.125}};
+  // bounce, paths in, out, shadow rays, ms by stage (regenerate, intersect, sort, shade, shadow,
+  // compact)
+  s.bounces = {{0, 100, 60, 20, {0.0, 4.0, 1.0, 2.0, 1.0, 0.5}},
+               {1, 60, 20, 8, {0.0, 2.0, 0.5, 1.0, 0.5, 0.25}},
+               {2, 20, 0, 0, {0.0, 1.0, 0.25, 0.5, 0.0, 0.125}}};
   s.integrator = "path";
   s.sort_by_material = true;
   s.compact = false;

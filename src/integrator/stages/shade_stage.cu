@@ -38,9 +38,10 @@ struct ShadeBody {
     PathSample p;
     ShadowRay shadow;
     bool goes_on = false;
+    int depth = 0;  // the bounce being shaded
     if (live) {
       p = paths.load_path(id, k.film.carry);
-      const int depth = p.depth;
+      depth = p.depth;
       count_depth(k.counts.paths_in, depth);
       const HitRecord record = paths.load<HitRecord>(id);
       if (!record.hit()) {  // escaped: the environment, if any, ends it
@@ -52,10 +53,12 @@ struct ShadeBody {
         record_first_hit(k.film, k.scene, p, hit);
         goes_on = scatter_path<Lobe>(p, k.scene, k.film, hit, k.max_depth, k.seed, shadow);
       }
-      if (shadow.queued && k.counts.shadow_rays) count_depth(k.counts.shadow_rays, depth);
       if (goes_on) count_depth(k.counts.paths_out, depth);
     }
-    const bool shadowed = live && shadow.queued;
+    // A shadow ray goes where the target keeps them (none: next-event estimation is off).
+    const bool shadowed =
+        live && shadow.queued && (out.fused() ? out.shadow_count : out.shadow_ids) != nullptr;
+    if (shadowed && k.counts.shadow_rays) count_depth(k.counts.shadow_rays, depth);
     // Whole samples: a path that ends with a shadow ray queued ends in the shadow stage.
     const bool ends_in_shadow_stage = shadowed && !goes_on && whole;
     if (ends_in_shadow_stage) shadow.path_radiance = p.radiance;
@@ -109,9 +112,9 @@ void shade_queues(const Executor& ex, const StageContext& k, const PathState& pa
     using Lobe = decltype(lobe);
     const int kind = static_cast<int>(Lobe::kKind);
     if ((k.scene.lobes.mask & lobe_bit(Lobe::kKind)) == 0u && kind != 0) return;
-    parallel_for_range(ex, "shade queue", n, queue_offsets + kind,
-                       ShadeBody<Lobe>{k, paths, ids, all, out, queue_offsets + kind,
-                                       queue_paths + kind});
+    parallel_for_range(
+        ex, "shade queue", n, queue_offsets + kind,
+        ShadeBody<Lobe>{k, paths, ids, all, out, queue_offsets + kind, queue_paths + kind});
   });
 }
 
