@@ -51,44 +51,70 @@ FilmLayers film_layers_for(const AovSet& aovs) {
 
 std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs) {
   const std::size_t n = film.pixels();
+  if (film.sums.size() != 3 * n || film.counts.size() != n)
+    throw std::invalid_argument(
+        "film_exr_layers: the film's sums and counts disagree with its size");
   if ((aovs.albedo || aovs.normal || aovs.depth) && film.first_hits.size() != kFirstHitValues * n)
     throw std::invalid_argument("film_exr_layers: the film keeps no first hits");
   if (aovs.variance && film.squares.size() != 3 * n)
     throw std::invalid_argument("film_exr_layers: the film keeps no squared samples");
+  const long pixels = long(n);
   std::vector<ExrLayer> layers;
-  layers.push_back({"", {"R", "G", "B"}, film_image(film).rgb});
-  // The first-hit sums per sample (escaped samples add 0, so edges blend as in the beauty).
-  const auto first_hit_mean = [&](const char* name, std::vector<std::string> channels, int offset) {
-    ExrLayer layer{name, std::move(channels), std::vector<float>(3 * n, 0.0f)};
-    for (std::size_t p = 0; p < n; ++p) {
-      if (film.counts[p] == 0) continue;
+  // The beauty: the mean, as film_image computes it (the sum over a float count), per pixel in
+  // parallel.
+  {
+    ExrLayer beauty{"", {"R", "G", "B"}, std::vector<float>(3 * n, 0.0f)};
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      if (film.counts[std::size_t(p)] == 0) continue;
+      const float count = static_cast<float>(film.counts[std::size_t(p)]);
       for (int c = 0; c < 3; ++c)
-        layer.values[3 * p + c] =
-            film.first_hits[kFirstHitValues * p + offset + c] / float(film.counts[p]);
+        beauty.values[3 * std::size_t(p) + c] = film.sums[3 * std::size_t(p) + c] / count;
+    }
+    layers.push_back(std::move(beauty));
+  }
+  // The first-hit sums per sample (escaped samples add 0, so edges blend as in the beauty).
+  // Albedo and normal lie in [0, 1] and [-1, 1]: half floats hold them to 2^-11 of their size,
+  // far finer than a denoiser or a compositor needs.
+  const auto first_hit_mean = [&](const char* name, std::vector<std::string> channels, int offset) {
+    ExrLayer layer{name, std::move(channels), std::vector<float>(3 * n, 0.0f), true};
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      const std::size_t q = std::size_t(p);
+      if (film.counts[q] == 0) continue;
+      for (int c = 0; c < 3; ++c)
+        layer.values[3 * q + c] =
+            film.first_hits[kFirstHitValues * q + offset + c] / float(film.counts[q]);
     }
     layers.push_back(std::move(layer));
   };
   if (aovs.albedo) first_hit_mean("albedo", {"R", "G", "B"}, 0);
   if (aovs.normal) first_hit_mean("normal", {"X", "Y", "Z"}, 3);
+  // Depth and variance stay 32-bit: distances need their precision far from the camera, and a
+  // dim pixel's variance (1e-9 and below) is beneath half's smallest value.
   if (aovs.depth) {
     ExrLayer depth{"depth", {"Z"}, std::vector<float>(n, std::numeric_limits<float>::infinity())};
-    for (std::size_t p = 0; p < n; ++p) {
-      const float hits = film.first_hits[kFirstHitValues * p + 7];
-      if (hits > 0.0f) depth.values[p] = film.first_hits[kFirstHitValues * p + 6] / hits;
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      const std::size_t q = std::size_t(p);
+      const float hits = film.first_hits[kFirstHitValues * q + 7];
+      if (hits > 0.0f) depth.values[q] = film.first_hits[kFirstHitValues * q + 6] / hits;
     }
     layers.push_back(std::move(depth));
   }
   if (aovs.variance) {
     ExrLayer variance{"variance", {"R", "G", "B"}, std::vector<float>(3 * n, 0.0f)};
-    for (std::size_t p = 0; p < n; ++p) {
-      const double count = film.counts[p];
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      const std::size_t q = std::size_t(p);
+      const double count = film.counts[q];
       if (count < 2) continue;
       for (int c = 0; c < 3; ++c) {
-        const double sum = film.sums[3 * p + c], squares = film.squares[3 * p + c];
+        const double sum = film.sums[3 * q + c], squares = film.squares[3 * q + c];
         // The samples' variance (Bessel's correction) over their count; rounding of the float
         // sums can leave a tiny negative where every sample was equal.
         const double spread = (squares - sum * sum / count) / (count - 1.0);
-        variance.values[3 * p + c] = float(std::max(0.0, spread) / count);
+        variance.values[3 * q + c] = float(std::max(0.0, spread) / count);
       }
     }
     layers.push_back(std::move(variance));
@@ -96,8 +122,9 @@ std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs)
   return layers;
 }
 
-std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs) {
-  return encode_exr(film.width, film.height, film_exr_layers(film, aovs));
+std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
+                                           ExrCompression compression) {
+  return encode_exr(film.width, film.height, film_exr_layers(film, aovs), compression);
 }
 
 }  // namespace raystream

@@ -1,5 +1,6 @@
 // The film as an OpenEXR file: the beauty (linear RGB) and the AOVs asked for with --aov, each a
-// layer of 32-bit float channels (docs/cli.md names them):
+// layer of 32-bit float channels, albedo and normal of 16-bit half floats (docs/cli.md names
+// them):
 //   R, G, B                          the mean radiance of the pixel's samples
 //   albedo.R, albedo.G, albedo.B     the first hit's albedo, averaged over the pixel's samples
 //   normal.X, normal.Y, normal.Z     the first hit's shading normal (world space), averaged
@@ -37,6 +38,7 @@ FilmLayers film_layers_for(const AovSet& aovs);
 std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs);
 
 // The film as EXR bytes (film_exr_layers through encode_exr).
-std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs);
+std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
+                                           ExrCompression compression = kDefaultExrCompression);
 
 }  // namespace raystream
