@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 
@@ -70,8 +71,8 @@ class MemoryIn : public Imf::IStream {
   throw SceneError(path + ": " + message);
 }
 
-std::string channel_name(const ExrLayer& layer, const std::string& channel) {
-  return layer.name.empty() ? channel : layer.name + "." + channel;
+std::string channel_name(const std::string& layer, const std::string& channel) {
+  return layer.empty() ? channel : layer + "." + channel;
 }
 
 Imf::Compression library_compression(ExrCompression compression) {
@@ -119,16 +120,7 @@ std::vector<unsigned char> encode_exr(int width, int height, const std::vector<E
                                       ExrCompression compression) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
-  Imf::Header header(width, height);
-  header.compression() = library_compression(compression);
-  // zlib's fastest level: on a render's floats (noise in the low mantissa bits) the higher
-  // levels save little and take much longer (renders/encoding/RESULTS.md).
-  header.zipCompressionLevel() = 1;
-  Imf::FrameBuffer frame;
-  // The half layers' values converted, one plane per channel (the library writes a slice's own
-  // type only).
-  std::vector<std::vector<Imath::half>> halves;
-  std::size_t bytes = 0;
+  std::vector<ExrLayerView> views;
   for (const ExrLayer& layer : layers) {
     const std::size_t n = layer.channels.size();
     if (n == 0 || layer.values.size() != pixels * n)
@@ -136,27 +128,55 @@ std::vector<unsigned char> encode_exr(int width, int height, const std::vector<E
                                   std::to_string(layer.values.size()) + " values for " +
                                   std::to_string(pixels) + " pixels of " + std::to_string(n) +
                                   " channels");
+    views.push_back({layer.name, layer.channels, layer.values.data(), layer.half});
+  }
+  return encode_exr(width, height, views, compression);
+}
+
+std::vector<unsigned char> encode_exr(int width, int height,
+                                      const std::vector<ExrLayerView>& layers,
+                                      ExrCompression compression) {
+  if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
+  const std::size_t pixels = std::size_t(width) * std::size_t(height);
+  const long count = long(pixels);
+  Imf::Header header(width, height);
+  header.compression() = library_compression(compression);
+  // zlib's fastest level: on a render's floats (noise in the low mantissa bits) the higher
+  // levels save little and take much longer (renders/encoding/RESULTS.md).
+  header.zipCompressionLevel() = 1;
+  Imf::FrameBuffer frame;
+  // The half layers' values converted, one plane per channel (the library writes a slice's own
+  // type only); left uninitialized until the threads write them.
+  std::vector<std::unique_ptr<Imath::half[]>> halves;
+  std::size_t bytes = 0;
+  for (const ExrLayerView& layer : layers) {
+    const std::size_t n = layer.channels.size();
+    if (n == 0 || layer.values == nullptr)
+      throw std::invalid_argument("encode_exr: layer '" + layer.name + "' has no values");
+    std::vector<Imath::half*> planes;
     for (std::size_t c = 0; c < n; ++c) {
-      const std::string name = channel_name(layer, layer.channels[c]);
+      const std::string name = channel_name(layer.name, layer.channels[c]);
       header.channels().insert(name, Imf::Channel(layer.half ? Imf::HALF : Imf::FLOAT));
       if (layer.half) {
-        halves.emplace_back(pixels);
-        Imath::half* plane = halves.back().data();
-        const float* values = layer.values.data() + c;
-        const long count = long(pixels);
-#pragma omp parallel for schedule(static)
-        for (long p = 0; p < count; ++p) plane[p] = Imath::half(values[std::size_t(p) * n]);
-        frame.insert(name,
-                     Imf::Slice(Imf::HALF, reinterpret_cast<char*>(plane), sizeof(Imath::half),
-                                sizeof(Imath::half) * std::size_t(width)));
+        halves.emplace_back(new Imath::half[pixels]);
+        planes.push_back(halves.back().get());
+        frame.insert(
+            name, Imf::Slice(Imf::HALF, reinterpret_cast<char*>(planes.back()), sizeof(Imath::half),
+                             sizeof(Imath::half) * std::size_t(width)));
         bytes += pixels * sizeof(Imath::half);
       } else {
         // The library only reads through the pointer when writing.
-        char* base = reinterpret_cast<char*>(const_cast<float*>(layer.values.data() + c));
+        char* base = reinterpret_cast<char*>(const_cast<float*>(layer.values + c));
         frame.insert(name, Imf::Slice(Imf::FLOAT, base, sizeof(float) * n,
                                       sizeof(float) * n * std::size_t(width)));
         bytes += pixels * sizeof(float);
       }
+    }
+    if (layer.half) {
+#pragma omp parallel for schedule(static)
+      for (long p = 0; p < count; ++p)
+        for (std::size_t c = 0; c < n; ++c)
+          planes[c][p] = Imath::half(layer.values[std::size_t(p) * n + c]);
     }
   }
   // Room for the pixels uncompressed, the header and the offset table: no reallocation.

@@ -28,10 +28,23 @@ inline constexpr ExrCompression kDefaultExrCompression = ExrCompression::zips;
 // "none", "zips", "zip", "piz".
 const char* exr_compression_name(ExrCompression compression);
 
+// A layer whose values stay where they are (width x height x channels.size() floats at
+// `values`, interleaved per pixel): what the encoder reads, so that no copy is made of them.
+struct ExrLayerView {
+  std::string name;
+  std::vector<std::string> channels;
+  const float* values = nullptr;
+  bool half = false;
+};
+
 // A scanline EXR with every layer's channels, its blocks compressed on OpenEXR's thread pool
 // (as many threads as OpenMP uses). Throws std::invalid_argument when a layer's values do not fit
-// the size, and std::runtime_error when the library fails.
+// the size (the views: when a layer has no channel or no values), and std::runtime_error when
+// the library fails.
 std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers,
+                                      ExrCompression compression = kDefaultExrCompression);
+std::vector<unsigned char> encode_exr(int width, int height,
+                                      const std::vector<ExrLayerView>& layers,
                                       ExrCompression compression = kDefaultExrCompression);
 
 // Whether bytes start with the OpenEXR magic number.

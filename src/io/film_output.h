@@ -37,7 +37,8 @@ FilmLayers film_layers_for(const AovSet& aovs);
 // layers: throws std::invalid_argument otherwise).
 std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs);
 
-// The film as EXR bytes (film_exr_layers through encode_exr).
+// The film as EXR bytes: film_exr_layers' layers through encode_exr (computed in parallel into
+// planes that the encoder reads where they are).
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
                                            ExrCompression compression = kDefaultExrCompression);
 

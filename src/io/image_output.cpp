@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "io/atomic_file.h"
@@ -108,21 +109,27 @@ const ToneMapTable& tone_map_table() {
   return table;
 }
 
+void tone_map_into(const Image& image, std::uint8_t* out) {
+  const ToneMapTable& table = tone_map_table();
+  const long n = long(image.rgb.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) out[i] = table(image.rgb[std::size_t(i)]);
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> tone_map_srgb8(const Image& image) {
-  const ToneMapTable& table = tone_map_table();
   std::vector<std::uint8_t> out(image.rgb.size());
-  const long n = long(image.rgb.size());
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) out[std::size_t(i)] = table(image.rgb[std::size_t(i)]);
+  tone_map_into(image, out.data());
   return out;
 }
 
 std::vector<unsigned char> encode_png(const Image& image) {
   check_image(image);
-  const std::vector<std::uint8_t> pixels = tone_map_srgb8(image);
-  return encode_png_rgb8(image.width, image.height, pixels.data(), pixels.size());
+  // Left uninitialized until the threads write it: its pages are first touched in parallel.
+  const std::unique_ptr<std::uint8_t[]> pixels(new std::uint8_t[image.rgb.size()]);
+  tone_map_into(image, pixels.get());
+  return encode_png_rgb8(image.width, image.height, pixels.get(), image.rgb.size());
 }
 
 std::vector<unsigned char> encode_hdr(const Image& image) {
@@ -147,7 +154,8 @@ std::vector<unsigned char> encode_pfm(const Image& image) {
 
 std::vector<unsigned char> encode_exr(const Image& image) {
   check_image(image);
-  return encode_exr(image.width, image.height, {ExrLayer{"", {"R", "G", "B"}, image.rgb}});
+  return encode_exr(image.width, image.height,
+                    std::vector<ExrLayerView>{{"", {"R", "G", "B"}, image.rgb.data(), false}});
 }
 
 const char* image_format_name(ImageFormat format) {
