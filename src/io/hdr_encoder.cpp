@@ -1,8 +1,10 @@
 #include "io/hdr_encoder.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -100,17 +102,23 @@ std::vector<unsigned char> encode_rgbe_hdr(int width, int height, const float* r
                              " +X " + std::to_string(width) + "\n";
   const int bands = (height + kBandRows - 1) / kBandRows;
   std::vector<std::vector<unsigned char>> parts(static_cast<std::size_t>(bands));
+  std::atomic<bool> out_of_memory{false};
 #pragma omp parallel for schedule(dynamic, 1)
   for (int b = 0; b < bands; ++b) {
-    std::vector<unsigned char> pixels;
-    std::vector<unsigned char>& out = parts[std::size_t(b)];
-    const int y0 = b * kBandRows, y1 = std::min(height, y0 + kBandRows);
-    out.resize(std::size_t(y1 - y0) * scanline_bound(width));
-    unsigned char* end = out.data();
-    for (int y = y0; y < y1; ++y)
-      end = write_scanline(rgb + std::size_t(y) * std::size_t(width) * 3, width, pixels, end);
-    out.resize(std::size_t(end - out.data()));
+    try {  // nothing may leave an OpenMP loop by an exception
+      std::vector<unsigned char> pixels;
+      std::vector<unsigned char>& out = parts[std::size_t(b)];
+      const int y0 = b * kBandRows, y1 = std::min(height, y0 + kBandRows);
+      out.resize(std::size_t(y1 - y0) * scanline_bound(width));
+      unsigned char* end = out.data();
+      for (int y = y0; y < y1; ++y)
+        end = write_scanline(rgb + std::size_t(y) * std::size_t(width) * 3, width, pixels, end);
+      out.resize(std::size_t(end - out.data()));
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
+    }
   }
+  if (out_of_memory) throw std::bad_alloc();
   std::vector<std::size_t> offset(parts.size() + 1, header.size());
   for (std::size_t b = 0; b < parts.size(); ++b) offset[b + 1] = offset[b] + parts[b].size();
   std::vector<unsigned char> bytes(offset.back());

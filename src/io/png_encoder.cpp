@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -149,10 +150,14 @@ std::vector<unsigned char> encode_png_rgb8(int width, int height, const std::uin
 #pragma omp parallel for schedule(dynamic, 1)
   for (int b = 0; b < bands; ++b) {
     const int y0 = b * band_rows, y1 = std::min(height, y0 + band_rows);
-    if (!compress_band(rgb, row_bytes, y0, y1, b == bands - 1, settings, parts[std::size_t(b)]))
+    try {  // nothing may leave an OpenMP loop by an exception
+      if (!compress_band(rgb, row_bytes, y0, y1, b == bands - 1, settings, parts[std::size_t(b)]))
+        failed = true;
+    } catch (const std::bad_alloc&) {
       failed = true;
+    }
   }
-  if (failed) throw std::runtime_error("encode_png: zlib failed");
+  if (failed) throw std::runtime_error("encode_png: zlib failed (or memory ran out)");
 
   uLong adler = parts[0].adler;
   for (std::size_t b = 1; b < parts.size(); ++b)
