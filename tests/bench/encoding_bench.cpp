@@ -10,8 +10,8 @@
 // (4 bytes each: 3 per pixel for the beauty, 13 with the four AOVs), the same basis for every
 // format. The "before" rows are the encoders raystream used until now: stb_image_write for PNG
 // and HDR, OpenEXR with ZIP at its default level on one thread, every layer 32-bit float.
-// --variants adds the other settings that were weighed (PNG filters and zlib levels, the EXR
-// compressions).
+// --variants adds the tone mapping alone and the other settings that were weighed (PNG filters
+// and zlib levels, the EXR compressions).
 #include <OpenEXR/ImfChannelList.h>
 #include <OpenEXR/ImfCompression.h>
 #include <OpenEXR/ImfFrameBuffer.h>
@@ -245,10 +245,6 @@ void bench_film(const FilmState& film, int reps, bool variants) {
   measure("png", "tone mapping alone", rgb_mb, reps, [&] {
     const std::vector<std::uint8_t> p = tone_map_srgb8(image);
     return Bytes(p.begin(), p.begin() + 1);
-  });
-  measure("exr + 4 AOVs", "the layers from the film alone", aov_mb, reps, [&] {
-    const std::vector<ExrLayer> l = film_exr_layers(film, all);
-    return Bytes(1);
   });
   for (const PngSettings s :
        {PngSettings{1, false, PngFilter::none}, PngSettings{1, false, PngFilter::sub},
