@@ -1,6 +1,6 @@
-// OpenEXR images in memory (OpenEXR's C++ library): written as named float channels, so that the
-// output goes through the atomic writer like every other image, and read as linear RGB from the
-// bytes of a file already read under its size cap (environment maps).
+// OpenEXR images in memory (OpenEXR's C++ library): written as named float or half channels, so
+// that the output goes through the atomic writer like every other image, and read as linear RGB
+// from the bytes of a file already read under its size cap (environment maps).
 #pragma once
 
 #include <string>
@@ -14,12 +14,38 @@ struct ExrLayer {
   std::string name;                   // "" for the beauty's R, G, B
   std::vector<std::string> channels;  // e.g. {"R", "G", "B"}, {"X", "Y", "Z"}, {"Z"}
   std::vector<float> values;          // width x height x channels.size()
+  bool half = false;                  // stored as 16-bit half floats (else 32-bit floats)
 };
 
-// A scanline EXR of 32-bit float channels, ZIP compressed (lossless), with every layer's
-// channels. Throws std::invalid_argument when a layer's values do not fit the size, and
-// std::runtime_error when the library fails.
-std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers);
+// The EXR compressions written, all lossless: none; zips, zlib per scanline; zip, zlib per 16
+// scanlines; piz, a wavelet transform and Huffman coding per 32 scanlines.
+enum class ExrCompression { none, zips, zip, piz };
+
+// The default: the fastest that compresses (zlib at level 1 per scanline: the most blocks to share
+// among threads), as docs/cli.md says; the others measured in renders/encoding/RESULTS.md.
+inline constexpr ExrCompression kDefaultExrCompression = ExrCompression::zips;
+
+// "none", "zips", "zip", "piz".
+const char* exr_compression_name(ExrCompression compression);
+
+// A layer whose values stay where they are (width x height x channels.size() floats at
+// `values`, interleaved per pixel): what the encoder reads, so that no copy is made of them.
+struct ExrLayerView {
+  std::string name;
+  std::vector<std::string> channels;
+  const float* values = nullptr;
+  bool half = false;
+};
+
+// A scanline EXR with every layer's channels, its blocks compressed on OpenEXR's thread pool
+// (as many threads as OpenMP uses). Throws std::invalid_argument when a layer's values do not fit
+// the size (the views: when a layer has no channel or no values), and std::runtime_error when
+// the library fails.
+std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers,
+                                      ExrCompression compression = kDefaultExrCompression);
+std::vector<unsigned char> encode_exr(int width, int height,
+                                      const std::vector<ExrLayerView>& layers,
+                                      ExrCompression compression = kDefaultExrCompression);
 
 // Whether bytes start with the OpenEXR magic number.
 bool is_exr(const std::string& bytes);

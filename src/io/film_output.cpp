@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -50,55 +51,112 @@ FilmLayers film_layers_for(const AovSet& aovs) {
   return layers;
 }
 
-std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs) {
+namespace {
+
+// The film's layers as planes of floats, each written whole by the threads (left
+// uninitialized until then, so that the pages are first touched in parallel), and the views of
+// them that the encoder reads.
+struct FilmPlanes {
+  std::vector<std::unique_ptr<float[]>> storage;
+  std::vector<ExrLayerView> views;
+  std::size_t pixels = 0;
+
+  float* add(const char* name, std::vector<std::string> channels, bool half) {
+    storage.emplace_back(new float[pixels * channels.size()]);
+    views.push_back({name, std::move(channels), storage.back().get(), half});
+    return storage.back().get();
+  }
+};
+
+FilmPlanes film_planes(const FilmState& film, const AovSet& aovs) {
   const std::size_t n = film.pixels();
+  if (film.sums.size() != 3 * n || film.counts.size() != n)
+    throw std::invalid_argument(
+        "film_exr_layers: the film's sums and counts disagree with its size");
   if ((aovs.albedo || aovs.normal || aovs.depth) && film.first_hits.size() != kFirstHitValues * n)
     throw std::invalid_argument("film_exr_layers: the film keeps no first hits");
   if (aovs.variance && film.squares.size() != 3 * n)
     throw std::invalid_argument("film_exr_layers: the film keeps no squared samples");
-  std::vector<ExrLayer> layers;
-  layers.push_back({"", {"R", "G", "B"}, film_image(film).rgb});
+  const long pixels = long(n);
+  FilmPlanes planes;
+  planes.pixels = n;
+  // The beauty: the mean, as film_image computes it (the sum over a float count).
+  float* beauty = planes.add("", {"R", "G", "B"}, false);
+#pragma omp parallel for schedule(static)
+  for (long p = 0; p < pixels; ++p) {
+    const std::size_t q = std::size_t(p);
+    const float count = static_cast<float>(film.counts[q]);
+    for (int c = 0; c < 3; ++c)
+      beauty[3 * q + c] = count > 0.0f ? film.sums[3 * q + c] / count : 0.0f;
+  }
   // The first-hit sums per sample (escaped samples add 0, so edges blend as in the beauty).
+  // Albedo and normal lie in [0, 1] and [-1, 1]: half floats hold them to 2^-11 of their size,
+  // far finer than a denoiser or a compositor needs.
   const auto first_hit_mean = [&](const char* name, std::vector<std::string> channels, int offset) {
-    ExrLayer layer{name, std::move(channels), std::vector<float>(3 * n, 0.0f)};
-    for (std::size_t p = 0; p < n; ++p) {
-      if (film.counts[p] == 0) continue;
+    float* layer = planes.add(name, std::move(channels), true);
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      const std::size_t q = std::size_t(p);
+      const float count = float(film.counts[q]);
       for (int c = 0; c < 3; ++c)
-        layer.values[3 * p + c] =
-            film.first_hits[kFirstHitValues * p + offset + c] / float(film.counts[p]);
+        layer[3 * q + c] =
+            count > 0.0f ? film.first_hits[kFirstHitValues * q + offset + c] / count : 0.0f;
     }
-    layers.push_back(std::move(layer));
   };
   if (aovs.albedo) first_hit_mean("albedo", {"R", "G", "B"}, 0);
   if (aovs.normal) first_hit_mean("normal", {"X", "Y", "Z"}, 3);
+  // Depth and variance stay 32-bit: distances need their precision far from the camera, and a
+  // dim pixel's variance (1e-9 and below) is beneath half's smallest value.
   if (aovs.depth) {
-    ExrLayer depth{"depth", {"Z"}, std::vector<float>(n, std::numeric_limits<float>::infinity())};
-    for (std::size_t p = 0; p < n; ++p) {
-      const float hits = film.first_hits[kFirstHitValues * p + 7];
-      if (hits > 0.0f) depth.values[p] = film.first_hits[kFirstHitValues * p + 6] / hits;
+    float* depth = planes.add("depth", {"Z"}, false);
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      const std::size_t q = std::size_t(p);
+      const float hits = film.first_hits[kFirstHitValues * q + 7];
+      depth[q] = hits > 0.0f ? film.first_hits[kFirstHitValues * q + 6] / hits
+                             : std::numeric_limits<float>::infinity();
     }
-    layers.push_back(std::move(depth));
   }
   if (aovs.variance) {
-    ExrLayer variance{"variance", {"R", "G", "B"}, std::vector<float>(3 * n, 0.0f)};
-    for (std::size_t p = 0; p < n; ++p) {
-      const double count = film.counts[p];
-      if (count < 2) continue;
+    float* variance = planes.add("variance", {"R", "G", "B"}, false);
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < pixels; ++p) {
+      const std::size_t q = std::size_t(p);
+      const double count = film.counts[q];
       for (int c = 0; c < 3; ++c) {
-        const double sum = film.sums[3 * p + c], squares = film.squares[3 * p + c];
+        if (count < 2) {
+          variance[3 * q + c] = 0.0f;
+          continue;
+        }
+        const double sum = film.sums[3 * q + c], squares = film.squares[3 * q + c];
         // The samples' variance (Bessel's correction) over their count; rounding of the float
         // sums can leave a tiny negative where every sample was equal.
         const double spread = (squares - sum * sum / count) / (count - 1.0);
-        variance.values[3 * p + c] = float(std::max(0.0, spread) / count);
+        variance[3 * q + c] = float(std::max(0.0, spread) / count);
       }
     }
-    layers.push_back(std::move(variance));
+  }
+  return planes;
+}
+
+}  // namespace
+
+std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs) {
+  const FilmPlanes planes = film_planes(film, aovs);
+  std::vector<ExrLayer> layers;
+  for (const ExrLayerView& view : planes.views) {
+    const float* values = view.values;
+    layers.push_back({view.name, view.channels,
+                      std::vector<float>(values, values + planes.pixels * view.channels.size()),
+                      view.half});
   }
   return layers;
 }
 
-std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs) {
-  return encode_exr(film.width, film.height, film_exr_layers(film, aovs));
+std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
+                                           ExrCompression compression) {
+  const FilmPlanes planes = film_planes(film, aovs);
+  return encode_exr(film.width, film.height, planes.views, compression);
 }
 
 std::vector<unsigned char> encode_denoised_film_exr(const FilmState& film, const AovSet& aovs,

@@ -1,5 +1,6 @@
 // The film as an OpenEXR file: the beauty (linear RGB) and the AOVs asked for with --aov, each a
-// layer of 32-bit float channels (docs/cli.md names them):
+// layer of 32-bit float channels, albedo and normal of 16-bit half floats (docs/cli.md names
+// them):
 //   R, G, B                          the mean radiance of the pixel's samples (with --denoise:
 //                                    the denoised image, and the mean in noisy.R, .G, .B)
 //   albedo.R, albedo.G, albedo.B     the first hit's albedo, averaged over the pixel's samples
@@ -37,8 +38,10 @@ FilmLayers film_layers_for(const AovSet& aovs);
 // layers: throws std::invalid_argument otherwise).
 std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs);
 
-// The film as EXR bytes (film_exr_layers through encode_exr).
-std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs);
+// The film as EXR bytes: film_exr_layers' layers through encode_exr (computed in parallel into
+// planes that the encoder reads where they are).
+std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
+                                           ExrCompression compression = kDefaultExrCompression);
 
 // The film as EXR bytes with a denoised beauty: `denoised` as R, G, B, the film's own mean kept
 // as the layer "noisy" (noisy.R, noisy.G, noisy.B), then the AOVs as above.

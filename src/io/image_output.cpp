@@ -1,17 +1,16 @@
 #include "io/image_output.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "io/atomic_file.h"
 #include "io/exr_image.h"
-
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
+#include "io/png_encoder.h"
 
 namespace raystream {
 namespace {
@@ -23,12 +22,6 @@ void check_image(const Image& image) {
                                 std::to_string(image.height) + " but holds " +
                                 std::to_string(image.rgb.size()) + " floats");
   }
-}
-
-void append_bytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(context);
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  out->insert(out->end(), bytes, bytes + size);
 }
 
 bool ends_with(const std::string& path, const char* suffix) {
@@ -54,62 +47,115 @@ std::uint8_t tone_map_srgb8(float linear) {
   return static_cast<std::uint8_t>(std::lround(std::clamp(srgb, 0.0f, 1.0f) * 255.0f));
 }
 
+namespace {
+
+std::uint32_t float_bits(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
+
+float bits_float(std::uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+// tone_map_srgb8 without a pow per value, and exactly equal to it: for the values below 1 (as
+// positive floats, ordered as their bits are), the smallest float that maps to each code, and
+// per bucket of 2^15 consecutive floats the code of its first one. A value then takes its
+// bucket's code and steps past the thresholds it reaches (at most one or two: a bucket spans
+// 1/256 of its octave, a code step of the curve more). Built once from the function itself.
+class ToneMapTable {
+ public:
+  static constexpr std::uint32_t kOne = 0x3f800000u;  // 1.0f
+  static constexpr int kShift = 15;
+
+  ToneMapTable() {
+    threshold_[0] = 0;
+    for (int code = 1; code < 256; ++code) {
+      std::uint32_t lo = threshold_[code - 1], hi = kOne;  // tone_map_srgb8(1) == 255
+      while (lo < hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (tone_map_srgb8(bits_float(mid)) >= code)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+      threshold_[code] = lo;
+    }
+    int code = 0;
+    for (std::uint32_t b = 0; b < bucket_.size(); ++b) {
+      while (code < 255 && (b << kShift) >= threshold_[code + 1]) ++code;
+      bucket_[b] = static_cast<std::uint8_t>(code);
+    }
+  }
+
+  std::uint8_t operator()(float linear) const {
+    const std::uint32_t bits = float_bits(linear);
+    if (bits >= kOne) return bits <= 0x7f800000u ? 255 : 0;  // 1 .. infinity; negative or NaN
+    int code = bucket_[bits >> kShift];
+    while (code < 255 && bits >= threshold_[code + 1]) ++code;
+    return static_cast<std::uint8_t>(code);
+  }
+
+ private:
+  std::array<std::uint32_t, 256> threshold_{};
+  std::array<std::uint8_t, (kOne >> kShift)> bucket_{};
+};
+
+const ToneMapTable& tone_map_table() {
+  static const ToneMapTable table;
+  return table;
+}
+
+void tone_map_into(const Image& image, std::uint8_t* out) {
+  const ToneMapTable& table = tone_map_table();
+  const long n = long(image.rgb.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) out[i] = table(image.rgb[std::size_t(i)]);
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> tone_map_srgb8(const Image& image) {
   std::vector<std::uint8_t> out(image.rgb.size());
-  std::transform(image.rgb.begin(), image.rgb.end(), out.begin(),
-                 [](float v) { return tone_map_srgb8(v); });
+  tone_map_into(image, out.data());
   return out;
 }
 
 std::vector<unsigned char> encode_png(const Image& image) {
   check_image(image);
-  const std::vector<std::uint8_t> pixels = tone_map_srgb8(image);
-  std::vector<unsigned char> bytes;
-  if (!stbi_write_png_to_func(append_bytes, &bytes, image.width, image.height, 3, pixels.data(),
-                              image.width * 3)) {
-    throw std::runtime_error("encode_png: PNG encoding failed");
-  }
-  return bytes;
+  // Left uninitialized until the threads write it: its pages are first touched in parallel.
+  const std::unique_ptr<std::uint8_t[]> pixels(new std::uint8_t[image.rgb.size()]);
+  tone_map_into(image, pixels.get());
+  return encode_png_rgb8(image.width, image.height, pixels.get(), image.rgb.size());
 }
 
 std::vector<unsigned char> encode_hdr(const Image& image) {
   check_image(image);
-  // RGBE holds no negative, NaN or infinite value, and nothing from 2^127 up (the exponent byte
-  // would wrap around): write 0 for the first two, and the largest value it holds, just below
-  // 2^127 (1.7e38), for the others.
-  std::vector<float> linear(image.rgb.size());
-  std::transform(image.rgb.begin(), image.rgb.end(), linear.begin(), [](float v) {
-    if (!(v > 0.0f)) return 0.0f;
-    return std::min(v, kLargestHdrValue);
-  });
-  std::vector<unsigned char> bytes;
-  if (!stbi_write_hdr_to_func(append_bytes, &bytes, image.width, image.height, 3, linear.data())) {
-    throw std::runtime_error("encode_hdr: HDR encoding failed");
-  }
-  return bytes;
+  return encode_rgbe_hdr(image.width, image.height, image.rgb.data(), image.rgb.size());
 }
 
 std::vector<unsigned char> encode_pfm(const Image& image) {
   check_image(image);
   const std::string header =
       "PF\n" + std::to_string(image.width) + " " + std::to_string(image.height) + "\n-1.0\n";
-  std::vector<unsigned char> bytes(header.begin(), header.end());
-  const std::size_t row = static_cast<std::size_t>(image.width) * 3;
-  bytes.reserve(bytes.size() + image.rgb.size() * sizeof(float));
-  for (int y = image.height - 1; y >= 0; --y) {
-    for (std::size_t k = 0; k < row; ++k) {
-      const float v = image.rgb[static_cast<std::size_t>(y) * row + k];
-      unsigned char b[sizeof(float)];
-      std::memcpy(b, &v, sizeof v);
-      bytes.insert(bytes.end(), b, b + sizeof b);  // the host is little-endian (x86-64, Arm)
-    }
-  }
+  const std::size_t row = static_cast<std::size_t>(image.width) * 3 * sizeof(float);
+  std::vector<unsigned char> bytes(header.size() + row * std::size_t(image.height));
+  std::memcpy(bytes.data(), header.data(), header.size());
+  // The host is little-endian (x86-64, Arm): the floats go as they are, rows bottom to top.
+#pragma omp parallel for schedule(static)
+  for (int y = 0; y < image.height; ++y)
+    std::memcpy(bytes.data() + header.size() + std::size_t(image.height - 1 - y) * row,
+                image.rgb.data() + std::size_t(y) * std::size_t(image.width) * 3, row);
   return bytes;
 }
 
 std::vector<unsigned char> encode_exr(const Image& image) {
   check_image(image);
-  return encode_exr(image.width, image.height, {ExrLayer{"", {"R", "G", "B"}, image.rgb}});
+  return encode_exr(image.width, image.height,
+                    std::vector<ExrLayerView>{{"", {"R", "G", "B"}, image.rgb.data(), false}});
 }
 
 const char* image_format_name(ImageFormat format) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "film/image.h"
+#include "io/hdr_encoder.h"
 
 namespace raystream {
 
@@ -15,18 +16,20 @@ namespace raystream {
 // white, NaN becomes 0), encoded with the sRGB transfer curve and rounded to 0..255.
 std::uint8_t tone_map_srgb8(float linear);
 
-// The whole image through tone_map_srgb8, RGB interleaved, rows from the top.
+// The whole image through tone_map_srgb8 (exactly: through a table made from it, in parallel),
+// RGB interleaved, rows from the top.
 std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 
 // The largest value a Radiance HDR (RGBE) file holds: the float just below 2^127. encode_hdr
 // writes larger values, and infinity, as this one; negative and NaN values as 0.
-inline constexpr float kLargestHdrValue = 1.70141173e38f;  // 2^127 - 2^103
+inline constexpr float kLargestHdrValue = kLargestRgbeValue;
 
-// The image formats written: PNG (8-bit sRGB, tone mapped), Radiance HDR (linear, RGBE: 8 bits
-// of mantissa shared by the three channels), PFM (linear, 32-bit float per channel, lossless:
-// for measurements, since RGBE rounds a channel far below the pixel's brightest to a few steps)
-// and OpenEXR (linear, 32-bit float channels, ZIP compressed: lossless, and the only one with
-// room for AOV layers beside the beauty, io/film_output.h).
+// The image formats written: PNG (8-bit sRGB, tone mapped; io/png_encoder.h), Radiance HDR
+// (linear, RGBE: 8 bits of mantissa shared by the three channels; io/hdr_encoder.h), PFM
+// (linear, 32-bit float per channel, lossless: for measurements, since RGBE rounds a channel far
+// below the pixel's brightest to a few steps) and OpenEXR (linear, 32-bit float channels,
+// compressed losslessly: the only one with room for AOV layers beside the beauty,
+// io/film_output.h). Each encodes in parallel (OpenMP, OpenEXR's thread pool).
 enum class ImageFormat { png, hdr, pfm, exr };
 
 // "png", "hdr", "pfm", "exr"; the file name extension is the same with a dot.
@@ -44,7 +47,7 @@ std::vector<unsigned char> encode_hdr(const Image& image);
 // PFM as written: "PF", the size, -1 (little-endian floats), then the rows bottom to top, RGB
 // interleaved; values as the film holds them (finite: the film drops non-finite samples).
 std::vector<unsigned char> encode_pfm(const Image& image);
-// EXR as written: R, G, B as 32-bit floats, ZIP compressed (io/exr_image.h).
+// EXR as written: R, G, B as 32-bit floats, compressed as io/exr_image.h's default.
 std::vector<unsigned char> encode_exr(const Image& image);
 std::vector<unsigned char> encode_image(const Image& image, ImageFormat format);
 

@@ -10,6 +10,10 @@ raystream_add_test(NAME gltf_loader_test CPU
                    SOURCES ${RAYSTREAM_IO_TEST_DIR}/gltf_loader_test.cpp LIBS raystream_io)
 target_compile_definitions(gltf_loader_test PRIVATE
                            RAYSTREAM_TEST_MODELS="${RAYSTREAM_TEST_MODELS}")
+# The image encoders: the tone map's table, PNG bands (CRCs, the zlib stream), HDR's RLE, PFM.
+raystream_add_test(NAME image_encoders_io_test CPU
+                   SOURCES ${RAYSTREAM_IO_TEST_DIR}/image_encoders_io_test.cpp
+                   LIBS raystream_io ZLIB::ZLIB)
 # Checkpoint files: written and read back, corruption and other renders refused.
 raystream_add_test(NAME checkpoint_io_test CPU
                    SOURCES ${RAYSTREAM_IO_TEST_DIR}/checkpoint_io_test.cpp LIBS raystream_io)
