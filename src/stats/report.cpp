@@ -128,7 +128,9 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   const bool frame = stats.schedule == "frame";
   std::string schedule = stats.schedule;
   if (stream)
-    schedule += format(" (pool %zu, %s compaction)", stats.pool, stats.compaction.c_str());
+    schedule += stats.compaction.empty()
+                    ? format(" (pool %zu)", stats.pool)
+                    : format(" (pool %zu, %s compaction)", stats.pool, stats.compaction.c_str());
   if (frame) schedule += stats.compact ? " (compact on)" : " (compact off)";
   // A render stopped early or resumed rendered another count than it was asked for.
   const bool partial =

@@ -103,7 +103,7 @@ TEST(Options, EveryOptionOverrides) {
 }
 
 TEST(Options, CompactChoosesHowEndedPathsAreRemoved) {
-  const auto compaction = [](const std::vector<std::string>& args) {
+  const auto compaction = [](std::vector<const char*> args) {
     return settings_for(test_scene(), parse(args).options, ExecutorKind::gpu).compaction;
   };
   EXPECT_EQ(compaction({"s.json"}), Compaction::automatic);

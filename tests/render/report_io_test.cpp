@@ -69,6 +69,7 @@ RenderStats stream_stats() {
   RenderStats s = sample_stats();
   s.schedule = "stream";
   s.compact = true;
+  s.compaction = "fused";
   s.pool = 60;
   s.frame_ms.clear();
   for (BounceStats& b : s.bounces)
@@ -176,7 +177,7 @@ TEST(Report, StreamReportHasTheWaveTableAndTheStageLine) {
   expect_has(
       text,
       {"scenes/box.json: 10 x 5, 2 samples per pixel, depth 3, integrator path, schedule stream "
-       "(pool 60), sort by material on, seed 9\n",
+       "(pool 60, fused compaction), sort by material on, seed 9\n",
        "per depth, average per sample per pixel:\n",
        " depth     paths in    paths out  kept %  shadow rays\n",
        "     0           50           30    60.0           10\n",
@@ -234,6 +235,8 @@ TEST(Report, SortByMaterialIsWhatRan) {
     EXPECT_EQ(j["sort_by_material"], sort);
     EXPECT_EQ(j["material_multisplit"], multisplit);
     EXPECT_EQ(j["compact"], true);
+    EXPECT_EQ(j["compaction"], "fused");
+    EXPECT_EQ(j["state_bytes"].size(), 4u);
   }
 }
 

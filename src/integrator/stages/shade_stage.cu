@@ -56,8 +56,8 @@ struct ShadeBody {
       if (goes_on) count_depth(k.counts.paths_out, depth);
     }
     // A shadow ray goes where the target keeps them (none: next-event estimation is off).
-    const bool shadowed =
-        live && shadow.queued && (out.fused() ? out.shadow_count : out.shadow_ids) != nullptr;
+    const bool shadowed = live && shadow.queued &&
+                          (out.fused() ? out.shadow_count != nullptr : out.shadow_ids != nullptr);
     if (shadowed && k.counts.shadow_rays) count_depth(k.counts.shadow_rays, depth);
     // Whole samples: a path that ends with a shadow ray queued ends in the shadow stage.
     const bool ends_in_shadow_stage = shadowed && !goes_on && whole;
