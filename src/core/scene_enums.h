@@ -26,15 +26,7 @@ enum MaterialTypeTraits : unsigned {
 enum class MaterialType { RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_ENUMERATOR) };
 #undef RAYSTREAM_MATERIAL_TYPE_ENUMERATOR
 
-// The scene-file name and the traits of a material type.
-constexpr const char* material_type_name(MaterialType type) {
-#define RAYSTREAM_MATERIAL_TYPE_NAME(name, scene_name, traits) \
-  if (type == MaterialType::name) return scene_name;
-  RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_NAME)
-#undef RAYSTREAM_MATERIAL_TYPE_NAME
-  return "";
-}
-
+// The traits of a material type.
 constexpr unsigned material_type_traits(MaterialType type) {
 #define RAYSTREAM_MATERIAL_TYPE_TRAITS(name, scene_name, traits) \
   if (type == MaterialType::name) return traits;

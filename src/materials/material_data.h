@@ -30,7 +30,8 @@ struct Material;  // scene/scene.h
 
 struct MaterialData {
   glm::vec3 albedo{1.0f};      // Lambertian albedo, conductor reflectance or dielectric tint
-  std::int32_t kind = 1;       // BsdfKind
+  // BsdfKind; a default material is Lambertian, the first lobe.
+  std::int32_t kind = static_cast<std::int32_t>(BsdfKind::kLambertian);
   glm::vec3 emission{0.0f};    // emitted radiance (0: not a light)
   float ior = 1.5f;            // dielectric: index inside over outside
   float alpha = 0.0f;          // GGX width (conductor, dielectric); below kMinGgxAlpha smooth
