@@ -31,12 +31,9 @@ struct SceneObject {
 // Precomputes the inverse, the normal matrix and the axis-aligned form where there is one.
 SceneObject make_scene_object(const Object& object);
 
-// Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit, without its texture
-// coordinates: the test a traversal makes of every candidate (object_uv gives them for the one
-// hit that is kept).
-RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, const Ray& ray,
-                                                 float t_min) {
-  glm::vec3 o, d;
+// The ray in the space of the object's unit shape (origin o, direction d; t is kept).
+RAYSTREAM_HD inline void unit_shape_ray(const SceneObject& object, const Ray& ray, glm::vec3& o,
+                                        glm::vec3& d) {
   if (object.axis_aligned) {
     o = (ray.origin - object.center) * object.inv_size;
     d = ray.direction * object.inv_size;
@@ -44,6 +41,15 @@ RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, cons
     o = glm::vec3(object.world_to_object * glm::vec4(ray.origin, 1.0f));
     d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
   }
+}
+
+// Hit of the ray with one object (t > t_min), or a Hit with t == kNoHit, without its texture
+// coordinates: the test a traversal makes of every candidate (object_uv gives them for the one
+// hit that is kept).
+RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, const Ray& ray,
+                                                 float t_min) {
+  glm::vec3 o, d;
+  unit_shape_ray(object, ray, o, d);
   glm::vec3 n_object(0.0f);
   const float t = dispatch_shape(
       object.shape, [&](auto shape) { return decltype(shape)::intersect(o, d, t_min, n_object); });
@@ -62,13 +68,7 @@ RAYSTREAM_HD inline Hit intersect_object_surface(const SceneObject& object, cons
 // shape's at the point carried into the shape's space, as the intersection's would be.
 RAYSTREAM_HD inline Hit object_surface(const SceneObject& object, const Ray& ray, float t) {
   glm::vec3 o, d;
-  if (object.axis_aligned) {
-    o = (ray.origin - object.center) * object.inv_size;
-    d = ray.direction * object.inv_size;
-  } else {
-    o = glm::vec3(object.world_to_object * glm::vec4(ray.origin, 1.0f));
-    d = glm::vec3(object.world_to_object * glm::vec4(ray.direction, 0.0f));
-  }
+  unit_shape_ray(object, ray, o, d);
   const glm::vec3 p = o + t * d;
   const glm::vec3 n_object =
       dispatch_shape(object.shape, [&](auto shape) { return decltype(shape)::normal(p); });
