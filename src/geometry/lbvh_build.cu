@@ -303,7 +303,6 @@ RAYSTREAM_HD inline NodeChoice choose_node(float area, std::int32_t count, float
 // choose_node takes one). When it costs less than `current` and leaves the subtree no taller than
 // `height` levels (so the tree never grows deeper than the hierarchy the keys gave), the
 // treelet's internal nodes are rewired into it: the root keeps its id, the others are reused.
-// Writes every treelet node below the root; the caller writes the root's record.
 constexpr int kTreeletLeaves = 7;
 constexpr int kTreeletMinPrimitives = 8;  // smaller subtrees keep their topology
 
@@ -313,11 +312,13 @@ RAYSTREAM_HD inline int lowest_bit(int x) {
   return i;
 }
 
-RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, float current,
-                                             int height) {
-  int leaves[kTreeletLeaves];
-  Subtree data[kTreeletLeaves];
-  int internal[kTreeletLeaves - 1];
+// The treelet under `root`: its two children, then repeatedly the treelet leaf of largest area
+// that is an internal node replaced by its children. Fills its leaves, their subtrees and its
+// internal nodes (the root first); returns its leaf count.
+RAYSTREAM_HD __forceinline__ int form_treelet(const TreeView& tree, int root,
+                                              int (&leaves)[kTreeletLeaves],
+                                              Subtree (&data)[kTreeletLeaves],
+                                              int (&internal)[kTreeletLeaves - 1]) {
   int m = 2, k = 1;
   internal[0] = root;
   for (int c = 0; c < 2; ++c) {
@@ -343,12 +344,15 @@ RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, flo
     data[m] = tree.subtree(leaves[m], true);
     ++m;
   }
-  if (m < 3) return false;  // two leaves have one topology
+  return m;
+}
 
-  // cost[s]: the least cost of a subtree over the leaves in subset s; part[s]: the subset of its
-  // first child (bit 7 set: the subtree is best a leaf). A subset's parts are smaller numbers.
-  float cost[1 << kTreeletLeaves];
-  std::uint8_t part[1 << kTreeletLeaves];
+// The dynamic programming over the subsets of the treelet's m leaves. cost[s]: the least cost of
+// a subtree over the leaves in subset s; part[s]: the subset of its first child (bit 7 set: the
+// subtree is best a leaf). A subset's parts are smaller numbers.
+RAYSTREAM_HD __forceinline__ void best_treelet_splits(const Subtree (&data)[kTreeletLeaves], int m,
+                                                      float (&cost)[1 << kTreeletLeaves],
+                                                      std::uint8_t (&part)[1 << kTreeletLeaves]) {
   const int full = (1 << m) - 1;
   for (int i = 0; i < m; ++i) {
     cost[1 << i] = data[i].cost;
@@ -381,13 +385,20 @@ RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, flo
     cost[s] = choice.cost;
     part[s] = static_cast<std::uint8_t>(best_part | (choice.collapse ? 0x80 : 0));
   }
-  if (!(cost[full] < current * (1.0f - 1.0e-6f))) return false;
+}
 
-  // The new internal nodes in depth-first order (sets[0] is the whole treelet), and their heights
-  // (children after parents in that order, so computed backwards).
-  int sets[kTreeletLeaves - 1];
+// Where subset s (of more than one leaf) is among the new internal nodes.
+RAYSTREAM_HD __forceinline__ int index_of_set(const int (&sets)[kTreeletLeaves - 1], int s) {
+  int j = 0;
+  while (sets[j] != s) ++j;
+  return j;
+}
+
+// The new internal nodes in depth-first order (sets[0] is the whole treelet); returns their count.
+RAYSTREAM_HD __forceinline__ int order_treelet_nodes(
+    const std::uint8_t (&part)[1 << kTreeletLeaves], int full, int (&sets)[kTreeletLeaves - 1],
+    int (&stack)[kTreeletLeaves]) {
   int count_sets = 0;
-  int stack[kTreeletLeaves];
   int top = 0;
   stack[top++] = full;
   while (top > 0) {
@@ -397,26 +408,40 @@ RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, flo
     if (q & (q - 1)) stack[top++] = q;
     if (p & (p - 1)) stack[top++] = p;
   }
-  auto index_of = [&](int s) {
-    int j = 0;
-    while (sets[j] != s) ++j;
-    return j;
-  };
-  int heights[kTreeletLeaves - 1] = {};
+  return count_sets;
+}
+
+// The heights of the new internal nodes (children after parents in their order, so computed
+// backwards).
+RAYSTREAM_HD __forceinline__ void treelet_heights(const std::uint8_t (&part)[1 << kTreeletLeaves],
+                                                  const Subtree (&data)[kTreeletLeaves],
+                                                  const int (&sets)[kTreeletLeaves - 1],
+                                                  int count_sets,
+                                                  int (&heights)[kTreeletLeaves - 1]) {
   auto height_of = [&](int s) {
-    return (s & (s - 1)) ? heights[index_of(s)] : data[lowest_bit(s)].height;
+    return (s & (s - 1)) ? heights[index_of_set(sets, s)] : data[lowest_bit(s)].height;
   };
   for (int j = count_sets - 1; j >= 0; --j) {
     const int p = part[sets[j]] & 0x7F;
     const int hp = height_of(p), hq = height_of(sets[j] ^ p);
     heights[j] = 1 + (hp > hq ? hp : hq);
   }
-  if (heights[0] > height) return false;
+}
 
-  // Rewire, children first.
-  Subtree built[kTreeletLeaves - 1];
-  auto id_of = [&](int s) { return (s & (s - 1)) ? internal[index_of(s)] : leaves[lowest_bit(s)]; };
-  auto subtree_of = [&](int s) { return (s & (s - 1)) ? built[index_of(s)] : data[lowest_bit(s)]; };
+// Rewires the treelet's internal nodes into the new tree, children first, and records every new
+// node below the root (built[j]: the subtree of sets[j]).
+RAYSTREAM_HD __forceinline__ void rewire_treelet(
+    const TreeView& tree, const int (&leaves)[kTreeletLeaves],
+    const Subtree (&data)[kTreeletLeaves], const int (&internal)[kTreeletLeaves - 1],
+    const float (&cost)[1 << kTreeletLeaves], const std::uint8_t (&part)[1 << kTreeletLeaves],
+    const int (&sets)[kTreeletLeaves - 1], int count_sets, const int (&heights)[kTreeletLeaves - 1],
+    Subtree (&built)[kTreeletLeaves - 1]) {
+  auto id_of = [&](int s) {
+    return (s & (s - 1)) ? internal[index_of_set(sets, s)] : leaves[lowest_bit(s)];
+  };
+  auto subtree_of = [&](int s) {
+    return (s & (s - 1)) ? built[index_of_set(sets, s)] : data[lowest_bit(s)];
+  };
   for (int j = count_sets - 1; j >= 0; --j) {
     const int s = sets[j];
     const int p = part[s] & 0x7F, q = s ^ p;
@@ -442,6 +467,35 @@ RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, flo
     tree.sizes[id] = (part[s] & 0x80) ? -1 : t.size;
     tree.heights[id] = static_cast<std::uint8_t>(t.height);
   }
+}
+
+// The restructuring of the treelet under `root` (above). Writes every treelet node below the
+// root; the caller writes the root's record.
+RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, float current,
+                                             int height) {
+  int leaves[kTreeletLeaves];
+  Subtree data[kTreeletLeaves];
+  int internal[kTreeletLeaves - 1];
+  const int m = form_treelet(tree, root, leaves, data, internal);
+  if (m < 3) return false;  // two leaves have one topology
+
+  float cost[1 << kTreeletLeaves];
+  std::uint8_t part[1 << kTreeletLeaves];
+  const int full = (1 << m) - 1;
+  best_treelet_splits(data, m, cost, part);
+  if (!(cost[full] < current * (1.0f - 1.0e-6f))) return false;
+
+  // The helpers' scratch arrays (stack, built) are declared here with the others: declared in the
+  // inlined helpers, they would change how the kernel's local memory is laid out.
+  int sets[kTreeletLeaves - 1];
+  int stack[kTreeletLeaves];
+  const int count_sets = order_treelet_nodes(part, full, sets, stack);
+  int heights[kTreeletLeaves - 1] = {};
+  treelet_heights(part, data, sets, count_sets, heights);
+  if (heights[0] > height) return false;
+
+  Subtree built[kTreeletLeaves - 1];
+  rewire_treelet(tree, leaves, data, internal, cost, part, sets, count_sets, heights, built);
   return true;
 }
 
@@ -647,6 +701,181 @@ std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
 }
 
+// The build's steps, in the order of the stages (build_lbvh calls them).
+
+void check_primitive_count(std::size_t n) {
+  if (n == 0) throw std::invalid_argument("build_lbvh: no primitives");
+  if (n > kLbvhMaxPrimitives)
+    throw std::invalid_argument("build_lbvh: too many primitives (" + std::to_string(n) +
+                                ", at most 2^30)");
+}
+
+// Stage 1, which checks every box, also for a single primitive.
+void find_centroid_bounds(const Executor& ex, const PrimitiveBoxes& boxes, std::size_t n,
+                          Summary* summary) {
+  const std::size_t per_thread = ex.gpu() ? 16 : 4096;
+  const std::size_t threads = ex.gpu() ? round_up((n + per_thread - 1) / per_thread, kStageThreads)
+                                       : (n + per_thread - 1) / per_thread;
+  parallel_for(ex, "lbvh: centroid bounds", threads,
+               CentroidBounds{boxes, n, threads, per_thread, summary});
+}
+
+// The radix sort's workspace and its bytes, counted in the build's memory until the build
+// returns. It is freed with the build's last buffers: freeing it earlier would wait for the GPU
+// (it is not stream-ordered).
+struct SortWorkspace {
+  prim::Workspace workspace;
+  std::size_t bytes = 0;
+};
+
+void reserve_sort_workspace(const Executor& ex, const PathPrimitives& primitives, std::size_t n,
+                            SortWorkspace& sort, BuildMemory& memory) {
+  sort.bytes = primitives.code_sort_workspace_bytes(n, kLbvhKeyBits);
+  if (ex.gpu() && sort.bytes > 0) {
+    try {
+      sort.workspace.reserve(sort.bytes);
+    } catch (const prim::Error& e) {
+      throw std::runtime_error("out of GPU memory allocating the radix sort's workspace (" +
+                               std::to_string(sort.bytes) +
+                               " bytes) for the BVH build: " + e.what());
+    }
+  }
+  memory.add(sort.bytes);
+}
+
+// The primitives' sort keys and ids, in key order.
+struct SortedKeys {
+  BuildBuffer<std::uint32_t> codes;
+  BuildBuffer<std::uint32_t> ids;
+};
+
+// Stages 2 and 3; the unsorted keys and ids are freed on return.
+SortedKeys sort_keys(const Executor& ex, const PathPrimitives& primitives,
+                     const PrimitiveBoxes& boxes, std::size_t n, const Summary* summary,
+                     SortWorkspace& sort, BuildMemory& memory) {
+  SortedKeys sorted{BuildBuffer<std::uint32_t>(ex, "Morton codes (sorted)", n, memory),
+                    BuildBuffer<std::uint32_t>(ex, "primitive ids (sorted)", n, memory)};
+  BuildBuffer<std::uint32_t> codes(ex, "Morton codes", n, memory);
+  BuildBuffer<std::uint32_t> ids(ex, "primitive ids", n, memory);
+  parallel_for(ex, "lbvh: morton codes", n, MortonCodes{boxes, summary, codes.data(), ids.data()});
+  reserve_sort_workspace(ex, primitives, n, sort, memory);
+  primitives.sort_codes(codes.data(), sorted.codes.data(), ids.data(), sorted.ids.data(), n,
+                        kLbvhKeyBits, sort.workspace, ex.stream);
+  // Thrust's temporaries come from the workspace's caching allocator, which keeps them.
+  const std::size_t cached = ex.gpu() ? primitives.extra_device_bytes(sort.workspace) : 0;
+  memory.add(cached);
+  sort.bytes += cached;
+  return sorted;
+}
+
+// The hierarchy's buffers: by internal node, but the parents by node id.
+struct Hierarchy {
+  BuildBuffer<std::int32_t> child;
+  BuildBuffer<std::int32_t> parent;
+  BuildBuffer<NodeRecord> records;
+  BuildBuffer<std::int32_t> sizes;
+  BuildBuffer<std::uint8_t> heights;
+
+  TreeView view(const SortedKeys& keys, const PrimitiveBoxes& boxes, std::size_t n) const {
+    return TreeView{static_cast<long long>(n),
+                    child.data(),
+                    parent.data(),
+                    keys.ids.data(),
+                    boxes,
+                    records.data(),
+                    sizes.data(),
+                    heights.data()};
+  }
+};
+
+// Stage 4; the sorted codes are freed once it is queued.
+Hierarchy emit_hierarchy(const Executor& ex, SortedKeys& keys, std::size_t n, BuildMemory& memory) {
+  const std::size_t internal = n - 1;
+  Hierarchy h{BuildBuffer<std::int32_t>(ex, "node children", 2 * internal, memory),
+              BuildBuffer<std::int32_t>(ex, "node parents", 2 * n - 1, memory),
+              BuildBuffer<NodeRecord>(ex, "node boxes and costs", internal, memory),
+              BuildBuffer<std::int32_t>(ex, "subtree sizes", internal, memory),
+              BuildBuffer<std::uint8_t>(ex, "subtree heights", internal, memory)};
+  parallel_for(
+      ex, "lbvh: hierarchy", internal,
+      EmitHierarchy{keys.codes.data(), static_cast<long long>(n), h.child.data(), h.parent.data()});
+  keys.codes.release();
+  return h;
+}
+
+// Stage 5, with its counters.
+void fit_bottom_up(const Executor& ex, const TreeView& view, Summary* summary, bool treelets,
+                   BuildMemory& memory) {
+  BuildBuffer<std::uint32_t> counters(ex, "node counters", static_cast<std::size_t>(view.n - 1),
+                                      memory);
+  fill_bytes(ex, counters.data(), 0, counters.bytes());
+  parallel_for(ex, "lbvh: bottom up", static_cast<std::size_t>(view.n),
+               BottomUp{view, counters.data(), summary, treelets});
+}
+
+// Stage 6's two buffers of positions, which the rounds read and write in turn; `last` is the one
+// the last round wrote.
+struct Positions {
+  BuildBuffer<Jump> a;
+  BuildBuffer<Jump> b;
+  const Jump* last = nullptr;
+};
+
+Positions find_positions(const Executor& ex, const TreeView& view, BuildMemory& memory) {
+  const std::size_t internal = static_cast<std::size_t>(view.n - 1);
+  Positions p{BuildBuffer<Jump>(ex, "node positions", internal, memory),
+              BuildBuffer<Jump>(ex, "node positions (second)", internal, memory)};
+  parallel_for(ex, "lbvh: layout start", internal, StartJumps{view, p.a.data()});
+  Jump* in = p.a.data();
+  Jump* out = p.b.data();
+  for (int round = 0; round < kJumpRounds; ++round) {
+    parallel_for(ex, "lbvh: layout round", internal, JumpRound{in, out});
+    std::swap(in, out);
+  }
+  p.last = in;
+  return p;
+}
+
+// The nodes as built (room for the most nodes n primitives can give), and the tree's leaf order
+// and leaf slots.
+BuildBuffer<BvhNode> allocate_nodes(const Executor& ex, std::size_t n, LbvhTree& tree,
+                                    BuildMemory& memory) {
+  BuildBuffer<BvhNode> built(ex, "BVH nodes (as built)", 2 * n - 1, memory);
+  tree.order = BuildBuffer<std::int32_t>(ex, "BVH leaf order", n, memory);
+  tree.slot_of = BuildBuffer<std::int32_t>(ex, "BVH leaf slots", n, memory);
+  return built;
+}
+
+// Reads the summary of the finished tree (this waits for the stages) and checks it.
+Summary read_summary(const Executor& ex, const Summary* summary, std::size_t n) {
+  Summary s;
+  copy_to_host(ex, &s, summary, sizeof s);
+  if (s.bad_primitive != kNone)
+    throw std::invalid_argument("build_lbvh: primitive " + std::to_string(s.bad_primitive) +
+                                " has an empty or non-finite bounding box");
+  if (s.unfinished)
+    throw std::runtime_error("build_lbvh: the tree is deeper than its layout allows");
+  if (s.nodes == 0 || s.nodes > 2 * n - 1)
+    throw std::runtime_error("build_lbvh: the tree came out with " + std::to_string(s.nodes) +
+                             " nodes for " + std::to_string(n) + " primitives");
+  return s;
+}
+
+// Exactly as many nodes as the tree has, for the render to keep.
+void keep_nodes(const Executor& ex, std::size_t nodes, BuildBuffer<BvhNode>& built, LbvhTree& tree,
+                BuildMemory& memory, MemoryTally* tally) {
+  tree.nodes = Buffer<BvhNode>(ex, "BVH nodes", nodes, tally);
+  memory.add(tree.nodes.bytes());
+  copy_within(ex, tree.nodes.data(), built.data(), nodes * sizeof(BvhNode));
+  built.release();
+}
+
+double sah_cost(const Summary& s, std::size_t n) {
+  return s.root_area > 0.0f
+             ? static_cast<double>(s.root_cost) / static_cast<double>(s.root_area)
+             : (s.root_collapsed ? static_cast<double>(n) * kSahIntersectionCost : 0.0);
+}
+
 }  // namespace
 
 RawBuildBuffer::RawBuildBuffer(const Executor& ex, const char* what, std::size_t bytes,
@@ -700,128 +929,40 @@ LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
                     const LbvhPrimitives& input, BuildMemory& memory, MemoryTally* tally,
                     const LbvhOptions& options) {
   const std::size_t n = input.count();
-  if (n == 0) throw std::invalid_argument("build_lbvh: no primitives");
-  if (n > kLbvhMaxPrimitives)
-    throw std::invalid_argument("build_lbvh: too many primitives (" + std::to_string(n) +
-                                ", at most 2^30)");
+  check_primitive_count(n);
   const PrimitiveBoxes boxes{input.triangles, input.triangle_count, input.object_boxes};
   BuildBuffer<Summary> summary(ex, "the build's summary", 1, memory);
   parallel_for(ex, "lbvh: start", 1, InitSummary{summary.data()});
-
-  // Stage 1 checks every box, also for a single primitive.
-  const std::size_t per_thread = ex.gpu() ? 16 : 4096;
-  const std::size_t threads = ex.gpu() ? round_up((n + per_thread - 1) / per_thread, kStageThreads)
-                                       : (n + per_thread - 1) / per_thread;
-  parallel_for(ex, "lbvh: centroid bounds", threads,
-               CentroidBounds{boxes, n, threads, per_thread, summary.data()});
+  find_centroid_bounds(ex, boxes, n, summary.data());  // stage 1, also for a single primitive
 
   LbvhTree tree;
-  const std::size_t capacity = 2 * n - 1;
-  BuildBuffer<BvhNode> built;  // room for the most nodes n primitives can give
-  // The sort's workspace is freed with the build's last buffers: freeing it earlier would wait
-  // for the GPU (it is not stream-ordered).
-  prim::Workspace workspace;
-  std::size_t workspace_bytes = 0;
+  BuildBuffer<BvhNode> built;
+  SortWorkspace sort;
   if (n == 1) {
-    built = BuildBuffer<BvhNode>(ex, "BVH nodes (as built)", capacity, memory);
-    tree.order = BuildBuffer<std::int32_t>(ex, "BVH leaf order", n, memory);
-    tree.slot_of = BuildBuffer<std::int32_t>(ex, "BVH leaf slots", n, memory);
+    built = allocate_nodes(ex, n, tree, memory);
     parallel_for(
         ex, "lbvh: one leaf", 1,
         SingleLeaf{boxes, built.data(), tree.order.data(), tree.slot_of.data(), summary.data()});
-  } else {
-    BuildBuffer<std::uint32_t> sorted_codes(ex, "Morton codes (sorted)", n, memory);
-    BuildBuffer<std::uint32_t> sorted_ids(ex, "primitive ids (sorted)", n, memory);
-    {
-      BuildBuffer<std::uint32_t> codes(ex, "Morton codes", n, memory);
-      BuildBuffer<std::uint32_t> ids(ex, "primitive ids", n, memory);
-      parallel_for(ex, "lbvh: morton codes", n,
-                   MortonCodes{boxes, summary.data(), codes.data(), ids.data()});
-      workspace_bytes = primitives.code_sort_workspace_bytes(n, kLbvhKeyBits);
-      if (ex.gpu() && workspace_bytes > 0) {
-        try {
-          workspace.reserve(workspace_bytes);
-        } catch (const prim::Error& e) {
-          throw std::runtime_error("out of GPU memory allocating the radix sort's workspace (" +
-                                   std::to_string(workspace_bytes) +
-                                   " bytes) for the BVH build: " + e.what());
-        }
-      }
-      memory.add(workspace_bytes);
-      primitives.sort_codes(codes.data(), sorted_codes.data(), ids.data(), sorted_ids.data(), n,
-                            kLbvhKeyBits, workspace, ex.stream);
-      // Thrust's temporaries come from the workspace's caching allocator, which keeps them.
-      const std::size_t cached = ex.gpu() ? primitives.extra_device_bytes(workspace) : 0;
-      memory.add(cached);
-      workspace_bytes += cached;
-    }
-
-    const std::size_t internal = n - 1;
-    BuildBuffer<std::int32_t> child(ex, "node children", 2 * internal, memory);
-    BuildBuffer<std::int32_t> parent(ex, "node parents", capacity, memory);
-    BuildBuffer<NodeRecord> records(ex, "node boxes and costs", internal, memory);
-    BuildBuffer<std::int32_t> sizes(ex, "subtree sizes", internal, memory);
-    BuildBuffer<std::uint8_t> heights(ex, "subtree heights", internal, memory);
-    parallel_for(
-        ex, "lbvh: hierarchy", internal,
-        EmitHierarchy{sorted_codes.data(), static_cast<long long>(n), child.data(), parent.data()});
-    sorted_codes.release();
-    const TreeView view{static_cast<long long>(n),
-                        child.data(),
-                        parent.data(),
-                        sorted_ids.data(),
-                        boxes,
-                        records.data(),
-                        sizes.data(),
-                        heights.data()};
-    {
-      BuildBuffer<std::uint32_t> counters(ex, "node counters", internal, memory);
-      fill_bytes(ex, counters.data(), 0, counters.bytes());
-      parallel_for(ex, "lbvh: bottom up", n,
-                   BottomUp{view, counters.data(), summary.data(), options.treelets});
-    }
-
-    BuildBuffer<Jump> jumps_a(ex, "node positions", internal, memory);
-    BuildBuffer<Jump> jumps_b(ex, "node positions (second)", internal, memory);
-    parallel_for(ex, "lbvh: layout start", internal, StartJumps{view, jumps_a.data()});
-    Jump* in = jumps_a.data();
-    Jump* out = jumps_b.data();
-    for (int round = 0; round < kJumpRounds; ++round) {
-      parallel_for(ex, "lbvh: layout round", internal, JumpRound{in, out});
-      std::swap(in, out);
-    }
-    built = BuildBuffer<BvhNode>(ex, "BVH nodes (as built)", capacity, memory);
-    tree.order = BuildBuffer<std::int32_t>(ex, "BVH leaf order", n, memory);
-    tree.slot_of = BuildBuffer<std::int32_t>(ex, "BVH leaf slots", n, memory);
-    parallel_for(
-        ex, "lbvh: write nodes", capacity,
-        WriteNodes{view, in, built.data(), tree.order.data(), tree.slot_of.data(), summary.data()});
+  } else {  // stages 2 to 7 (the file's header)
+    SortedKeys keys = sort_keys(ex, primitives, boxes, n, summary.data(), sort, memory);
+    const Hierarchy hierarchy = emit_hierarchy(ex, keys, n, memory);
+    const TreeView view = hierarchy.view(keys, boxes, n);
+    fit_bottom_up(ex, view, summary.data(), options.treelets, memory);
+    const Positions positions = find_positions(ex, view, memory);
+    built = allocate_nodes(ex, n, tree, memory);
+    parallel_for(ex, "lbvh: write nodes", 2 * n - 1,
+                 WriteNodes{view, positions.last, built.data(), tree.order.data(),
+                            tree.slot_of.data(), summary.data()});
   }
 
-  // The tree is done: read its summary (this waits for the stages).
-  Summary s;
-  copy_to_host(ex, &s, summary.data(), sizeof s);
-  if (s.bad_primitive != kNone)
-    throw std::invalid_argument("build_lbvh: primitive " + std::to_string(s.bad_primitive) +
-                                " has an empty or non-finite bounding box");
-  if (s.unfinished)
-    throw std::runtime_error("build_lbvh: the tree is deeper than its layout allows");
+  const Summary s = read_summary(ex, summary.data(), n);
   const std::size_t nodes = s.nodes;
-  if (nodes == 0 || nodes > capacity)
-    throw std::runtime_error("build_lbvh: the tree came out with " + std::to_string(nodes) +
-                             " nodes for " + std::to_string(n) + " primitives");
-  // Exactly as many nodes as the tree has, for the render to keep.
-  tree.nodes = Buffer<BvhNode>(ex, "BVH nodes", nodes, tally);
-  memory.add(tree.nodes.bytes());
-  copy_within(ex, tree.nodes.data(), built.data(), nodes * sizeof(BvhNode));
-  built.release();
+  keep_nodes(ex, nodes, built, tree, memory, tally);
   synchronize(ex);
-  memory.remove(workspace_bytes);  // with `workspace`, on return
+  memory.remove(sort.bytes);  // with the workspace, on return
   tree.leaves = (nodes + 1) / 2;
   tree.depth = static_cast<int>(s.depth);
-  tree.sah_cost = s.root_area > 0.0f
-                      ? static_cast<double>(s.root_cost) / static_cast<double>(s.root_area)
-                      : (s.root_collapsed ? static_cast<double>(n) * kSahIntersectionCost : 0.0);
+  tree.sah_cost = sah_cost(s, n);
   return tree;
 }
 

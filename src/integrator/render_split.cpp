@@ -107,48 +107,28 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
   t.shares.push_back(s);
 }
 
-RenderResult render_split(const Scene& scene, const RenderSettings& settings,
-                          const std::vector<int>& devices) {
-  if (devices.empty()) throw std::runtime_error("render: no device to render on");
-  const int n = static_cast<int>(devices.size());
-  const bool gpu = settings.executor == ExecutorKind::gpu;
-  if (gpu) {
-    int count = 0;
-    PRIM_CUDA_CHECK(cudaGetDeviceCount(&count));
-    for (int d : devices)
-      if (d < 0 || d >= count)
-        throw std::runtime_error("render: CUDA device " + std::to_string(d) + " does not exist (" +
-                                 std::to_string(count) + " visible)");
+namespace {
+
+void check_devices_exist(const std::vector<int>& devices) {
+  int count = 0;
+  PRIM_CUDA_CHECK(cudaGetDeviceCount(&count));
+  for (int d : devices)
+    if (d < 0 || d >= count)
+      throw std::runtime_error("render: CUDA device " + std::to_string(d) + " does not exist (" +
+                               std::to_string(count) + " visible)");
+}
+
+// Every device's context first, one after the other: creating one takes driver locks that
+// would stall the other devices' launches.
+void create_contexts(const std::vector<int>& devices) {
+  for (int d : devices) {
+    set_gpu_device(d);
+    PRIM_CUDA_CHECK(cudaFree(nullptr));
   }
+}
 
-  // Every device's context first, one after the other: creating one takes driver locks that
-  // would stall the other devices' launches.
-  if (gpu) {
-    for (int d : devices) {
-      set_gpu_device(d);
-      PRIM_CUDA_CHECK(cudaFree(nullptr));
-    }
-  }
-
-  // The shares' loops start together, once every share is set up (or has failed).
-  std::mutex ready_mutex;
-  std::condition_variable ready_changed;
-  int waiting = 0;
-  int sharing = 0;  // shares that will reach the barrier
-  for (int k = 0; k < n; ++k)
-    if (share_first_sample(settings, k + 1, n) > share_first_sample(settings, k, n)) ++sharing;
-  std::vector<char> loop_started(n, 0);
-  auto arrive_as = [&](int k) {
-    std::unique_lock<std::mutex> lock(ready_mutex);
-    loop_started[k] = 1;
-    if (++waiting >= sharing) {
-      ready_changed.notify_all();
-    } else {
-      ready_changed.wait(lock, [&] { return waiting >= sharing; });
-    }
-  };
-
-  // Where each share starts: its first sample, or where a resumed render left it.
+// Where each share starts: its first sample, or where a resumed render left it.
+std::vector<std::uint64_t> share_starts(const RenderSettings& settings, int n) {
   if (!settings.resume_at.empty() && settings.resume_at.size() != std::size_t(n))
     throw std::runtime_error("render: the checkpoint was written by a render split into " +
                              std::to_string(settings.resume_at.size()) + " shares; this one has " +
@@ -158,108 +138,213 @@ RenderResult render_split(const Scene& scene, const RenderSettings& settings,
     starts[k] = settings.resume_at.empty() ? std::uint64_t(share_first_sample(settings, k, n)) *
                                                  settings.width * std::uint64_t(settings.height)
                                            : settings.resume_at[k];
+  return starts;
+}
 
-  // Checkpoints: each share hands over its film when its own checkpoint is due; the render's
-  // checkpoint is the sum of every share's latest film (or the film it started from) with every
-  // share's progress at that film. The films add up whenever they were taken.
-  std::mutex checkpoint_mutex;
-  std::vector<FilmState> latest(n);
-  if (settings.initial_film) latest[0] = *settings.initial_film;
-  std::vector<std::uint64_t> latest_next = starts;
-  auto share_checkpoint = [&](int k, const FilmState& film, std::uint64_t next) {
-    std::lock_guard<std::mutex> lock(checkpoint_mutex);
-    latest[k] = film;
-    latest_next[k] = next;
+// The shares' loops start together, once every share is set up (or has failed).
+class StartBarrier {
+ public:
+  StartBarrier(const RenderSettings& settings, int n) : started_(n, 0) {
+    for (int k = 0; k < n; ++k)
+      if (share_first_sample(settings, k + 1, n) > share_first_sample(settings, k, n)) ++sharing_;
+  }
+
+  // Share k's loop starts once every other share's does.
+  void arrive(int k) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    started_[k] = 1;
+    if (++waiting_ >= sharing_) {
+      changed_.notify_all();
+    } else {
+      changed_.wait(lock, [&] { return waiting_ >= sharing_; });
+    }
+  }
+
+  // A share that fails before its loop must not keep the others waiting for it.
+  void fail(int k) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!started_[k]) {
+      --sharing_;
+      changed_.notify_all();
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int waiting_ = 0;
+  int sharing_ = 0;  // shares that will reach the barrier
+  std::vector<char> started_;
+};
+
+// Checkpoints: each share hands over its film when its own checkpoint is due; the render's
+// checkpoint is the sum of every share's latest film (or the film it started from) with every
+// share's progress at that film. The films add up whenever they were taken.
+class SharedCheckpoint {
+ public:
+  SharedCheckpoint(const RenderSettings& settings, const std::vector<std::uint64_t>& starts)
+      : settings_(settings), latest_(starts.size()), latest_next_(starts) {
+    if (settings.initial_film) latest_[0] = *settings.initial_film;
+  }
+
+  void hand_over(int k, const FilmState& film, std::uint64_t next) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    latest_[k] = film;
+    latest_next_[k] = next;
     FilmState total;
-    for (const FilmState& f : latest)
+    for (const FilmState& f : latest_)
       if (!f.sums.empty()) add_film(total, f);
-    settings.on_checkpoint(total, latest_next);
-  };
+    settings_.on_checkpoint(total, latest_next_);
+  }
 
-  std::vector<RenderResult> results(n);
-  std::vector<std::exception_ptr> errors(n);
-  std::vector<int> done(n, 0);
-  std::mutex progress_mutex;
-  auto share_settings = [&](int k) {
-    RenderSettings s = settings;
-    if (gpu && n > 1) s.on_loop_start = [&arrive_as, k] { arrive_as(k); };
-    s.first_sample = share_first_sample(settings, k, n);
-    s.spp = share_first_sample(settings, k + 1, n) - s.first_sample;
-    s.initial_film = k == 0 ? settings.initial_film : nullptr;
+ private:
+  const RenderSettings& settings_;
+  std::mutex mutex_;
+  std::vector<FilmState> latest_;
+  std::vector<std::uint64_t> latest_next_;
+};
+
+// The render's progress: the samples every share has done.
+class SharedProgress {
+ public:
+  SharedProgress(const RenderSettings& settings, int n) : settings_(settings), done_(n, 0) {}
+
+  void report(int k, int share_done) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_[k] = share_done;
+    int sum = 0;
+    for (int v : done_) sum += v;
+    settings_.on_progress(sum, settings_.spp);
+  }
+
+ private:
+  const RenderSettings& settings_;
+  std::mutex mutex_;
+  std::vector<int> done_;
+};
+
+// A render split into one share per device (GPU) or share (CPU): the shares' settings, their
+// renders (one thread per device on the GPU, one after the other on the CPU) and their sum.
+class SplitRender {
+ public:
+  SplitRender(const Scene& scene, const RenderSettings& settings, const std::vector<int>& devices)
+      : scene_(scene),
+        settings_(settings),
+        devices_(devices),
+        n_(static_cast<int>(devices.size())),
+        gpu_(settings.executor == ExecutorKind::gpu),
+        barrier_(settings, n_),
+        starts_(share_starts(settings, n_)),
+        checkpoint_(settings, starts_),
+        progress_(settings, n_),
+        results_(n_),
+        errors_(n_) {}
+
+  void render_shares() {
+    if (gpu_ && n_ > 1) {
+      std::vector<std::thread> threads;
+      for (int k = 0; k < n_; ++k) threads.emplace_back([this, k] { render_share(k); });
+      for (std::thread& t : threads) t.join();
+    } else {
+      for (int k = 0; k < n_; ++k) render_share(k);
+    }
+  }
+
+  // Throws the first share's error, naming its device or share.
+  void rethrow_errors() const {
+    for (int k = 0; k < n_; ++k) {
+      if (!errors_[k]) continue;
+      const std::string where =
+          gpu_ ? "device " + std::to_string(devices_[k]) : "share " + std::to_string(k);
+      try {
+        std::rethrow_exception(errors_[k]);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(where + ": " + e.what());
+      }
+    }
+  }
+
+  RenderResult total(double wall_ms) {
+    if (n_ == 1) {
+      results_[0].stats.device_index = gpu_ ? devices_[0] : -1;
+      return results_[0];
+    }
+    RenderResult total;
+    for (int k = 0; k < n_; ++k)
+      if (results_[k].stats.spp > 0) add_share(total, results_[k]);
+    // Every share's progress, the empty shares' too.
+    total.next_samples = starts_;
+    for (int k = 0; k < n_; ++k)
+      if (results_[k].stats.spp > 0) total.next_samples[k] = results_[k].next_samples.at(0);
+    // The shares' render loops run at the same time, so total_ms is the slowest one's (see
+    // add_share_stats); the wall time also counts each device's set-up (context, scene upload).
+    total.stats.wall_ms = wall_ms;
+    return total;
+  }
+
+ private:
+  RenderSettings share_settings(int k) {
+    RenderSettings s = settings_;
+    if (gpu_ && n_ > 1) s.on_loop_start = [this, k] { barrier_.arrive(k); };
+    s.first_sample = share_first_sample(settings_, k, n_);
+    s.spp = share_first_sample(settings_, k + 1, n_) - s.first_sample;
+    s.initial_film = k == 0 ? settings_.initial_film : nullptr;
     s.resume_at.clear();
-    if (!settings.resume_at.empty()) s.resume_at = {starts[k]};
-    if (settings.on_checkpoint && n > 1) {
-      s.on_checkpoint = [&share_checkpoint, k](const FilmState& film,
-                                               const std::vector<std::uint64_t>& next) {
-        share_checkpoint(k, film, next.at(0));
+    if (!settings_.resume_at.empty()) s.resume_at = {starts_[k]};
+    if (settings_.on_checkpoint && n_ > 1) {
+      s.on_checkpoint = [this, k](const FilmState& film, const std::vector<std::uint64_t>& next) {
+        checkpoint_.hand_over(k, film, next.at(0));
       };
     }
-    if (settings.on_progress) {
-      s.on_progress = [&, k](int share_done, int) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        done[k] = share_done;
-        int sum = 0;
-        for (int v : done) sum += v;
-        settings.on_progress(sum, settings.spp);
-      };
+    if (settings_.on_progress) {
+      s.on_progress = [this, k](int share_done, int) { progress_.report(k, share_done); };
     }
     return s;
-  };
-  auto render_share = [&](int k) {
+  }
+
+  void render_share(int k) {
     try {
       const RenderSettings s = share_settings(k);
       if (s.spp == 0) return;
-      if (gpu) set_gpu_device(devices[k]);
-      results[k] = render(scene, s);
-      results[k].stats.first_sample = s.first_sample;
-      results[k].stats.device_index = gpu ? devices[k] : -1;
+      if (gpu_) set_gpu_device(devices_[k]);
+      results_[k] = render(scene_, s);
+      results_[k].stats.first_sample = s.first_sample;
+      results_[k].stats.device_index = gpu_ ? devices_[k] : -1;
     } catch (...) {
-      errors[k] = std::current_exception();
-      // A share that fails before its loop must not keep the others waiting for it.
-      std::lock_guard<std::mutex> lock(ready_mutex);
-      if (!loop_started[k]) {
-        --sharing;
-        ready_changed.notify_all();
-      }
+      errors_[k] = std::current_exception();
+      barrier_.fail(k);
     }
-  };
-
-  const auto start = std::chrono::steady_clock::now();
-  if (gpu && n > 1) {
-    std::vector<std::thread> threads;
-    for (int k = 0; k < n; ++k) threads.emplace_back(render_share, k);
-    for (std::thread& t : threads) t.join();
-  } else {
-    for (int k = 0; k < n; ++k) render_share(k);
   }
+
+  const Scene& scene_;
+  const RenderSettings& settings_;
+  const std::vector<int>& devices_;
+  const int n_;
+  const bool gpu_;
+  StartBarrier barrier_;
+  std::vector<std::uint64_t> starts_;
+  SharedCheckpoint checkpoint_;
+  SharedProgress progress_;
+  std::vector<RenderResult> results_;
+  std::vector<std::exception_ptr> errors_;
+};
+
+}  // namespace
+
+RenderResult render_split(const Scene& scene, const RenderSettings& settings,
+                          const std::vector<int>& devices) {
+  if (devices.empty()) throw std::runtime_error("render: no device to render on");
+  if (settings.executor == ExecutorKind::gpu) {
+    check_devices_exist(devices);
+    create_contexts(devices);
+  }
+  SplitRender split(scene, settings, devices);
+  const auto start = std::chrono::steady_clock::now();
+  split.render_shares();
   const double wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-
-  for (int k = 0; k < n; ++k) {
-    if (!errors[k]) continue;
-    const std::string where =
-        gpu ? "device " + std::to_string(devices[k]) : "share " + std::to_string(k);
-    try {
-      std::rethrow_exception(errors[k]);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(where + ": " + e.what());
-    }
-  }
-  if (n == 1) {
-    results[0].stats.device_index = gpu ? devices[0] : -1;
-    return results[0];
-  }
-  RenderResult total;
-  for (int k = 0; k < n; ++k)
-    if (results[k].stats.spp > 0) add_share(total, results[k]);
-  // Every share's progress, the empty shares' too.
-  total.next_samples = starts;
-  for (int k = 0; k < n; ++k)
-    if (results[k].stats.spp > 0) total.next_samples[k] = results[k].next_samples.at(0);
-  // The shares' render loops run at the same time, so total_ms is the slowest one's (see
-  // add_share_stats); the wall time also counts each device's set-up (context, scene upload).
-  total.stats.wall_ms = wall_ms;
-  return total;
+  split.rethrow_errors();
+  return split.total(wall_ms);
 }
 
 }  // namespace raystream

@@ -45,8 +45,29 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
                          const std::vector<MaterialData>& materials, SceneBvh bvh,
                          const PathPrimitives& primitives, int width, int height,
                          MemoryTally* tally) {
-  // The host's part: triangles in the intersection's form (and the SAH build), the light table.
-  auto start = std::chrono::steady_clock::now();
+  prepare_on_host(scene, materials, bvh);
+
+  // Everything but the LBVH's triangles into executor memory.
+  const auto start = std::chrono::steady_clock::now();
+  upload_scene_data(ex, scene, materials, tally);
+  bvh_stats_.primitives = scene.triangles.size() + scene.objects.size();
+  bvh_stats_.triangles = scene.triangles.size();
+  view_.geometry = acceleration_.geometry();
+  if (bvh == SceneBvh::lbvh) {
+    startup_.upload_ms = milliseconds_since(start);
+    upload_with_lbvh(ex, primitives, tally);
+  } else {
+    upload_sah_tree(ex, tally);
+    startup_.upload_ms = milliseconds_since(start);
+    record_sah_stats();
+  }
+  set_executor_view(scene, width, height);
+}
+
+// The host's part: triangles in the intersection's form (and the SAH build), the light table.
+void SceneUpload::prepare_on_host(const Scene& scene, const std::vector<MaterialData>& materials,
+                                  SceneBvh bvh) {
+  const auto start = std::chrono::steady_clock::now();
   acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
   lights_ = build_light_table(scene, acceleration_, materials,
                               environment_power_estimate(scene.environment) / (4.0f * kPi));
@@ -57,9 +78,12 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
   }
   startup_.bvh_ms = acceleration_.build_ms;
   startup_.prepare_ms = milliseconds_since(start) - acceleration_.build_ms;
+}
 
-  // Everything but the LBVH's triangles into executor memory.
-  start = std::chrono::steady_clock::now();
+// The objects, materials, environment map, textures and lights.
+void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
+                                    const std::vector<MaterialData>& materials,
+                                    MemoryTally* tally) {
   objects_ = Buffer<SceneObject>(ex, "scene objects", acceleration_.objects.size(), tally);
   materials_ = Buffer<MaterialData>(ex, "materials", materials.size(), tally);
   environment_texels_ =
@@ -92,41 +116,39 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
   }
   upload(ex, textures_, views);
   upload(ex, light_cdf_, lights_.cdf);
+}
 
-  bvh_stats_.primitives = scene.triangles.size() + scene.objects.size();
-  bvh_stats_.triangles = scene.triangles.size();
-  view_.geometry = acceleration_.geometry();
-  if (bvh == SceneBvh::lbvh) {
-    startup_.upload_ms = milliseconds_since(start);
-    upload_with_lbvh(ex, primitives, tally);
-  } else {
-    triangles_ = Buffer<TriangleGeometry>(ex, "triangles", acceleration_.triangles.size(), tally);
-    shading_ = Buffer<TriangleShading>(ex, "triangle normals and materials",
-                                       acceleration_.shading.size(), tally);
-    nodes_ = Buffer<BvhNode>(ex, "BVH nodes", acceleration_.nodes.size(), tally);
-    primitives_ = Buffer<std::int32_t>(ex, "BVH primitive references",
-                                       acceleration_.primitives.size(), tally);
-    upload(ex, triangles_, acceleration_.triangles);
-    upload(ex, shading_, acceleration_.shading);
-    upload(ex, nodes_, acceleration_.nodes);
-    upload(ex, primitives_, acceleration_.primitives);
-    startup_.upload_ms = milliseconds_since(start);
-    bvh_stats_.built = !acceleration_.nodes.empty();
-    if (bvh_stats_.built) {
-      bvh_stats_.builder = "sah";
-      bvh_stats_.nodes = acceleration_.nodes.size();
-      bvh_stats_.leaves = acceleration_.leaves;
-      bvh_stats_.depth = acceleration_.depth;
-      bvh_stats_.sah_cost = acceleration_.sah_cost;
-      bvh_stats_.build_ms = acceleration_.build_ms;
-      bvh_stats_.tree_bytes = bytes_of(acceleration_.nodes) + bytes_of(acceleration_.primitives);
-      bvh_stats_.primitive_bytes = bytes_of(acceleration_.triangles) +
-                                   bytes_of(acceleration_.shading) +
-                                   bytes_of(acceleration_.objects);
-    }
+// The SAH build's triangles (in its leaf order) and tree.
+void SceneUpload::upload_sah_tree(const Executor& ex, MemoryTally* tally) {
+  triangles_ = Buffer<TriangleGeometry>(ex, "triangles", acceleration_.triangles.size(), tally);
+  shading_ = Buffer<TriangleShading>(ex, "triangle normals and materials",
+                                     acceleration_.shading.size(), tally);
+  nodes_ = Buffer<BvhNode>(ex, "BVH nodes", acceleration_.nodes.size(), tally);
+  primitives_ =
+      Buffer<std::int32_t>(ex, "BVH primitive references", acceleration_.primitives.size(), tally);
+  upload(ex, triangles_, acceleration_.triangles);
+  upload(ex, shading_, acceleration_.shading);
+  upload(ex, nodes_, acceleration_.nodes);
+  upload(ex, primitives_, acceleration_.primitives);
+}
+
+void SceneUpload::record_sah_stats() {
+  bvh_stats_.built = !acceleration_.nodes.empty();
+  if (bvh_stats_.built) {
+    bvh_stats_.builder = "sah";
+    bvh_stats_.nodes = acceleration_.nodes.size();
+    bvh_stats_.leaves = acceleration_.leaves;
+    bvh_stats_.depth = acceleration_.depth;
+    bvh_stats_.sah_cost = acceleration_.sah_cost;
+    bvh_stats_.build_ms = acceleration_.build_ms;
+    bvh_stats_.tree_bytes = bytes_of(acceleration_.nodes) + bytes_of(acceleration_.primitives);
+    bvh_stats_.primitive_bytes = bytes_of(acceleration_.triangles) +
+                                 bytes_of(acceleration_.shading) + bytes_of(acceleration_.objects);
   }
+}
 
-  // The host geometry view's counts, with executor pointers.
+// The host geometry view's counts, with executor pointers.
+void SceneUpload::set_executor_view(const Scene& scene, int width, int height) {
   view_.geometry.objects = objects_.data();
   view_.geometry.triangles = triangles_.data();
   view_.geometry.triangle_shading = shading_.data();

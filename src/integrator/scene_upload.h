@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "geometry/lbvh.h"
-#include "geometry/scene_acceleration.h"
 #include "execution/buffer.h"
 #include "execution/path_primitives.h"
+#include "geometry/lbvh.h"
+#include "geometry/scene_acceleration.h"
 #include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "lights/light_table.h"
@@ -40,7 +40,15 @@ class SceneUpload {
   const StartupStats& startup() const { return startup_; }
 
  private:
+  // The constructor's steps.
+  void prepare_on_host(const Scene& scene, const std::vector<MaterialData>& materials,
+                       SceneBvh bvh);
+  void upload_scene_data(const Executor& ex, const Scene& scene,
+                         const std::vector<MaterialData>& materials, MemoryTally* tally);
+  void upload_sah_tree(const Executor& ex, MemoryTally* tally);
+  void record_sah_stats();
   void upload_with_lbvh(const Executor& ex, const PathPrimitives& primitives, MemoryTally* tally);
+  void set_executor_view(const Scene& scene, int width, int height);
 
   SceneAcceleration acceleration_;
   Buffer<SceneObject> objects_;

@@ -195,6 +195,126 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
+// Prints the device, and returns its device-to-device copy bandwidth (GB/s, read + write).
+double print_device(const BenchOptions& o) {
+  cudaDeviceProp prop;
+  int device = 0;
+  PRIM_CUDA_CHECK(cudaGetDevice(&device));
+  PRIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  const std::size_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
+  const double bandwidth = copy_bandwidth(std::min<std::size_t>(largest, 1000000000));
+  std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write)\n", prop.name,
+              prop.multiProcessorCount, bandwidth);
+  return bandwidth;
+}
+
+// Times the GPU decode, encode and end to end into `row`, checking each output against the CPU
+// reference; returns whether both matched (row.check says which did not).
+bool measure_gpu(const BenchOptions& o, utf8::Method method, const std::vector<std::uint8_t>& text,
+                 const utf8::cpu::Decoded& expected, Row& row) {
+  const std::size_t size = text.size();
+  const std::size_t ncp = expected.code_points.size();
+  utf8::Options options;
+  options.decode_method = options.encode_method = method;
+  options.scan = o.scan;
+  options.compact = o.compact;
+  utf8::Codec codec({size, ncp}, options);
+  DeviceBuffer d_text(size), d_cps(4 * size), d_back(4 * ncp);
+  PRIM_CUDA_CHECK(cudaMemcpy(d_text.as<void>(), text.data(), size, cudaMemcpyHostToDevice));
+
+  row.decode_ms = gpu_median_ms(gpu_reps(size), [&] {
+    codec.decode(d_text.as<std::uint8_t>(), size, d_cps.as<std::uint32_t>());
+  });
+  const utf8::Result dr = codec.result();
+  std::vector<std::uint32_t> cps(dr.count);
+  PRIM_CUDA_CHECK(cudaMemcpy(cps.data(), d_cps.as<void>(), 4 * cps.size(), cudaMemcpyDeviceToHost));
+  const bool decode_ok = dr.count == ncp && dr.first_invalid == utf8::kNone &&
+                         std::memcmp(cps.data(), expected.code_points.data(), 4 * ncp) == 0;
+
+  row.encode_ms = gpu_median_ms(gpu_reps(size), [&] {
+    codec.encode(d_cps.as<std::uint32_t>(), ncp, d_back.as<std::uint8_t>());
+  });
+  const utf8::Result er = codec.result();
+  std::vector<std::uint8_t> back(er.count);
+  PRIM_CUDA_CHECK(cudaMemcpy(back.data(), d_back.as<void>(), back.size(), cudaMemcpyDeviceToHost));
+  const bool encode_ok = er.count == size && er.first_invalid == utf8::kNone &&
+                         std::memcmp(back.data(), text.data(), size) == 0;
+
+  // End to end: copy in (pageable), decode, copy the code points out.
+  const auto t0 = std::chrono::steady_clock::now();
+  PRIM_CUDA_CHECK(cudaMemcpy(d_text.as<void>(), text.data(), size, cudaMemcpyHostToDevice));
+  codec.decode(d_text.as<std::uint8_t>(), size, d_cps.as<std::uint32_t>());
+  const std::size_t count = codec.result().count;
+  PRIM_CUDA_CHECK(cudaMemcpy(cps.data(), d_cps.as<void>(), 4 * count, cudaMemcpyDeviceToHost));
+  row.e2e_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  row.check = decode_ok && encode_ok ? "ok"
+              : decode_ok            ? "ENCODE MISMATCH"
+              : encode_ok            ? "DECODE MISMATCH"
+                                     : "DECODE AND ENCODE MISMATCH";
+  return decode_ok && encode_ok;
+}
+
+// One GPU row (an error is printed in the row); returns whether its outputs matched.
+bool bench_gpu(const BenchOptions& o, utf8::Method method, utf8::TextKind kind,
+               const std::vector<std::uint8_t>& text, const utf8::cpu::Decoded& expected,
+               double floor_ms) {
+  const std::size_t size = text.size();
+  Row row{utf8::name(kind), size_name(size), std::string("GPU ") + utf8::name(method)};
+  row.bytes = size;
+  row.floor_ms = floor_ms;
+  bool ok = false;
+  try {
+    ok = measure_gpu(o, method, text, expected, row);
+  } catch (const std::exception& e) {
+    row.check = std::string("error: ") + e.what();
+    row.floor_ms = 0;
+  }
+  print_row(row);
+  return ok;
+}
+
+// The CPU rows: one thread (the reference), and every OpenMP thread; returns whether the counts
+// and the OpenMP outputs matched.
+bool bench_cpu(utf8::TextKind kind, const std::vector<std::uint8_t>& text,
+               const utf8::cpu::Decoded& expected) {
+  const std::size_t size = text.size();
+  const std::size_t ncp = expected.code_points.size();
+  bool all_ok = true;
+  // Output buffers taken (and touched) before timing, as on the GPU.
+  const int reps = cpu_reps(size);
+  const std::uint32_t* cps = expected.code_points.data();
+  std::vector<std::uint32_t> cpu_cps(size);
+  std::vector<std::uint8_t> cpu_bytes(4 * ncp);
+  std::size_t bad = 0, decoded = 0, encoded = 0;
+  Row one{utf8::name(kind), size_name(size), "CPU 1 thread"};
+  one.bytes = size;
+  one.decode_ms = cpu_median_ms(
+      reps, [&] { decoded = utf8::cpu::decode_range(text.data(), 0, size, cpu_cps.data(), &bad); });
+  one.encode_ms = cpu_median_ms(
+      reps, [&] { encoded = utf8::cpu::encode_range(cps, 0, ncp, cpu_bytes.data(), &bad); });
+  one.check = decoded == ncp && encoded == size ? "reference" : "COUNT MISMATCH";
+  all_ok = all_ok && decoded == ncp && encoded == size;
+  print_row(one);
+
+  Row many{utf8::name(kind), size_name(size),
+           "CPU " + std::to_string(omp_get_max_threads()) + " threads"};
+  many.bytes = size;
+  many.decode_ms = cpu_median_ms(reps, [&] {
+    decoded = utf8::cpu::decode_parallel_into(text.data(), size, cpu_cps.data(), &bad);
+  });
+  many.encode_ms = cpu_median_ms(
+      reps, [&] { encoded = utf8::cpu::encode_parallel_into(cps, ncp, cpu_bytes.data(), &bad); });
+  const bool same = decoded == ncp && encoded == size &&
+                    std::memcmp(cpu_cps.data(), cps, 4 * ncp) == 0 &&
+                    std::memcmp(cpu_bytes.data(), text.data(), size) == 0;
+  many.check = same ? "ok" : "MISMATCH";
+  all_ok = all_ok && same;
+  print_row(many);
+  return all_ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,17 +327,7 @@ int main(int argc, char** argv) {
   }
   bool all_ok = true;
   try {
-    double bandwidth = 0;
-    if (o.gpu) {
-      cudaDeviceProp prop;
-      int device = 0;
-      PRIM_CUDA_CHECK(cudaGetDevice(&device));
-      PRIM_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-      const std::size_t largest = *std::max_element(o.sizes.begin(), o.sizes.end());
-      bandwidth = copy_bandwidth(std::min<std::size_t>(largest, 1000000000));
-      std::printf("device: %s, %d SMs; device-to-device copy %.0f GB/s (read + write)\n", prop.name,
-                  prop.multiProcessorCount, bandwidth);
-    }
+    const double bandwidth = o.gpu ? print_device(o) : 0.0;
     std::printf("CPU: %d OpenMP threads; scan '%s', compact '%s'\n\n", omp_get_max_threads(),
                 prim::classic::name(o.scan.algorithm), prim::classic::name(o.compact.algorithm));
     print_header();
@@ -228,102 +338,9 @@ int main(int argc, char** argv) {
         const utf8::cpu::Decoded expected = utf8::cpu::decode_parallel(text.data(), size);
         const std::size_t ncp = expected.code_points.size();
         const double floor_ms = o.gpu ? (size + 4.0 * ncp) / (bandwidth * 1e9) * 1e3 : 0.0;
-
-        for (utf8::Method method : o.gpu ? o.methods : std::vector<utf8::Method>{}) {
-          Row row{utf8::name(kind), size_name(size), std::string("GPU ") + utf8::name(method)};
-          row.bytes = size;
-          row.floor_ms = floor_ms;
-          try {
-            utf8::Options options;
-            options.decode_method = options.encode_method = method;
-            options.scan = o.scan;
-            options.compact = o.compact;
-            utf8::Codec codec({size, ncp}, options);
-            DeviceBuffer d_text(size), d_cps(4 * size), d_back(4 * ncp);
-            PRIM_CUDA_CHECK(
-                cudaMemcpy(d_text.as<void>(), text.data(), size, cudaMemcpyHostToDevice));
-
-            row.decode_ms = gpu_median_ms(gpu_reps(size), [&] {
-              codec.decode(d_text.as<std::uint8_t>(), size, d_cps.as<std::uint32_t>());
-            });
-            const utf8::Result dr = codec.result();
-            std::vector<std::uint32_t> cps(dr.count);
-            PRIM_CUDA_CHECK(
-                cudaMemcpy(cps.data(), d_cps.as<void>(), 4 * cps.size(), cudaMemcpyDeviceToHost));
-            const bool decode_ok =
-                dr.count == ncp && dr.first_invalid == utf8::kNone &&
-                std::memcmp(cps.data(), expected.code_points.data(), 4 * ncp) == 0;
-
-            row.encode_ms = gpu_median_ms(gpu_reps(size), [&] {
-              codec.encode(d_cps.as<std::uint32_t>(), ncp, d_back.as<std::uint8_t>());
-            });
-            const utf8::Result er = codec.result();
-            std::vector<std::uint8_t> back(er.count);
-            PRIM_CUDA_CHECK(
-                cudaMemcpy(back.data(), d_back.as<void>(), back.size(), cudaMemcpyDeviceToHost));
-            const bool encode_ok = er.count == size && er.first_invalid == utf8::kNone &&
-                                   std::memcmp(back.data(), text.data(), size) == 0;
-
-            // End to end: copy in (pageable), decode, copy the code points out.
-            const auto t0 = std::chrono::steady_clock::now();
-            PRIM_CUDA_CHECK(
-                cudaMemcpy(d_text.as<void>(), text.data(), size, cudaMemcpyHostToDevice));
-            codec.decode(d_text.as<std::uint8_t>(), size, d_cps.as<std::uint32_t>());
-            const std::size_t count = codec.result().count;
-            PRIM_CUDA_CHECK(
-                cudaMemcpy(cps.data(), d_cps.as<void>(), 4 * count, cudaMemcpyDeviceToHost));
-            row.e2e_ms =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count();
-
-            row.check = decode_ok && encode_ok ? "ok"
-                        : decode_ok            ? "ENCODE MISMATCH"
-                        : encode_ok            ? "DECODE MISMATCH"
-                                               : "DECODE AND ENCODE MISMATCH";
-            all_ok = all_ok && decode_ok && encode_ok;
-          } catch (const std::exception& e) {
-            row.check = std::string("error: ") + e.what();
-            row.floor_ms = 0;
-            all_ok = false;
-          }
-          print_row(row);
-        }
-
-        if (o.cpu) {
-          // Output buffers taken (and touched) before timing, as on the GPU.
-          const int reps = cpu_reps(size);
-          const std::uint32_t* cps = expected.code_points.data();
-          std::vector<std::uint32_t> cpu_cps(size);
-          std::vector<std::uint8_t> cpu_bytes(4 * ncp);
-          std::size_t bad = 0, decoded = 0, encoded = 0;
-          Row one{utf8::name(kind), size_name(size), "CPU 1 thread"};
-          one.bytes = size;
-          one.decode_ms = cpu_median_ms(reps, [&] {
-            decoded = utf8::cpu::decode_range(text.data(), 0, size, cpu_cps.data(), &bad);
-          });
-          one.encode_ms = cpu_median_ms(reps, [&] {
-            encoded = utf8::cpu::encode_range(cps, 0, ncp, cpu_bytes.data(), &bad);
-          });
-          one.check = decoded == ncp && encoded == size ? "reference" : "COUNT MISMATCH";
-          all_ok = all_ok && decoded == ncp && encoded == size;
-          print_row(one);
-
-          Row many{utf8::name(kind), size_name(size),
-                   "CPU " + std::to_string(omp_get_max_threads()) + " threads"};
-          many.bytes = size;
-          many.decode_ms = cpu_median_ms(reps, [&] {
-            decoded = utf8::cpu::decode_parallel_into(text.data(), size, cpu_cps.data(), &bad);
-          });
-          many.encode_ms = cpu_median_ms(reps, [&] {
-            encoded = utf8::cpu::encode_parallel_into(cps, ncp, cpu_bytes.data(), &bad);
-          });
-          const bool same = decoded == ncp && encoded == size &&
-                            std::memcmp(cpu_cps.data(), cps, 4 * ncp) == 0 &&
-                            std::memcmp(cpu_bytes.data(), text.data(), size) == 0;
-          many.check = same ? "ok" : "MISMATCH";
-          all_ok = all_ok && same;
-          print_row(many);
-        }
+        for (utf8::Method method : o.gpu ? o.methods : std::vector<utf8::Method>{})
+          if (!bench_gpu(o, method, kind, text, expected, floor_ms)) all_ok = false;
+        if (o.cpu && !bench_cpu(kind, text, expected)) all_ok = false;
       }
     }
   } catch (const std::exception& e) {

@@ -235,23 +235,7 @@ struct AgentSelect {
   // the staging has its slack (device/dispatch_compact.cuh).
   __device__ __forceinline__ void consume_tile(std::size_t max_n, const std::size_t* d_n,
                                                bool aligned, bool out_aligned) {
-    // *d_n, like the input, was ready before the zeroing kernel ahead started. The prefetch of the
-    // tile ahead (agent/agent_scan.cuh) goes here rather than further down, where it made the
-    // chained partition spill 20 bytes more. One wave: every tile has started already. The chained
-    // partition of vector items (CUB's order, and the stable one's first pass) does not prefetch:
-    // it spills (above), and prefetching cost it time, where the partitions of wide items gained
-    // (bench/results/RESULTS.md).
-    constexpr bool kPrefetch = !ONE_WAVE && !(R == Rejected::reversed && kVectorItems);
-    if (threadIdx.x == 0) {
-      const std::size_t count = d_n && *d_n < max_n ? *d_n : max_n;
-      storage.item_count = count;
-      if constexpr (ONE_WAVE) storage.one_wave_sums[0] = storage.one_wave_sums[1] = 0;
-      if constexpr (kPrefetch) {
-        prefetch_tile_ahead(in, count, std::size_t(blockDim.x) * ITEMS,
-                            static_cast<int>(blockIdx.x), schedule.prefetch_tiles);
-      }
-    }
-    __syncthreads();
+    start_tile(max_n, d_n);
     const int tile = blockIdx.x;
 
     const unsigned tile_items = blockDim.x * ITEMS;
@@ -284,7 +268,64 @@ struct AgentSelect {
     unsigned kept_bits = 0;
     unsigned row_base[ITEMS / VEC];
     const unsigned warp_kept = rank_items(items, segment_start, valid, lane, kept_bits, row_base);
+    const Count warp_base = scan_kept_counts(items, warp_kept, tile, tile_items, lane);
 
+    // (One wave: warp_base holds no tile prefix, and the sums give it and the kept total.)
+    const Count kept_before_tile = ONE_WAVE ? one_wave_sum(0) : storage.scan.tile_prefix();
+    const unsigned tile_kept = static_cast<unsigned>(storage.scan.tile_aggregate());
+    const unsigned warp_offset =
+        static_cast<unsigned>(ONE_WAVE ? warp_base : warp_base - kept_before_tile);
+    const bool vector_stores = kVectorItems && out_aligned;
+    const Runs runs =
+        place_runs(kept_before_tile, tile_start, tile_kept, tile_valid, vector_stores);
+
+    stage_tile(items, kept_bits, row_base, warp_offset, runs.shift, runs.rejected_base,
+               runs.tile_rejected, segment_offset, valid, lane);
+    __syncthreads();
+
+    store_tile(runs, kept_before_tile, tile_kept, tile_valid, vector_stores, out_aligned);
+    if (tile_start + tile_items >= storage.item_count && threadIdx.x == 0) {  // the last tile
+      *d_count = static_cast<std::size_t>(kept_before_tile + tile_kept);
+    }
+  }
+
+ private:
+  // Where the tile's two runs go: the kept items to out[kept_before_tile, ...), staged from
+  // `shift`; a partition's rejected ones to out[rejected_start, ...), staged from rejected_base.
+  struct Runs {
+    unsigned shift;
+    std::size_t rejected_before_tile;
+    unsigned tile_rejected;
+    std::size_t rejected_start;
+    unsigned rejected_base;
+  };
+
+  // Thread 0 reads the item count (and, chained, prefetches the tile ahead); the block waits.
+  __device__ __forceinline__ void start_tile(std::size_t max_n, const std::size_t* d_n) {
+    // *d_n, like the input, was ready before the zeroing kernel ahead started. The prefetch of the
+    // tile ahead (agent/agent_scan.cuh) goes here rather than further down, where it made the
+    // chained partition spill 20 bytes more. One wave: every tile has started already. The chained
+    // partition of vector items (CUB's order, and the stable one's first pass) does not prefetch:
+    // it spills (above), and prefetching cost it time, where the partitions of wide items gained
+    // (bench/results/RESULTS.md).
+    constexpr bool kPrefetch = !ONE_WAVE && !(R == Rejected::reversed && kVectorItems);
+    if (threadIdx.x == 0) {
+      const std::size_t count = d_n && *d_n < max_n ? *d_n : max_n;
+      storage.item_count = count;
+      if constexpr (ONE_WAVE) storage.one_wave_sums[0] = storage.one_wave_sums[1] = 0;
+      if constexpr (kPrefetch) {
+        prefetch_tile_ahead(in, count, std::size_t(blockDim.x) * ITEMS,
+                            static_cast<int>(blockIdx.x), schedule.prefetch_tiles);
+      }
+    }
+    __syncthreads();
+  }
+
+  // The block scan of the warps' kept counts: returns the kept items before the warp's, from the
+  // tile's start (one wave) or the input's (chained: the tile's prefix by look-back). One wave:
+  // the tiles' sums follow the grid barrier (one_wave_sum).
+  __device__ __forceinline__ Count scan_kept_counts(T (&items)[ITEMS], unsigned warp_kept, int tile,
+                                                    unsigned tile_items, int lane) {
     const Count warp_base = BlockScanT::warp_base(
         storage.scan, Count(warp_kept), Count(0), Plus{}, [&](const Count& tile_kept) -> Count {
           if constexpr (ONE_WAVE) {  // the count for the sum after the grid barrier; no look-back
@@ -303,52 +344,52 @@ struct AgentSelect {
                       storage.one_wave_sums);
       __syncthreads();
     }
-    // (One wave: warp_base holds no tile prefix, and the sums give it and the kept total.)
-    const Count kept_before_tile = ONE_WAVE ? one_wave_sum(0) : storage.scan.tile_prefix();
-    const unsigned tile_kept = static_cast<unsigned>(storage.scan.tile_aggregate());
-    const unsigned warp_offset =
-        static_cast<unsigned>(ONE_WAVE ? warp_base : warp_base - kept_before_tile);
+    return warp_base;
+  }
 
-    // 16-byte stores: the tile's kept items go to out[kept_before_tile, ...), which need not start
-    // on a multiple of VEC; staging them `shift` places further makes each staged vector one
-    // aligned output vector. A partition's rejected run (out[rejected_start, ...), in output order)
-    // is staged after the kept one, at rejected_base, with its own shift.
-    const bool vector_stores = kVectorItems && out_aligned;
-    const unsigned shift = vector_stores ? static_cast<unsigned>(kept_before_tile % VEC) : 0u;
-    const std::size_t rejected_before_tile = tile_start - kept_before_tile;
-    const unsigned tile_rejected = tile_valid - tile_kept;
-    const std::size_t rejected_start =
-        R == Rejected::in_order ? one_wave_sum(1) + rejected_before_tile
-                                : storage.item_count - rejected_before_tile - tile_rejected;
-    unsigned rejected_base = tile_kept;  // the end of the tile's staging without vector stores
+  // 16-byte stores: the tile's kept items go to out[kept_before_tile, ...), which need not start
+  // on a multiple of VEC; staging them `shift` places further makes each staged vector one
+  // aligned output vector. A partition's rejected run (out[rejected_start, ...), in output order)
+  // is staged after the kept one, at rejected_base, with its own shift.
+  __device__ __forceinline__ Runs place_runs(Count kept_before_tile, std::size_t tile_start,
+                                             unsigned tile_kept, unsigned tile_valid,
+                                             bool vector_stores) const {
+    Runs runs;
+    runs.shift = vector_stores ? static_cast<unsigned>(kept_before_tile % VEC) : 0u;
+    runs.rejected_before_tile = tile_start - kept_before_tile;
+    runs.tile_rejected = tile_valid - tile_kept;
+    runs.rejected_start = R == Rejected::in_order
+                              ? one_wave_sum(1) + runs.rejected_before_tile
+                              : storage.item_count - runs.rejected_before_tile - runs.tile_rejected;
+    // The end of the tile's staging without vector stores.
+    runs.rejected_base = tile_kept;
     if (kPartition && vector_stores) {
-      rejected_base = (shift + tile_kept + VEC - 1) / VEC * VEC + rejected_start % VEC;
+      runs.rejected_base =
+          (runs.shift + tile_kept + VEC - 1) / VEC * VEC + runs.rejected_start % VEC;
     }
+    return runs;
+  }
 
-    stage_tile(items, kept_bits, row_base, warp_offset, shift, rejected_base, tile_rejected,
-               segment_offset, valid, lane);
-    __syncthreads();
-
+  // The staged tile to the output: 16-byte vectors where vector_stores, else store_staged.
+  __device__ __forceinline__ void store_tile(const Runs& runs, Count kept_before_tile,
+                                             unsigned tile_kept, unsigned tile_valid,
+                                             bool vector_stores, bool out_aligned) {
     if (vector_stores) {
       if constexpr (kVectorItems) {
-        store_vector_run(out + kept_before_tile, shift, tile_kept);
-        if (kPartition) store_vector_run(out + rejected_start, rejected_base, tile_rejected);
+        store_vector_run(out + kept_before_tile, runs.shift, tile_kept);
+        if (kPartition)
+          store_vector_run(out + runs.rejected_start, runs.rejected_base, runs.tile_rejected);
       }
     } else {
       const unsigned end = kPartition ? tile_valid : tile_kept;
       T* kept_out = out + kept_before_tile;
       // rejected_out[j] for j in [tile_kept, tile_valid): staged item j's place.
       T* rejected_out = R == Rejected::in_order
-                            ? out + rejected_start - tile_kept
-                            : out + (storage.item_count - rejected_before_tile - tile_valid);
+                            ? out + runs.rejected_start - tile_kept
+                            : out + (storage.item_count - runs.rejected_before_tile - tile_valid);
       store_staged(kept_out, rejected_out, tile_kept, end, out_aligned);
     }
-    if (tile_start + tile_items >= storage.item_count && threadIdx.x == 0) {  // the last tile
-      *d_count = static_cast<std::size_t>(kept_before_tile + tile_kept);
-    }
   }
-
- private:
   // One wave: sum k of sum_kept_counts (0: kept before the tile, 1: kept in all tiles).
   __device__ __forceinline__ Count one_wave_sum(int k) const {
     if constexpr (ONE_WAVE) {
