@@ -2,7 +2,7 @@
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test
-             input_file_test)
+             input_file_test load_growth_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 # glTF 2.0: the assimp test assets, small assets written by the test, TYPE gltf objects.
