@@ -16,6 +16,7 @@
 #include <set>
 #include <utility>
 
+#include "core/stop_request.h"
 #include "io/image_reader.h"
 #include "io/input_file.h"
 #include "io/json_reader.h"
@@ -828,7 +829,9 @@ GltfModel Builder::build() {
     check_index(s.nodes[k], m_.nodes, scene_key + ".nodes", "node");
     stack.emplace_back(s.nodes[k], glm::mat4(1.0f));
   }
+  std::size_t visited = 0;
   while (!stack.empty()) {
+    if ((++visited & 1023u) == 0) poll_stop();
     const auto [index, parent] = stack.back();
     stack.pop_back();
     const std::string key = "nodes[" + std::to_string(index) + "]";
@@ -905,6 +908,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   schema(reader, doc, "");
   check_buffer_views(reader, doc);
 
+  poll_stop();
   LoadContext context;
   context.path = path;
   context.folder = fs::path(path).parent_path().string();
@@ -931,6 +935,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   }
   // A buffer or an image that could not be read is only a warning to tinygltf.
   if (!context.problem.empty()) throw SceneError(context.problem);
+  poll_stop();
   for (std::size_t b = 0; b < model.buffers.size(); ++b) {
     const auto length = doc.at("buffers").at(b).at("byteLength").get<std::uint64_t>();
     if (model.buffers[b].data.size() < length)
