@@ -21,8 +21,10 @@
 #include "integrator/render.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint_file.h"
+#include "io/file_identity.h"
 #include "io/film_output.h"
 #include "io/image_output.h"
+#include "io/input_file.h"
 #include "io/scene_loader.h"
 #include "stats/report.h"
 
@@ -217,14 +219,29 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   Checkpoint resumed;
   const std::string resume_path =
       options.resume ? resume_path_for(*options.resume, team.rank(), team.size()) : "";
+  std::vector<SceneInput> resumed_file;
   try {
+    InputFileLog log;
     if (options.resume) resumed = read_checkpoint(resume_path);
+    resumed_file = log.files();
   } catch (const SceneError& e) {
     code = kExitUsageError, message = e.what();
   } catch (const std::bad_alloc&) {
     code = kExitRuntimeError, message = resume_path + ": out of memory reading the checkpoint";
   }
   if (code == 0) stopped_before_first_sample(code, message);
+  if ((code = settle(team, code, message))) return code;
+
+  // No output may replace a file the render reads (compared by device and inode): the image and
+  // the statistics none at all, the checkpoint none but the one it resumes (its continuation).
+  try {
+    std::vector<SceneInput> inputs = scene.inputs;
+    check_outputs_are_not_inputs({{checkpoint_path, "the checkpoint"}}, inputs);
+    inputs.insert(inputs.end(), resumed_file.begin(), resumed_file.end());
+    check_outputs_are_not_inputs({{output, "the image"}, {stats_path, "--stats"}}, inputs);
+  } catch (const std::invalid_argument& e) {
+    code = kExitUsageError, message = e.what();
+  }
   if ((code = settle(team, code, message))) return code;
 
   ExecutorKind executor = ExecutorKind::gpu;

@@ -782,10 +782,12 @@ Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times) {
   const auto start = std::chrono::steady_clock::now();
   times = LoadTimes();
+  InputFileLog inputs;  // every file the load reads, so that no output replaces one
   // A glTF asset is a scene of its own (its camera, or one that frames it, and a default sky).
   Scene scene = is_gltf_path(path)
                     ? gltf_scene(path, warnings)
                     : parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
+  scene.inputs = inputs.files();
   times.total_ms = milliseconds_since(start);
   return scene;
 }
