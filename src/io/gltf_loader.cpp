@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -55,6 +56,16 @@ std::string join_key(const std::string& parent, const std::string& key) {
 
 Check number() {
   return [](const JsonReader& r, const Json& j, const std::string& key) { r.number(j, key); };
+}
+
+// A number the specification requires above 0 (its exclusiveMinimum: 0).
+Check positive() {
+  return [](const JsonReader& r, const Json& j, const std::string& key) {
+    const double v = r.number(j, key);
+    if (!(v > 0.0))
+      r.fail(key,
+             "expected a number above 0 (as the glTF specification requires), got " + j.dump());
+  };
 }
 
 Check index() {
@@ -182,10 +193,10 @@ Check gltf_schema() {
                              {"translation", array(number(), 3)},
                              {"weights", array(number())}});
   const Check scene = object({name, {"nodes", array(index())}});
-  const Check perspective = object({{"aspectRatio", number()},
-                                    {"yfov", number(), true},
-                                    {"zfar", number()},
-                                    {"znear", number(), true}});
+  const Check perspective = object({{"aspectRatio", positive()},
+                                    {"yfov", positive(), true},
+                                    {"zfar", positive()},
+                                    {"znear", positive(), true}});
   const Check orthographic = object({{"xmag", number(), true},
                                      {"ymag", number(), true},
                                      {"zfar", number(), true},
@@ -872,9 +883,21 @@ GltfModel Builder::build() {
     if (!(yfov > 0.0 && yfov < 3.14159)) fail(key + ".perspective.yfov", "expected (0, pi)");
     Camera& cam = out_.camera;
     cam.fovy_degrees = float(yfov * 0.5 * 180.0 / 3.14159265358979323846);
+    // aspectRatio is above 0 where given (the schema check); without it, 4:3.
     const double aspect = c.perspective.aspectRatio > 0.0 ? c.perspective.aspectRatio : 4.0 / 3.0;
     cam.width = 800;
     cam.height = int(std::lround(std::clamp(800.0 / aspect, 1.0, double(kMaxImageSide))));
+    // An extreme ratio gets the nearest size there is (a side at least 1 and at most
+    // kMaxImageSide pixels): say what was made of it.
+    const double made = double(cam.width) / double(cam.height);
+    if (std::fabs(made / aspect - 1.0) > 0.01) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%g", aspect);
+      note(key + ".perspective.aspectRatio",
+           std::string(ratio) + " is rendered at " + std::to_string(cam.width) + " x " +
+               std::to_string(cam.height) +
+               " pixels, the nearest size (--resolution sets another)");
+    }
     cam.eye = glm::vec3(world * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
     const glm::vec3 forward = glm::vec3(world * glm::vec4(0.0f, 0.0f, -1.0f, 0.0f));
     const glm::vec3 up = glm::vec3(world * glm::vec4(0.0f, 1.0f, 0.0f, 0.0f));
