@@ -317,6 +317,12 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
     }
     return stopped != StopReason::none;
   };
+  control.budget_ends_within = [&](double ms) {
+    if (stopped == StopReason::none && settings.time_budget_s > 0 &&
+        milliseconds_since(render_start) + ms >= 1000.0 * settings.time_budget_s)
+      stopped = StopReason::time_budget;
+    return stopped != StopReason::none;
+  };
   if (settings.on_checkpoint && settings.checkpoint_interval_s > 0) {
     control.checkpoint_due = [&] {
       return milliseconds_since(last_checkpoint) >= 1000.0 * settings.checkpoint_interval_s;

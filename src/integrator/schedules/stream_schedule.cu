@@ -31,6 +31,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "integrator/backend/parallel_for.cuh"
 #include "integrator/path/path_buffers.h"
@@ -61,6 +62,71 @@ struct BatchSlots {
     return kMaxBatch + 2 + 2 * (set * kStageCount + static_cast<int>(s)) + (end ? 1 : 0);
   }
   int count() const { return kMaxBatch + 2 + 2 * kStageCount * timed_waves; }
+};
+
+// The CPU's estimate of what the paths in flight need to end, from the waves so far (each runs
+// as it is queued there, so its time and counts are known at once). It follows the live paths by
+// depth (new ones start at 0, survivors go one deeper, those at the last depth end) with the
+// share of a wave's paths that survive it, so the paths in flight end in waves it can foresee.
+// A wave's time is modelled as a share that every wave pays (the passes over the whole pool)
+// plus one in proportion to its paths: full_ms * (fixed + (1 - fixed) * active / pool), full_ms
+// the time of a full wave and `fixed` learnt from the waves that were not full (0.3 before any).
+// Stopping for a time budget lets the paths in flight end (a sample counts only whole), which on
+// the CPU takes several waves of a large pool: without this estimate `--time 2` ran 3 s.
+class DrainEstimate {
+ public:
+  DrainEstimate(std::size_t pool, int depth)
+      : pool_(double(pool)), live_(std::size_t(std::max(depth, 1)), 0.0) {}
+
+  // A wave that started with `live_in` survivors of the last one and `active` paths in all, and
+  // left `live_out`, in `ms` milliseconds.
+  void add(double ms, std::size_t live_in, std::size_t active, std::size_t live_out) {
+    if (active == 0) return;
+    live_[0] += double(active - std::min(live_in, active));  // the new camera paths
+    const double may_go_on = total(live_) - live_.back();
+    const double survival = may_go_on > 0.0 ? std::min(1.0, double(live_out) / may_go_on) : 0.0;
+    advance(live_, survival);
+    const double share = double(active) / pool_;
+    if (share >= 0.9) {
+      const double w = full_ms_ > 0.0 ? 0.3 : 1.0;  // the newest wave's weight
+      full_ms_ += w * (ms / share - full_ms_);
+      survival_ += w * (survival - survival_);
+    } else if (full_ms_ > 0.0 && share < 0.5) {
+      const double f = std::min(1.0, std::max(0.0, (ms / full_ms_ - share) / (1.0 - share)));
+      fixed_ += 0.5 * (f - fixed_);
+    }
+  }
+  bool known() const { return full_ms_ > 0.0; }
+  double full_wave_ms() const { return full_ms_; }
+
+  // Milliseconds for the live paths and their survivors to end.
+  double ms_to_end() const {
+    std::vector<double> live = live_;
+    double ms = 0.0;
+    for (std::size_t wave = 0; wave < live.size(); ++wave) {
+      const double active = total(live);
+      if (active < 1.0) break;
+      ms += full_ms_ * (fixed_ + (1.0 - fixed_) * std::min(1.0, active / pool_));
+      advance(live, survival_);
+    }
+    return ms;
+  }
+
+ private:
+  static double total(const std::vector<double>& live) {
+    double sum = 0.0;
+    for (const double n : live) sum += n;
+    return sum;
+  }
+  // One wave: each depth's paths survive by `survival` to the next; those at the last end.
+  static void advance(std::vector<double>& live, double survival) {
+    for (std::size_t k = live.size() - 1; k > 0; --k) live[k] = live[k - 1] * survival;
+    live[0] = 0.0;
+  }
+
+  double pool_;
+  std::vector<double> live_;  // the live paths by the depth they trace next
+  double full_ms_ = 0.0, survival_ = 0.0, fixed_ = 0.3;
 };
 
 }  // namespace
@@ -175,7 +241,14 @@ void run_stream_schedule(RenderContext& c) {
   // below the counter, and issuing goes on; for the end (budget, signal), the render stops.
   bool stopping = false;  // the device was asked to stop issuing
   bool stopping_for_good = false;
-  auto wants_stop = [&] { return control.stop && control.stop(); };
+  DrainEstimate drain(pool, settings.depth);  // CPU only
+  auto wants_stop = [&] {
+    if (control.stop && control.stop()) return true;
+    // The CPU stops issuing when the budget has left about what the paths in flight need to
+    // end, plus half a wave: the render then ends within about half a wave of its budget.
+    return !ex.gpu() && drain.known() && control.budget_ends_within &&
+           control.budget_ends_within(drain.ms_to_end() + 0.5 * drain.full_wave_ms());
+  };
   auto wants_checkpoint = [&] { return control.checkpoint_due && control.checkpoint_due(); };
   if (wants_stop()) return;  // before the first sample
 
@@ -198,6 +271,7 @@ void run_stream_schedule(RenderContext& c) {
       if (settings.timing != StageTiming::off) t.mark(slots.wave(j));
 
       // Paths enter: the survivors packed to the front, new camera samples behind them.
+      const auto wave_start = std::chrono::steady_clock::now();
       marks.begin(Stage::regenerate);
       std::swap(paths, previous);
       refill_paths(ex, c.view, previous, paths, bounce.ids(), pool, d_counters, total, c.pixels,
@@ -206,6 +280,13 @@ void run_stream_schedule(RenderContext& c) {
       marks.end(Stage::regenerate);
 
       bounce.run(paths, bounds, marks);
+      if (!ex.gpu()) {  // the counters are in host memory, the wave done
+        const WaveRecord& record = records.data()[std::size_t(b) * kMaxBatch + j];
+        drain.add(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wave_start)
+                .count(),
+            std::size_t(record.live_in), d_counters->active, d_counters->live);
+      }
       // The CPU runs each wave as it is queued: a batch ends early when the render should stop
       // issuing, so that a budget or a signal is not overrun by a long batch.
       if (!ex.gpu() && !stopping && j + 1 < batch_size && (wants_stop() || wants_checkpoint())) {
