@@ -17,6 +17,7 @@
 #include "cli/sample_budget.h"
 #include "cli/stop_signals.h"
 #include "cli/team.h"
+#include "cli/warnings.h"
 #include "core/stop_request.h"
 #include "integrator/render.h"
 #include "io/atomic_file.h"
@@ -185,7 +186,7 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   try {
     std::vector<std::string> warnings;
     scene = load_scene(options.scene, warnings, load_times);
-    for (const std::string& w : warnings) std::cerr << "warning: " << w << '\n';
+    for (const std::string& w : capped_warnings(warnings)) std::cerr << "warning: " << w << '\n';
   } catch (const StopRequested&) {
     stopped_before_first_sample(code, message);
   } catch (const SceneError& e) {

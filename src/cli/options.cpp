@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,29 @@ const char* kDescription =
     "removed with the project's parallel primitives and their slots refilled with new samples;\n"
     "writes the image and prints a report (paths per depth and wave, ms per stage) on stdout.\n"
     "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene.";
+
+// "--spp: given twice (give each option once)" for the first option that takes a value and is
+// given more than once ("--output: given twice (as -o and --output) ..." under its two names),
+// else "". Looks at the arguments before a "--" only, and skips each option's value.
+std::string option_given_twice(CLI::App& app, int argc, const char* const* argv) {
+  std::map<const CLI::Option*, std::string> first_name;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    const CLI::Option* option = app.get_option_no_throw(name);
+    if (option == nullptr || option->get_type_size_max() == 0) continue;  // unknown, or a flag
+    const auto [seen, first] = first_name.emplace(option, name);
+    if (!first) {
+      const std::string as =
+          seen->second == name ? "" : " (as " + seen->second + " and " + name + ")";
+      return option->get_name() + ": given twice" + as + " (give each option once)";
+    }
+    if (arg.find('=') == std::string::npos) ++i;  // its value
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -211,6 +235,12 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                "No progress bar and no notices on stderr (warnings, errors and the report "
                "stay)");
 
+  // An option of a value given twice: our words, naming it (CLI11's are "At Most 1 required but
+  // received 2").
+  if (const std::string twice = option_given_twice(app, argc, argv); !twice.empty()) {
+    err << "raystream: error: " << twice << "\n";
+    return kExitUsageError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

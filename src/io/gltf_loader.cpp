@@ -270,6 +270,7 @@ void check_buffer_views(const JsonReader& r, const Json& doc) {
 struct LoadContext {
   std::string path;
   std::string folder;
+  std::string base;  // the folder as tinygltf is given it ("." for the current one)
   std::map<int, TextureImage> images;
   std::string problem;
 };
@@ -280,7 +281,15 @@ bool file_exists(const std::string& path, void*) {
   return !path.empty();
 }
 
-std::string expand_file_path(const std::string& path, void*) {
+// tinygltf joins the asset's folder and a URI with a '/': a URI that is an absolute path
+// ("/dev/zero") came out as "folder//dev/zero". It names the path itself (RFC 3986: a
+// path-absolute reference replaces the base's path).
+std::string expand_file_path(const std::string& path, void* user) {
+  const std::string& folder = static_cast<LoadContext*>(user)->base;
+  const std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
+  if (!prefix.empty() && path.size() > prefix.size() &&
+      path.compare(0, prefix.size(), prefix) == 0 && path[prefix.size()] == '/')
+    return path.substr(prefix.size());
   return path;
 }
 
@@ -346,6 +355,26 @@ std::string json_text(const std::string& bytes, const std::string& path, bool& b
   if (u32(16) != 0x4E4F534Au) throw SceneError(path + ": corrupt GLB: its first chunk is not JSON");
   if (length > bytes.size() - 20)
     throw SceneError(path + ": corrupt GLB: the JSON chunk runs past the end of the file");
+  // The rest of tinygltf's checks of the layout, in our words (its own: "Invalid glTF binary.").
+  const std::uint64_t total = u32(8), bin = 20ull + length;  // where a BIN chunk would start
+  const std::string stated = " (" + std::to_string(total) + " bytes)";
+  if (bin > total)
+    throw SceneError(path + ": corrupt GLB: the JSON chunk runs past the length its header gives" +
+                     stated);
+  if (bin < total) {
+    if (bin + 12 > total)
+      throw SceneError(path + ": corrupt GLB: the BIN chunk runs past the length its header gives" +
+                       stated);
+    const std::uint32_t bin_length = u32(std::size_t(bin)), bin_type = u32(std::size_t(bin) + 4);
+    if (bin_type != 0x004E4942u)
+      throw SceneError(path + ": corrupt GLB: the chunk after the JSON is not BIN");
+    if (bin_length < 4 || bin_length % 4 != 0)
+      throw SceneError(path + ": corrupt GLB: the BIN chunk's length " +
+                       std::to_string(bin_length) + " is not a positive multiple of 4");
+    if (bin + 8 + bin_length > total)
+      throw SceneError(path + ": corrupt GLB: the BIN chunk runs past the length its header gives" +
+                       stated);
+  }
   return bytes.substr(20, length);
 }
 
@@ -943,6 +972,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   tinygltf::Model model;
   std::string err, warn;
   const std::string folder = context.folder.empty() ? "." : context.folder;
+  context.base = folder;
   const bool ok =
       binary ? loader.LoadBinaryFromMemory(&model, &err, &warn,
                                            reinterpret_cast<const unsigned char*>(bytes.data()),

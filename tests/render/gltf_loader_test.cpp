@@ -348,6 +348,42 @@ TEST_F(GltfWritten, CameraValuesTheSpecificationForbidsAreRefused) {
   EXPECT_NE(warnings[0].find("1e-06 is rendered at 800 x 16384 pixels"), std::string::npos);
 }
 
+// Issue 40, item 7: a buffer URI that is an absolute path is that path ("/dev/zero" was named
+// "folder//dev/zero"), and a GLB's layout errors are ours, naming what is wrong (tinygltf's
+// "Invalid glTF binary." named nothing).
+TEST_F(GltfWritten, BufferPathsAndGlbLayoutErrorsAreNamed) {
+  Buffer b;
+  json doc = two_triangles(b);
+  const std::string path = write("zero.gltf", doc, b);
+  doc["buffers"] = {{{"byteLength", b.bytes.size()}, {"uri", "/dev/zero"}}};
+  std::ofstream(path) << doc.dump();
+  EXPECT_EQ(error_of(path).rfind(
+                "/dev/zero: is not a regular file (a character device), expected a glTF buffer", 0),
+            0u)
+      << error_of(path);
+  // A GLB whose header's length ends inside its JSON chunk, and one with a BIN chunk cut short.
+  const std::string text = "{\"asset\": {\"version\": \"2.0\"}}    ";  // 32 bytes
+  const auto glb = [&](std::uint32_t length, const std::string& rest) {
+    std::string g = "glTF";
+    for (const std::uint32_t v : {2u, length, std::uint32_t(text.size()), 0x4E4F534Au})
+      g.append(reinterpret_cast<const char*>(&v), 4);
+    g += text + rest;
+    const std::string p = (dir_ / "x.glb").string();
+    std::ofstream(p, std::ios::binary) << g;
+    return p;
+  };
+  std::string bin(8, '\0');
+  const std::uint32_t bin_length = 16, bin_type = 0x004E4942u;
+  std::memcpy(&bin[0], &bin_length, 4);
+  std::memcpy(&bin[4], &bin_type, 4);
+  EXPECT_EQ(error_of(glb(30, "")),
+            (dir_ / "x.glb").string() +
+                ": corrupt GLB: the JSON chunk runs past the length its header gives (30 bytes)");
+  EXPECT_EQ(error_of(glb(52 + 8, bin + std::string(8, '\0'))),
+            (dir_ / "x.glb").string() +
+                ": corrupt GLB: the BIN chunk runs past the length its header gives (60 bytes)");
+}
+
 TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
   Buffer b;
   json doc = two_triangles(b);

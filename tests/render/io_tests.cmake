@@ -115,6 +115,15 @@ if(TARGET raystream)
                      FORBID ${O}/stats_is_the_image/out.png
                      ARGS ${D}/tiny.json --device cpu --output ${O}/stats_is_the_image/out.png
                           --stats ${O}/stats_is_the_image/./out.png)
+  # Issue 40, item 7: repeated warnings are capped with a count; an option given twice is named.
+  raystream_cli_case(NAME repeated_warnings_capped EXIT 0
+                     STDERR_REGEX "EXTRA_[0-9]+: unknown key, ignored\nwarning: ${D}/unknown_keys.json: 7 more warnings like the above \\(unknown key, ignored\\)\n"
+                     REQUIRE ${O}/repeated_warnings_capped/out.png
+                     ARGS ${D}/unknown_keys.json --device cpu --spp 1 --quiet
+                          --output ${O}/repeated_warnings_capped/out.png)
+  raystream_cli_case(NAME option_given_twice EXIT 2
+                     REGEX "^raystream: error: --output: given twice \\(as -o and --output\\) \\(give each option once\\)\n$"
+                     ARGS ${D}/tiny.json -o a.png --spp 1 --output b.png)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
   # Finding 9: a command-line error is one line.
   raystream_cli_case(NAME error_is_one_line EXIT 2
