@@ -201,6 +201,8 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   if ((code = settle(team, code, message))) return code;
 
   const std::string output = output_path_for(scene, options);
+  if (const std::string w = output_name_warning(scene, options); !w.empty() && team.leader())
+    std::cerr << "warning: " << w << '\n';
   const std::string stats_path = stats_path_for(options);
   const std::string checkpoint_path = checkpoint_path_for(output, team.rank(), team.size());
   ImageFormat format = ImageFormat::png;

@@ -22,10 +22,12 @@ bool on_off(const std::string& value) {
 
 const char* kDescription =
     "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
-    "format: Materials, Camera, Objects): a pool of paths traced wave by wave, the ended paths\n"
-    "removed with the project's parallel primitives and their slots refilled with new samples;\n"
-    "writes the image and prints a report (paths per depth and wave, ms per stage) on stdout.\n"
-    "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene.";
+    "format: Materials, Camera, Objects) or a glTF 2.0 asset (.gltf, .glb): a pool of paths\n"
+    "traced wave by wave, the ended paths removed with the project's parallel primitives and\n"
+    "their slots refilled with new samples; writes the image and prints a report (paths per\n"
+    "depth and wave, ms per stage) on stdout.\n"
+    "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene, 130 and\n"
+    "143 stopped by SIGINT and SIGTERM.";
 
 // "--spp: given twice (give each option once)" for the first option that takes a value and is
 // given more than once ("--output: given twice (as -o and --output) ..." under its two names),
@@ -121,7 +123,9 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
   CLI::App app(kDescription, "raystream");
   app.set_version_flag("--version", version, "Print the version and the primitives backend");
 
-  app.add_option("scene", options.scene, "Scene file (JSON)")->required();
+  app.add_option("scene", options.scene,
+                 "The scene: a JSON scene file, or a glTF 2.0 asset (.gltf, .glb)")
+      ->required();
   // Numbers are read as text and parsed by parse_integer: one rule for every numeric option.
   std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
       compact, bvh, device = "auto", stats;
@@ -387,6 +391,14 @@ std::string output_path_for(const Scene& scene, const Options& options) {
   if (!image_format_of_path(name))
     name += std::string(".") + (options.format ? *options.format : std::string("png"));
   return "renders/" + name;
+}
+
+std::string output_name_warning(const Scene& scene, const Options& options) {
+  const std::string& name = scene.output_name;
+  if (options.output || name.find('/') == std::string::npos) return "";
+  return scene.path + ": Camera.FILE: \"" + excerpt(name) +
+         "\" is a name, not a path: the image goes to " + output_path_for(scene, options) +
+         " (its folders are dropped; --output names any path)";
 }
 
 std::string stats_path_for(const Options& options) {

@@ -120,7 +120,9 @@ TEST(Options, HelpAndVersionExitZero) {
   EXPECT_EQ(p.code, 0);
   for (const char* option :
        {"--spp", "--depth", "--resolution", "--output", "--sort-by-material", "--compact", "--seed",
-        "--device", "--stats", "--quiet", "--version", "Exit codes"}) {
+        "--device", "--stats", "--quiet", "--version", "Exit codes",
+        // Issue 40, item 8: the scene may be a glTF asset ("Scene file (JSON)" said otherwise).
+        "a JSON scene file, or a glTF 2.0 asset (.gltf, .glb)"}) {
     EXPECT_NE(p.out.find(option), std::string::npos) << option << " not in help:\n" << p.out;
   }
   p = parse({"--version"});
@@ -290,6 +292,17 @@ TEST(Options, OutputNameFromCameraFile) {
   EXPECT_EQ(output_path_for(s, o), "renders/shot.v2.png");
   s.output_name = "dir/";
   EXPECT_EQ(output_path_for(s, o), "renders/render.png");
+  // Issue 40, item 8: the folders dropped are said (they went quietly).
+  s.path = "scenes/x.json";
+  s.output_name = "sub/dir/name";
+  EXPECT_EQ(output_name_warning(s, o),
+            "scenes/x.json: Camera.FILE: \"sub/dir/name\" is a name, not a path: the image goes to "
+            "renders/name.png (its folders are dropped; --output names any path)");
+  s.output_name = "name";
+  EXPECT_EQ(output_name_warning(s, o), "");
+  s.output_name = "sub/name";
+  o.output = "elsewhere.png";
+  EXPECT_EQ(output_name_warning(s, o), "");
 }
 
 // Issue 34, item 2: an output whose name gives no image type (-, /dev/stdout, a FIFO) takes

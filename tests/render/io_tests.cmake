@@ -124,6 +124,23 @@ if(TARGET raystream)
   raystream_cli_case(NAME option_given_twice EXIT 2
                      REGEX "^raystream: error: --output: given twice \\(as -o and --output\\) \\(give each option once\\)\n$"
                      ARGS ${D}/tiny.json -o a.png --spp 1 --output b.png)
+  # Issue 40, item 8, as docs/robustness.md and docs/scene-format.md now say: a folder named like
+  # an image is a failed write (exit 1), one whose name gives no image type a bad command line
+  # (exit 2); Camera.FILE's folders are dropped with a warning.
+  raystream_cli_case(NAME output_is_a_folder_named_png EXIT 1
+                     WORKDIR ${O}/output_is_a_folder_named_png/x.png
+                     REGEX "error: ${O}/output_is_a_folder_named_png/x.png: cannot write the output: it is a folder"
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/output_is_a_folder_named_png/x.png)
+  raystream_cli_case(NAME output_is_a_folder_without_type EXIT 2
+                     REGEX "error: ${O}/output_is_a_folder_without_type: unsupported image type"
+                     ARGS ${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/output_is_a_folder_without_type)
+  raystream_cli_case(NAME camera_file_folders_dropped EXIT 0 WORKDIR ${O}/camera_file_folders_dropped/run
+                     STDERR_REGEX "warning: [^\n]*/camera_file_folders.json: Camera.FILE: \"sub/dir/name\" is a name, not a path: the image goes to renders/name.png \\(its folders are dropped; --output names any path\\)\n"
+                     REQUIRE ${O}/camera_file_folders_dropped/run/renders/name.png
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/camera_file_folders.json --device cpu --spp 1
+                          --quiet)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
   # Finding 9: a command-line error is one line.
   raystream_cli_case(NAME error_is_one_line EXIT 2
