@@ -187,8 +187,8 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
     std::vector<std::string> warnings;
     scene = load_scene(options.scene, warnings, load_times);
     for (const std::string& w : capped_warnings(warnings)) std::cerr << "warning: " << w << '\n';
-  } catch (const StopRequested&) {
-    stopped_before_first_sample(code, message);
+  } catch (const StopRequested& e) {
+    if (!stopped_before_first_sample(code, message)) code = kExitRuntimeError, message = e.what();
   } catch (const SceneError& e) {
     code = kExitUsageError, message = e.what();
   } catch (const std::bad_alloc&) {
@@ -364,8 +364,8 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
     // Stopped before its first sample (while the BVH was built, say): nothing to write.
     if (stop_signal() != 0 && result.stats.samples == 0 && settings.spp > 0)
       stopped_before_first_sample(code, message);
-  } catch (const StopRequested&) {
-    stopped_before_first_sample(code, message);
+  } catch (const StopRequested& e) {
+    if (!stopped_before_first_sample(code, message)) code = kExitRuntimeError, message = e.what();
   } catch (const std::bad_alloc&) {
     code = kExitRuntimeError, message = options.scene + ": rendering failed: out of host memory";
   } catch (const std::exception& e) {

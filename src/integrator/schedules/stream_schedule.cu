@@ -99,15 +99,16 @@ class DrainEstimate {
   bool known() const { return full_ms_ > 0.0; }
   double full_wave_ms() const { return full_ms_; }
 
-  // Milliseconds for the live paths and their survivors to end.
+  // Milliseconds for the live paths and their survivors to end: after w waves, the paths that
+  // were at depths below depth - w, times survival^w.
   double ms_to_end() const {
-    std::vector<double> live = live_;
-    double ms = 0.0;
-    for (std::size_t wave = 0; wave < live.size(); ++wave) {
-      const double active = total(live);
+    std::vector<double> below(live_.size() + 1, 0.0);  // below[k]: the live paths at depths < k
+    for (std::size_t k = 0; k < live_.size(); ++k) below[k + 1] = below[k] + live_[k];
+    double ms = 0.0, scale = 1.0;
+    for (std::size_t wave = 0; wave < live_.size(); ++wave, scale *= survival_) {
+      const double active = scale * below[live_.size() - wave];
       if (active < 1.0) break;
       ms += full_ms_ * (fixed_ + (1.0 - fixed_) * std::min(1.0, active / pool_));
-      advance(live, survival_);
     }
     return ms;
   }
