@@ -1,6 +1,7 @@
 // raystream: renders a JSON scene with the wavefront path tracer, writes the image and prints the
 // per-bounce report. Run with --help for the options; the README documents them.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -16,12 +17,16 @@
 #include "cli/sample_budget.h"
 #include "cli/stop_signals.h"
 #include "cli/team.h"
+#include "cli/warnings.h"
+#include "core/stop_request.h"
 #include "film/denoiser.h"
 #include "integrator/render.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint_file.h"
+#include "io/file_identity.h"
 #include "io/film_output.h"
 #include "io/image_output.h"
+#include "io/input_file.h"
 #include "io/scene_loader.h"
 #include "stats/report.h"
 
@@ -107,11 +112,28 @@ RenderResult empty_share(const RenderSettings& settings) {
 }
 
 // Every process of the team reports the outcome of a step; on a failure anywhere, the leader
-// prints the failing process's message and every process returns its code.
+// prints the failing process's message and every process returns its code (a stop signal's,
+// 128 + the signal, is no error: its line says so).
 int settle(Team& team, int code, std::string message) {
   code = team.agree(code, message);
-  if (code != 0 && team.leader()) fail(code, message);
+  if (code > 128 && team.leader()) {
+    std::cerr << "raystream: " << message << "\n";
+  } else if (code != 0 && team.leader()) {
+    fail(code, message);
+  }
   return code;
+}
+
+// A stop signal caught before the render's first sample: the run ends at once, writing nothing
+// (an existing image or checkpoint stays as it was). Sets code and message and returns true when
+// there is one.
+bool stopped_before_first_sample(int& code, std::string& message) {
+  const int signal = stop_signal();
+  if (signal == 0) return false;
+  code = 128 + signal;
+  message = std::string("stopped by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
+            " before the first sample; nothing written";
+  return true;
 }
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {
@@ -195,7 +217,9 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   try {
     std::vector<std::string> warnings;
     scene = load_scene(options.scene, warnings, load_times);
-    for (const std::string& w : warnings) std::cerr << "warning: " << w << '\n';
+    for (const std::string& w : capped_warnings(warnings)) std::cerr << "warning: " << w << '\n';
+  } catch (const StopRequested& e) {
+    if (!stopped_before_first_sample(code, message)) code = kExitRuntimeError, message = e.what();
   } catch (const SceneError& e) {
     code = kExitUsageError, message = e.what();
   } catch (const std::bad_alloc&) {
@@ -204,9 +228,12 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
     code = kExitRuntimeError, message = options.scene + ": " + e.what();
   }
   const double context_ms = context.join();
+  if (code == 0) stopped_before_first_sample(code, message);
   if ((code = settle(team, code, message))) return code;
 
   const std::string output = output_path_for(scene, options);
+  if (const std::string w = output_name_warning(scene, options); !w.empty() && team.leader())
+    std::cerr << "warning: " << w << '\n';
   const std::string stats_path = stats_path_for(options);
   const std::string checkpoint_path = checkpoint_path_for(output, team.rank(), team.size());
   ImageFormat format = ImageFormat::png;
@@ -226,12 +253,28 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
   Checkpoint resumed;
   const std::string resume_path =
       options.resume ? resume_path_for(*options.resume, team.rank(), team.size()) : "";
+  std::vector<SceneInput> resumed_file;
   try {
+    InputFileLog log;
     if (options.resume) resumed = read_checkpoint(resume_path);
+    resumed_file = log.files();
   } catch (const SceneError& e) {
     code = kExitUsageError, message = e.what();
   } catch (const std::bad_alloc&) {
     code = kExitRuntimeError, message = resume_path + ": out of memory reading the checkpoint";
+  }
+  if (code == 0) stopped_before_first_sample(code, message);
+  if ((code = settle(team, code, message))) return code;
+
+  // No output may replace a file the render reads (compared by device and inode): the image and
+  // the statistics none at all, the checkpoint none but the one it resumes (its continuation).
+  try {
+    std::vector<SceneInput> inputs = scene.inputs;
+    check_outputs_are_not_inputs({{checkpoint_path, "the checkpoint"}}, inputs);
+    inputs.insert(inputs.end(), resumed_file.begin(), resumed_file.end());
+    check_outputs_are_not_inputs({{output, "the image"}, {stats_path, "--stats"}}, inputs);
+  } catch (const std::invalid_argument& e) {
+    code = kExitUsageError, message = e.what();
   }
   if ((code = settle(team, code, message))) return code;
 
@@ -313,6 +356,9 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
       std::cerr << "raystream: " << notice << "\n";
   settings.stop_requested = [] { return stop_signal() != 0; };
   RenderResult result;
+  if (stopped_before_first_sample(code, message)) {
+    if ((code = settle(team, code, message))) return code;
+  }
   try {
     if (executor == ExecutorKind::cpu && !options.spp && !options.time_s && !options.resume) {
       int spp = team.leader() ? cpu_frames_for_budget(scene, settings, options.quiet) : 0;
@@ -347,6 +393,11 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
       result = render(scene, settings);
     }
     result.stats.first_sample = first;
+    // Stopped before its first sample (while the BVH was built, say): nothing to write.
+    if (stop_signal() != 0 && result.stats.samples == 0 && settings.spp > 0)
+      stopped_before_first_sample(code, message);
+  } catch (const StopRequested& e) {
+    if (!stopped_before_first_sample(code, message)) code = kExitRuntimeError, message = e.what();
   } catch (const std::bad_alloc&) {
     code = kExitRuntimeError, message = options.scene + ": rendering failed: out of host memory";
   } catch (const std::exception& e) {
@@ -419,9 +470,11 @@ int run(const Options& options, Team& team, std::chrono::steady_clock::time_poin
 
 int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
-  // First: a stop signal that comes while the process starts up is the render's to handle (it
-  // stops before its first sample, with its image and checkpoint).
+  // First: a stop signal that comes while the process starts up is the render's to handle: it
+  // stops the loading's long loops (core/stop_request.h) and the run ends before its first
+  // sample, writing nothing.
   catch_stop_signals();
+  set_stop_check([] { return stop_signal() != 0; });
   Team team(argc, argv);
   const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
                               " (primitives backend: " + primitives_backend_name() + ")" +

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -21,10 +22,35 @@ bool on_off(const std::string& value) {
 
 const char* kDescription =
     "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
-    "format: Materials, Camera, Objects): a pool of paths traced wave by wave, the ended paths\n"
-    "removed with the project's parallel primitives and their slots refilled with new samples;\n"
-    "writes the image and prints a report (paths per depth and wave, ms per stage) on stdout.\n"
-    "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene.";
+    "format: Materials, Camera, Objects) or a glTF 2.0 asset (.gltf, .glb): a pool of paths\n"
+    "traced wave by wave, the ended paths removed with the project's parallel primitives and\n"
+    "their slots refilled with new samples; writes the image and prints a report (paths per\n"
+    "depth and wave, ms per stage) on stdout.\n"
+    "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene, 130 and\n"
+    "143 stopped by SIGINT and SIGTERM.";
+
+// "--spp: given twice (give each option once)" for the first option that takes a value and is
+// given more than once ("--output: given twice (as -o and --output) ..." under its two names),
+// else "". Looks at the arguments before a "--" only, and skips each option's value.
+std::string option_given_twice(CLI::App& app, int argc, const char* const* argv) {
+  std::map<const CLI::Option*, std::string> first_name;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    const CLI::Option* option = app.get_option_no_throw(name);
+    if (option == nullptr || option->get_type_size_max() == 0) continue;  // unknown, or a flag
+    const auto [seen, first] = first_name.emplace(option, name);
+    if (!first) {
+      const std::string as =
+          seen->second == name ? "" : " (as " + seen->second + " and " + name + ")";
+      return option->get_name() + ": given twice" + as + " (give each option once)";
+    }
+    if (arg.find('=') == std::string::npos) ++i;  // its value
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -97,7 +123,9 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
   CLI::App app(kDescription, "raystream");
   app.set_version_flag("--version", version, "Print the version and the primitives backend");
 
-  app.add_option("scene", options.scene, "Scene file (JSON)")->required();
+  app.add_option("scene", options.scene,
+                 "The scene: a JSON scene file, or a glTF 2.0 asset (.gltf, .glb)")
+      ->required();
   // Numbers are read as text and parsed by parse_integer: one rule for every numeric option.
   std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
       compact, bvh, device = "auto", stats;
@@ -222,6 +250,12 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                "No progress bar and no notices on stderr (warnings, errors and the report "
                "stay)");
 
+  // An option of a value given twice: our words, naming it (CLI11's are "At Most 1 required but
+  // received 2").
+  if (const std::string twice = option_given_twice(app, argc, argv); !twice.empty()) {
+    err << "raystream: error: " << twice << "\n";
+    return kExitUsageError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -386,6 +420,14 @@ std::string output_path_for(const Scene& scene, const Options& options) {
   if (!image_format_of_path(name))
     name += std::string(".") + (options.format ? *options.format : std::string("png"));
   return "renders/" + name;
+}
+
+std::string output_name_warning(const Scene& scene, const Options& options) {
+  const std::string& name = scene.output_name;
+  if (options.output || name.find('/') == std::string::npos) return "";
+  return scene.path + ": Camera.FILE: \"" + excerpt(name) +
+         "\" is a name, not a path: the image goes to " + output_path_for(scene, options) +
+         " (its folders are dropped; --output names any path)";
 }
 
 std::string stats_path_for(const Options& options) {

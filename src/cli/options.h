@@ -94,6 +94,11 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
 // from the scene's Camera.FILE.
 std::string output_path_for(const Scene& scene, const Options& options);
 
+// A warning when the default output drops the folders Camera.FILE names ("sub/dir/name" goes to
+// renders/name.png), naming the scene file and where the image goes; "" otherwise and with
+// --output.
+std::string output_name_warning(const Scene& scene, const Options& options);
+
 // The --stats path ("-": /dev/stdout); empty without --stats.
 std::string stats_path_for(const Options& options);
 

@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <stdexcept>
 #include <string>
+
+#include "core/stop_request.h"
 
 namespace raystream {
 namespace {
@@ -56,6 +59,9 @@ class Builder {
 #pragma omp parallel
 #pragma omp single
       build(tree, 0, static_cast<int>(bounds_.size()), 0);
+      // A stop asked for during the build made the subtrees left leaves: the tree is whole but
+      // not worth rendering, and the render is not wanted.
+      if (stopped_.load()) throw StopRequested();
       bvh.nodes = std::move(tree.nodes);
       bvh.leaves = tree.leaves;
       bvh.depth = tree.depth;
@@ -72,6 +78,14 @@ class Builder {
     const int index = static_cast<int>(out.nodes.size());
     out.nodes.emplace_back();
     const PrimRef* refs = refs_.data();
+    // Every node polls for a stop (a flag read; no exception may leave an OpenMP task): once one
+    // is seen, the subtrees not built yet become leaves, and run() throws.
+    if (stopped_.load(std::memory_order_relaxed) || stop_asked()) {
+      stopped_.store(true, std::memory_order_relaxed);
+      out.nodes[index].offset = begin;
+      out.nodes[index].count = end - begin;
+      return;
+    }
     Aabb box, centers;
     for (int i = begin; i < end; ++i) {
       box.grow(refs[i].box);
@@ -124,6 +138,7 @@ class Builder {
     build(first, begin, mid, level + 1);
     build(second, mid, end, level + 1);
 #pragma omp taskwait
+    if (stopped_.load(std::memory_order_relaxed)) return;  // thrown away: not worth the copies
     append(out, first);
     out.nodes[index].offset = static_cast<std::int32_t>(out.nodes.size());
     append(out, second);
@@ -232,6 +247,7 @@ class Builder {
   // The primitives' boxes and centroids, partitioned in place as the tree is built, so each
   // node's passes read memory in order.
   std::vector<PrimRef> refs_;
+  std::atomic<bool> stopped_{false};
 };
 
 }  // namespace

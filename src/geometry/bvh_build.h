@@ -50,6 +50,7 @@ struct Bvh {
 
 // Builds the hierarchy over primitives with the given bounds (finite, non-empty boxes; at most
 // 2^31 - 1). Zero primitives give an empty tree (no nodes). The tree is at most kBvhMaxDepth deep.
+// Throws StopRequested when a stop is asked for during the build (core/stop_request.h).
 Bvh build_bvh(const std::vector<Aabb>& bounds);
 
 // The SAH cost of a built tree: sum over interior nodes of traversal cost * area / root area,

@@ -1,6 +1,7 @@
 #include <chrono>
 #include <vector>
 
+#include "core/stop_request.h"
 #include "core/stopwatch.h"
 #include "execution/parallel_for.cuh"
 #include "geometry/lbvh_build.h"
@@ -68,9 +69,13 @@ SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
 void SceneUpload::prepare_on_host(const Scene& scene, const std::vector<MaterialData>& materials,
                                   SceneBvh bvh) {
   const auto start = std::chrono::steady_clock::now();
+  // A stop asked for before the first sample ends the render here (StopRequested): the SAH
+  // build polls within, the other phases between.
   acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
+  poll_stop();
   lights_ = build_light_table(scene, acceleration_, materials,
                               environment_power_estimate(scene.environment) / (4.0f * kPi));
+  poll_stop();
   if (bvh == SceneBvh::lbvh) {
     object_boxes_.resize(scene.objects.size());
     for (std::size_t k = 0; k < scene.objects.size(); ++k)
@@ -191,6 +196,7 @@ void SceneUpload::upload_with_lbvh(const Executor& ex, const PathPrimitives& pri
   input.object_boxes = boxes.data();
   input.object_count = object_boxes_.size();
   LbvhTree tree = build_lbvh(ex, primitives, input, memory, tally);
+  poll_stop();
   triangles_ = Buffer<TriangleGeometry>(ex, "triangles", slots, tally);
   memory.add(triangles_.bytes());
   gather_in_leaf_order(ex, tree, triangle_count, triangles_in.data(), triangles_.data());

@@ -198,6 +198,12 @@ class LoopClock {
       }
       return stopped_ != StopReason::none;
     };
+    control.budget_ends_within = [this](double ms) {
+      if (stopped_ == StopReason::none && settings_.time_budget_s > 0 &&
+          elapsed_ms() + ms >= 1000.0 * settings_.time_budget_s)
+        stopped_ = StopReason::time_budget;
+      return stopped_ != StopReason::none;
+    };
     if (settings_.on_checkpoint && settings_.checkpoint_interval_s > 0) {
       control.checkpoint_due = [this] {
         return milliseconds_since(last_checkpoint_) >= 1000.0 * settings_.checkpoint_interval_s;

@@ -258,7 +258,10 @@ void check_checkpoint(const Checkpoint& c, const CheckpointKey& e, const std::st
   if (k.version != e.version)
     refuse("a checkpoint of raystream " + k.version + " (this is " + e.version + ")");
   if (k.scene_hash != e.scene_hash)
-    refuse("a checkpoint of another scene (written for " + excerpt(k.scene) + ")");
+    refuse(k.scene == e.scene
+               ? "the scene " + excerpt(k.scene) +
+                     " changed since the checkpoint was written (its content differs)"
+               : "a checkpoint of another scene (written for " + excerpt(k.scene) + ")");
   if (k.width != e.width || k.height != e.height)
     refuse("a checkpoint of a " + size_text(k.width, k.height) + " render (this one is " +
            size_text(e.width, e.height) + ")");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -16,6 +17,7 @@
 #include <set>
 #include <utility>
 
+#include "core/stop_request.h"
 #include "io/image_reader.h"
 #include "io/input_file.h"
 #include "io/json_reader.h"
@@ -54,6 +56,16 @@ std::string join_key(const std::string& parent, const std::string& key) {
 
 Check number() {
   return [](const JsonReader& r, const Json& j, const std::string& key) { r.number(j, key); };
+}
+
+// A number the specification requires above 0 (its exclusiveMinimum: 0).
+Check positive() {
+  return [](const JsonReader& r, const Json& j, const std::string& key) {
+    const double v = r.number(j, key);
+    if (!(v > 0.0))
+      r.fail(key,
+             "expected a number above 0 (as the glTF specification requires), got " + j.dump());
+  };
 }
 
 Check index() {
@@ -181,10 +193,10 @@ Check gltf_schema() {
                              {"translation", array(number(), 3)},
                              {"weights", array(number())}});
   const Check scene = object({name, {"nodes", array(index())}});
-  const Check perspective = object({{"aspectRatio", number()},
-                                    {"yfov", number(), true},
-                                    {"zfar", number()},
-                                    {"znear", number(), true}});
+  const Check perspective = object({{"aspectRatio", positive()},
+                                    {"yfov", positive(), true},
+                                    {"zfar", positive()},
+                                    {"znear", positive(), true}});
   const Check orthographic = object({{"xmag", number(), true},
                                      {"ymag", number(), true},
                                      {"zfar", number(), true},
@@ -258,6 +270,7 @@ void check_buffer_views(const JsonReader& r, const Json& doc) {
 struct LoadContext {
   std::string path;
   std::string folder;
+  std::string base;  // the folder as tinygltf is given it ("." for the current one)
   std::map<int, TextureImage> images;
   std::string problem;
 };
@@ -268,7 +281,15 @@ bool file_exists(const std::string& path, void*) {
   return !path.empty();
 }
 
-std::string expand_file_path(const std::string& path, void*) {
+// tinygltf joins the asset's folder and a URI with a '/': a URI that is an absolute path
+// ("/dev/zero") came out as "folder//dev/zero". It names the path itself (RFC 3986: a
+// path-absolute reference replaces the base's path).
+std::string expand_file_path(const std::string& path, void* user) {
+  const std::string& folder = static_cast<LoadContext*>(user)->base;
+  const std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
+  if (!prefix.empty() && path.size() > prefix.size() &&
+      path.compare(0, prefix.size(), prefix) == 0 && path[prefix.size()] == '/')
+    return path.substr(prefix.size());
   return path;
 }
 
@@ -334,6 +355,26 @@ std::string json_text(const std::string& bytes, const std::string& path, bool& b
   if (u32(16) != 0x4E4F534Au) throw SceneError(path + ": corrupt GLB: its first chunk is not JSON");
   if (length > bytes.size() - 20)
     throw SceneError(path + ": corrupt GLB: the JSON chunk runs past the end of the file");
+  // The rest of tinygltf's checks of the layout, in our words (its own: "Invalid glTF binary.").
+  const std::uint64_t total = u32(8), bin = 20ull + length;  // where a BIN chunk would start
+  const std::string stated = " (" + std::to_string(total) + " bytes)";
+  if (bin > total)
+    throw SceneError(path + ": corrupt GLB: the JSON chunk runs past the length its header gives" +
+                     stated);
+  if (bin < total) {
+    if (bin + 12 > total)
+      throw SceneError(path + ": corrupt GLB: the BIN chunk runs past the length its header gives" +
+                       stated);
+    const std::uint32_t bin_length = u32(std::size_t(bin)), bin_type = u32(std::size_t(bin) + 4);
+    if (bin_type != 0x004E4942u)
+      throw SceneError(path + ": corrupt GLB: the chunk after the JSON is not BIN");
+    if (bin_length < 4 || bin_length % 4 != 0)
+      throw SceneError(path + ": corrupt GLB: the BIN chunk's length " +
+                       std::to_string(bin_length) + " is not a positive multiple of 4");
+    if (bin + 8 + bin_length > total)
+      throw SceneError(path + ": corrupt GLB: the BIN chunk runs past the length its header gives" +
+                       stated);
+  }
   return bytes.substr(20, length);
 }
 
@@ -828,7 +869,9 @@ GltfModel Builder::build() {
     check_index(s.nodes[k], m_.nodes, scene_key + ".nodes", "node");
     stack.emplace_back(s.nodes[k], glm::mat4(1.0f));
   }
+  std::size_t visited = 0;
   while (!stack.empty()) {
+    if ((++visited & 1023u) == 0) poll_stop();
     const auto [index, parent] = stack.back();
     stack.pop_back();
     const std::string key = "nodes[" + std::to_string(index) + "]";
@@ -869,9 +912,21 @@ GltfModel Builder::build() {
     if (!(yfov > 0.0 && yfov < 3.14159)) fail(key + ".perspective.yfov", "expected (0, pi)");
     Camera& cam = out_.camera;
     cam.fovy_degrees = float(yfov * 0.5 * 180.0 / 3.14159265358979323846);
+    // aspectRatio is above 0 where given (the schema check); without it, 4:3.
     const double aspect = c.perspective.aspectRatio > 0.0 ? c.perspective.aspectRatio : 4.0 / 3.0;
     cam.width = 800;
     cam.height = int(std::lround(std::clamp(800.0 / aspect, 1.0, double(kMaxImageSide))));
+    // An extreme ratio gets the nearest size there is (a side at least 1 and at most
+    // kMaxImageSide pixels): say what was made of it.
+    const double made = double(cam.width) / double(cam.height);
+    if (std::fabs(made / aspect - 1.0) > 0.01) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%g", aspect);
+      note(key + ".perspective.aspectRatio",
+           std::string(ratio) + " is rendered at " + std::to_string(cam.width) + " x " +
+               std::to_string(cam.height) +
+               " pixels, the nearest size (--resolution sets another)");
+    }
     cam.eye = glm::vec3(world * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f));
     const glm::vec3 forward = glm::vec3(world * glm::vec4(0.0f, 0.0f, -1.0f, 0.0f));
     const glm::vec3 up = glm::vec3(world * glm::vec4(0.0f, 1.0f, 0.0f, 0.0f));
@@ -905,6 +960,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   schema(reader, doc, "");
   check_buffer_views(reader, doc);
 
+  poll_stop();
   LoadContext context;
   context.path = path;
   context.folder = fs::path(path).parent_path().string();
@@ -916,6 +972,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   tinygltf::Model model;
   std::string err, warn;
   const std::string folder = context.folder.empty() ? "." : context.folder;
+  context.base = folder;
   const bool ok =
       binary ? loader.LoadBinaryFromMemory(&model, &err, &warn,
                                            reinterpret_cast<const unsigned char*>(bytes.data()),
@@ -931,6 +988,7 @@ GltfModel parse_gltf(const std::string& bytes, const std::string& path,
   }
   // A buffer or an image that could not be read is only a warning to tinygltf.
   if (!context.problem.empty()) throw SceneError(context.problem);
+  poll_stop();
   for (std::size_t b = 0; b < model.buffers.size(); ++b) {
     const auto length = doc.at("buffers").at(b).at("byteLength").get<std::uint64_t>();
     if (model.buffers[b].data.size() < length)

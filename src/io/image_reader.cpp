@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "io/image_file.h"
 #include "io/input_file.h"
 #include "scene/scene_error.h"
 
@@ -74,6 +75,9 @@ TextureImage decode_texture_image(const std::string& file, const std::string& pa
                      std::to_string(kMaxTextureSide) + " on a side and " +
                      std::to_string(kMaxTextureTexels) + " texels)");
   }
+
+  // The file walked to its end before it is decoded: a truncated or damaged one is refused.
+  check_image_file(file, path);
 
   TextureImage image;
   image.path = path;

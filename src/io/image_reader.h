@@ -20,9 +20,10 @@ float srgb8_to_linear(std::uint8_t value);
 // are read at 8 bits; grey and grey-alpha images are expanded): RGB decoded from sRGB, alpha
 // divided by 255. Radiance HDR: the values as stored, alpha 1. Throws SceneError naming `path`:
 // the file cannot be read (read_input_file: missing, not a regular file, over kImageFile's cap),
-// it is empty, it cannot be decoded (corrupt, truncated, or a
-// format stb_image does not read here; stb_image's reason is given), or it is larger than
-// kMaxTextureSide on a side or kMaxTextureTexels in all.
+// it is empty, it is larger than kMaxTextureSide on a side or kMaxTextureTexels in all (from its
+// header, before anything is decoded), it is not whole (check_image_file: truncated, a PNG's CRC
+// wrong), or it cannot be decoded (corrupt, or a format stb_image does not read here;
+// stb_image's reason is given).
 TextureImage load_texture_image(const std::string& path);
 
 // As load_texture_image, from an image file's bytes; `path` names it in messages (a file, or

@@ -21,6 +21,8 @@ const char* file_type(mode_t mode) {
   return "of an unknown type";
 }
 
+thread_local InputFileLog* active_log = nullptr;
+
 [[noreturn]] void fail(const std::string& path, const std::string& message) {
   throw SceneError(path + ": " + message);
 }
@@ -81,7 +83,18 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
     size += std::size_t(n);
   }
   bytes.resize(size);
+  if (active_log)
+    active_log->add({kind.name, path, std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)});
   return bytes;
+}
+
+InputFileLog::InputFileLog() : outer_(active_log) {
+  active_log = this;
+}
+
+InputFileLog::~InputFileLog() {
+  active_log = outer_;
+  if (outer_) outer_->files_.insert(outer_->files_.end(), files_.begin(), files_.end());
 }
 
 }  // namespace raystream

@@ -6,6 +6,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "scene/scene.h"
 
 namespace raystream {
 
@@ -30,5 +33,23 @@ inline constexpr InputKind kEnvironmentFile{"environment map", "an environment m
 // anything else that is not a regular file (a FIFO, a device, a socket), it is larger than
 // kind.max_bytes, or reading it fails.
 std::string read_input_file(const std::string& path, const InputKind& kind);
+
+// Records the files read_input_file reads on this thread while it lives: the kind's name, the
+// path and the file's device and inode. Logs nest: an inner one's files also go to the one
+// around it when it ends.
+class InputFileLog {
+ public:
+  InputFileLog();
+  ~InputFileLog();
+  InputFileLog(const InputFileLog&) = delete;
+  InputFileLog& operator=(const InputFileLog&) = delete;
+
+  const std::vector<SceneInput>& files() const { return files_; }
+  void add(SceneInput file) { files_.push_back(std::move(file)); }
+
+ private:
+  InputFileLog* outer_;
+  std::vector<SceneInput> files_;
+};
 
 }  // namespace raystream

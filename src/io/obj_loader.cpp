@@ -13,8 +13,11 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <streambuf>
 
 #include "core/excerpt.h"
+#include "core/stop_request.h"
+#include "io/face_triangulation.h"
 #include "io/input_file.h"
 #include "io/text_lines.h"
 #include "scene/scene_error.h"
@@ -191,7 +194,16 @@ struct ObjScan {
   std::size_t out_of_range_faces = 0;  // faces naming a vertex the file does not have
   std::size_t first_out_of_range_line = 0;
   long long first_out_of_range_index = 0;
+  // Faces of more corners than tinyobjloader counts (it keeps a face's count in a byte): for
+  // each, its place among the faces of 3 corners or more, its corners and its line.
+  struct LongFace {
+    std::size_t ordinal, corners, line;
+  };
+  std::vector<LongFace> long_faces;
 };
+
+// The most corners tinyobjloader counts in a face.
+constexpr std::size_t kMaxCountedCorners = 255;
 
 // The vertex index of a face corner ("7", "-2", "7/1/3", "7//3"): tinyobjloader converts it with
 // atoi, so text that is not an integer, or one beyond the int range, would silently become
@@ -240,7 +252,9 @@ ObjScan scan_obj(const std::string& text, const std::string& path) {
   long long vertices = 0;
   // Positive indices may name vertices defined further down: checked once all are counted.
   std::vector<std::pair<std::size_t, long long>> largest_per_face;
+  std::size_t faces = 0;  // of 3 corners or more
   for_each_line(text, [&](std::size_t number, std::size_t, const std::string& line) {
+    if ((number & 0xFFFFu) == 0) poll_stop();
     std::size_t i = line.find_first_not_of(" \t");
     if (i == std::string::npos || i + 1 >= line.size()) return;
     const char kind = line[i];
@@ -269,6 +283,11 @@ ObjScan scan_obj(const std::string& text, const std::string& path) {
         negative_out_of_range = true;
         bad_negative = index;
       }
+    }
+    if (corners.size() >= 3) {
+      if (corners.size() > kMaxCountedCorners)
+        scan.long_faces.push_back({faces, corners.size(), number});
+      ++faces;
     }
     if (corners.size() < 3) {
       if (scan.short_faces++ == 0) {
@@ -307,7 +326,8 @@ namespace {
 // keeping the line numbers: tinyobjloader converts their joint ids to int without a range check
 // (undefined behaviour for "vw 1e31 ...", found by the fuzz target).
 std::string without_skin_weights(std::string text) {
-  for_each_line(text, [&](std::size_t, std::size_t offset, const std::string& line) {
+  for_each_line(text, [&](std::size_t number, std::size_t offset, const std::string& line) {
+    if ((number & 0xFFFFu) == 0) poll_stop();
     const std::size_t k = line.find_first_not_of(" \t");
     if (k != std::string::npos && line.compare(k, 2, "vw") == 0 && k + 2 < line.size() &&
         (line[k + 2] == ' ' || line[k + 2] == '\t'))
@@ -372,6 +392,111 @@ bool read_face(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::index
     if (glm::dot(face, tri.n[0] + tri.n[1] + tri.n[2]) < 0.0f) reverse_winding(tri);
   } else {
     tri.n[0] = tri.n[1] = tri.n[2] = face;
+  }
+  return true;
+}
+
+// The text handed to tinyobjloader a megabyte at a time, polling for a stop between pieces: a
+// stop ends the text early (tinyobjloader then returns what it read) and is_stopped() says so.
+class PollingText : public std::streambuf {
+ public:
+  explicit PollingText(const std::string& text) : text_(text) {}
+  bool is_stopped() const { return stopped_; }
+
+ protected:
+  int_type underflow() override {
+    if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
+    if (next_ >= text_.size()) return traits_type::eof();
+    if (stop_asked()) {
+      stopped_ = true;
+      return traits_type::eof();
+    }
+    const std::size_t n = std::min<std::size_t>(std::size_t(1) << 20, text_.size() - next_);
+    char* begin = const_cast<char*>(text_.data()) + next_;
+    setg(begin, begin, begin + n);
+    next_ += n;
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  const std::string& text_;
+  std::size_t next_ = 0;
+  bool stopped_ = false;
+};
+
+// The corners of every face tinyobjloader kept, in its order (its shapes' faces one after
+// another, the file's order): its own counts, except for the faces of more corners than a byte
+// holds, whose counts the scan found (each agreeing with tinyobjloader's modulo 256). Throws
+// SceneError when the two do not add up.
+std::vector<std::size_t> face_corners(const std::vector<tinyobj::shape_t>& shapes,
+                                      const ObjScan& scan, const std::string& path) {
+  std::vector<std::size_t> corners;
+  std::size_t indices = 0, counted = 0;
+  for (const tinyobj::shape_t& shape : shapes) {
+    indices += shape.mesh.indices.size();
+    for (const unsigned char n : shape.mesh.num_face_vertices) {
+      corners.push_back(n);
+      counted += n;
+    }
+  }
+  if (counted == indices) return corners;
+  counted = 0;
+  std::size_t next_long = 0;
+  for (std::size_t f = 0; f < corners.size(); ++f) {
+    if (next_long < scan.long_faces.size() && scan.long_faces[next_long].ordinal == f &&
+        scan.long_faces[next_long].corners % 256 == corners[f])
+      corners[f] = scan.long_faces[next_long++].corners;
+    counted += corners[f];
+  }
+  if (counted != indices || next_long != scan.long_faces.size())
+    throw SceneError(path + ": the faces of more than " + std::to_string(kMaxCountedCorners) +
+                     " corners could not be told apart (the file's faces do not add up)");
+  return corners;
+}
+
+// Splits the face of `corners` corners whose indices start at indices[begin] into triangles,
+// each read by read_face and appended to mesh.triangles with material `material`. A face with
+// a corner out of range or not finite is skipped whole (counted once). Returns false for a face
+// that is not convex and has more than kMaxNonConvexFaceCorners corners.
+bool add_face(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::index_t>& indices,
+              std::size_t begin, std::size_t corners, const std::vector<bool>& unreadable,
+              int material, ObjMesh& mesh, std::size_t& bad_texcoords) {
+  std::vector<tinyobj::index_t> triangle(3);
+  const auto add = [&](const std::vector<tinyobj::index_t>& face, std::size_t at) {
+    Triangle tri;
+    std::size_t bad_uv = 0;
+    if (!read_face(attrib, face, at, unreadable, tri, bad_uv)) {
+      ++mesh.skipped_faces;
+      return;
+    }
+    tri.material = material;
+    mesh.triangles.push_back(tri);
+    bad_texcoords += bad_uv;
+  };
+  if (corners == 3) {
+    add(indices, begin);
+    return true;
+  }
+  const long long vertex_count = static_cast<long long>(attrib.vertices.size() / 3);
+  std::vector<glm::vec3> positions(corners);
+  for (std::size_t c = 0; c < corners; ++c) {
+    const int v = indices[begin + c].vertex_index;
+    if (v < 0 || v >= vertex_count) {
+      ++mesh.skipped_faces;
+      return true;
+    }
+    const std::size_t k = static_cast<std::size_t>(v);
+    positions[c] = vec3_of(&attrib.vertices[3 * k]);
+    if (!finite(positions[c]) || (k < unreadable.size() && unreadable[k])) {
+      ++mesh.skipped_faces;
+      return true;
+    }
+  }
+  std::vector<FaceTriangle> triangles;
+  if (!triangulate_face(positions, triangles)) return false;
+  for (const FaceTriangle& t : triangles) {
+    for (int c = 0; c < 3; ++c) triangle[c] = indices[begin + t[c]];
+    add(triangle, 0);
   }
   return true;
 }
@@ -467,15 +592,20 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
                   std::vector<std::string>& warnings) {
   const ObjScan scan = scan_obj(text, path);
   const std::vector<bool>& unreadable = scan.bad_vertex;
-  std::istringstream in(without_skin_weights(text));
+  const std::string kept = without_skin_weights(text);
+  PollingText pieces(kept);
+  std::istream in(&pieces);
 
   tinyobj::attrib_t attrib;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
   std::string warn, err;
   MtlFromLookup mtl_reader(find_mtl, path);
+  // Faces are split into triangles below (tinyobjloader's own split takes time cubic in a face's
+  // corners: a face of 20000 took 2.5 s).
   const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, &mtl_reader,
-                                   /*triangulate=*/true, /*default_vcols_fallback=*/false);
+                                   /*triangulate=*/false, /*default_vcols_fallback=*/false);
+  if (pieces.is_stopped()) throw StopRequested();
   if (!mtl_reader.error().empty()) throw SceneError(mtl_reader.error());
   if (!ok) {
     std::string reason = err.empty() ? warn : err;
@@ -490,28 +620,34 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
   std::size_t bad_texcoords = 0;  // corners whose vt index is out of range or vt not finite
   const int material_count = static_cast<int>(mesh.materials.size());
   std::size_t points_and_lines = 0;
+  const std::vector<std::size_t> corners = face_corners(shapes, scan, path);
+  std::size_t face = 0, next_long = 0;
   for (const tinyobj::shape_t& shape : shapes) {
     points_and_lines += shape.points.indices.size() + shape.lines.indices.size();
     const std::vector<tinyobj::index_t>& indices = shape.mesh.indices;
     std::size_t first = 0;
-    for (std::size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f) {
-      const std::size_t corners = shape.mesh.num_face_vertices[f];
+    for (std::size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f, ++face) {
+      if ((face & 0xFFFu) == 0) poll_stop();
+      const std::size_t n = corners[face];
       const std::size_t begin = first;
-      first += corners;
-      if (corners != 3 || begin + 3 > indices.size()) {  // triangulation left a polygon
-        ++mesh.skipped_faces;
-        continue;
-      }
-      Triangle tri;
-      std::size_t bad_uv = 0;
-      if (!read_face(attrib, indices, begin, unreadable, tri, bad_uv)) {
+      first += n;
+      const bool is_long =
+          next_long < scan.long_faces.size() && scan.long_faces[next_long].ordinal == face;
+      if (begin + n > indices.size()) {
         ++mesh.skipped_faces;
         continue;
       }
       const int id = f < shape.mesh.material_ids.size() ? shape.mesh.material_ids[f] : -1;
-      tri.material = id >= 0 && id < material_count ? id : -1;
-      mesh.triangles.push_back(tri);
-      bad_texcoords += bad_uv;
+      const int material = id >= 0 && id < material_count ? id : -1;
+      if (!add_face(attrib, indices, begin, n, unreadable, material, mesh, bad_texcoords)) {
+        const std::string line =
+            is_long ? ":" + std::to_string(scan.long_faces[next_long].line) : "";
+        throw SceneError(path + line + ": a face of " + std::to_string(n) +
+                         " corners that is not convex (such a face may have at most " +
+                         std::to_string(kMaxNonConvexFaceCorners) +
+                         " corners: split it into smaller faces)");
+      }
+      if (is_long) ++next_long;
     }
   }
 

@@ -33,16 +33,18 @@ struct ObjMesh {
   std::vector<KdMap> kd_maps;
 };
 
-// Reads the OBJ at `path`: faces triangulated, vertex normals where every corner of a face has a
-// finite one (else the face normal), winding turned to agree with the vertex normals, texture
-// coordinates (vt) per corner ((0, 0) for a corner without one, and for one whose vt index is
-// out of range or whose vt is not finite: those are counted in one warning). Faces with fewer
-// than 3 vertices, out-of-range indices, non-finite or coincident vertices are skipped and
-// counted (the warning names the first such line). Throws SceneError naming `path` (and the line
-// where there is one): the OBJ or an MTL file cannot be read (read_input_file), a face index is not
-// an integer or does not fit in one, an MTL value fails check_mtl_values, tinyobjloader fails, or
-// no face is left (an empty file, only points or lines). Warnings name `path`; those about
-// materials go to ObjMesh::material_warnings instead.
+// Reads the OBJ at `path`: faces split into triangles (io/face_triangulation.h), vertex normals
+// where every corner of a face has a finite one (else the face normal), winding turned to agree
+// with the vertex normals, texture coordinates (vt) per corner ((0, 0) for a corner without one,
+// and for one whose vt index is out of range or whose vt is not finite: those are counted in one
+// warning). Faces with fewer than 3 vertices, out-of-range indices, non-finite or coincident
+// vertices are skipped and counted (the warning names the first such line). Throws SceneError
+// naming `path` (and the line where there is one): the OBJ or an MTL file cannot be read
+// (read_input_file), a face index is not an integer or does not fit in one, a face that is not
+// convex has more than kMaxNonConvexFaceCorners corners, an MTL value fails check_mtl_values,
+// tinyobjloader fails, or no face is left (an empty file, only points or lines). Warnings name
+// `path`; those about materials go to ObjMesh::material_warnings instead. Throws StopRequested
+// when a stop is asked for (core/stop_request.h).
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings);
 
 // Finds the MTL library that an OBJ names (`mtllib NAME`): fills its text and its path (for

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/stop_request.h"
 #include "io/environment_reader.h"
 #include "io/gltf_loader.h"
 #include "io/image_reader.h"
@@ -47,6 +48,7 @@ using TextureIds = std::unordered_map<std::string, int>;
 int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved) {
   const auto found = ids.find(resolved);
   if (found != ids.end()) return found->second;
+  poll_stop();
   scene.textures.push_back(load_texture_image(resolved));
   const int id = static_cast<int>(scene.textures.size()) - 1;
   ids.emplace(resolved, id);
@@ -384,24 +386,30 @@ void add_triangles(JsonReader& r, const std::string& key, const Object& transfor
   scene.triangles.resize(base + triangles.size());
   std::vector<unsigned char> keep(triangles.size());
   bool outside = false;
-#pragma omp parallel for schedule(static) reduction(|| : outside) if (count > 16384)
-  for (long long k = 0; k < count; ++k) {
-    const Triangle& t = triangles[k];
-    Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
-    for (int c = 0; c < 3; ++c) {
-      w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
-      if (!in_bounds(w.v[c])) outside = true;
-      const glm::vec3 n = normal_matrix * t.n[c];
-      const float length = glm::length(n);
-      w.n[c] = length > 0.0f ? n / length : n;
-      w.uv[c] = t.uv[c];
+  // In pieces, polling for a stop between them (no exception may leave an OpenMP loop).
+  constexpr long long kPiece = 1 << 18;
+  for (long long piece = 0; piece < count; piece += kPiece) {
+    poll_stop();
+    const long long end = std::min(count, piece + kPiece);
+#pragma omp parallel for schedule(static) reduction(|| : outside) if (end - piece > 16384)
+    for (long long k = piece; k < end; ++k) {
+      const Triangle& t = triangles[k];
+      Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
+      for (int c = 0; c < 3; ++c) {
+        w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
+        if (!in_bounds(w.v[c])) outside = true;
+        const glm::vec3 n = normal_matrix * t.n[c];
+        const float length = glm::length(n);
+        w.n[c] = length > 0.0f ? n / length : n;
+        w.uv[c] = t.uv[c];
+      }
+      if (mirrored) reverse_winding(w);
+      const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
+      const float area2 = glm::length(face);
+      // Collapsed by the transform, or too large for its area to be computed: dropped.
+      keep[k] = area2 > 0.0f && std::isfinite(area2);
+      w.material = material_of(t);
     }
-    if (mirrored) reverse_winding(w);
-    const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
-    const float area2 = glm::length(face);
-    // Collapsed by the transform, or too large for its area to be computed: dropped.
-    keep[k] = area2 > 0.0f && std::isfinite(area2);
-    w.material = material_of(t);
   }
   if (outside) {
     scene.triangles.resize(base);
@@ -718,6 +726,7 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
   GltfCache gltf;
   gltf.times = times;
   for (std::size_t i = 0; i < objects.size(); ++i) {
+    if ((i & 1023u) == 0) poll_stop();
     const std::string key = "Objects[" + std::to_string(i) + "]";
     const Json& j = r.object(objects[i], key);
     const std::string type =
@@ -732,7 +741,9 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
   }
 
   if (doc.contains("Environment")) {
+    poll_stop();
     read_environment(r, doc["Environment"], path, scene.environment);
+    poll_stop();
   }
 
   const bool sky = environment_power_estimate(scene.environment) > 0.0f;
@@ -771,10 +782,12 @@ Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times) {
   const auto start = std::chrono::steady_clock::now();
   times = LoadTimes();
+  InputFileLog inputs;  // every file the load reads, so that no output replaces one
   // A glTF asset is a scene of its own (its camera, or one that frames it, and a default sky).
   Scene scene = is_gltf_path(path)
                     ? gltf_scene(path, warnings)
                     : parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
+  scene.inputs = inputs.files();
   times.total_ms = milliseconds_since(start);
   return scene;
 }

@@ -12,7 +12,8 @@ namespace raystream {
 
 // Reads and validates the scene at `path`. Warnings (unknown keys, no emitter) are appended to
 // `warnings`, each a full line naming the file. The image textures that materials name (TEXTURE,
-// MTL map_Kd) are read into Scene::textures, once per file. Throws SceneError.
+// MTL map_Kd) are read into Scene::textures, once per file; Scene::inputs lists every file
+// read. Throws SceneError, and StopRequested when a stop is asked for (core/stop_request.h).
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings);
 
 // As above, with each warning printed to stderr as "warning: <message>".

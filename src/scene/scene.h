@@ -1,6 +1,7 @@
 // The scene as loaded from a JSON file: host-side, plain data, validated by the loader.
 #pragma once
 
+#include <cstdint>
 #include <glm/glm.hpp>
 #include <string>
 #include <utility>
@@ -70,6 +71,14 @@ struct Camera {
   float near_distance = 0.0f;   // NEAR: camera rays start this far along the view direction
 };
 
+// A file a scene was read from: what it is ("scene file", "OBJ file", "image file"...), where, and
+// which file it is (device and inode), so that no output of the render replaces it.
+struct SceneInput {
+  std::string kind;
+  std::string path;
+  std::uint64_t device = 0, inode = 0;
+};
+
 struct Scene {
   std::string path;  // the file it came from, for messages
   std::vector<Material> materials;
@@ -82,6 +91,9 @@ struct Scene {
   Environment environment;             // Environment: what escaped rays see (none by default)
   // The image textures that materials name (Material::texture indexes this), one per file.
   std::vector<TextureImage> textures;
+  // Every file the loader read: the scene file, meshes, MTL files, textures, the environment
+  // map, glTF files and their buffers and images (empty for a scene parsed from text).
+  std::vector<SceneInput> inputs;
 };
 
 }  // namespace raystream

@@ -344,7 +344,7 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["height"] = stats.height;
   j["spp"] = spp;
   j["frames"] = spp;
-  j["samples"] = samples_rendered(stats);
+  j["samples"] = static_cast<std::uint64_t>(samples_rendered(stats));  // whole samples
   j["film_samples"] = stats.film_samples;
   j["pixel_samples"] = {{"min", stats.pixel_samples_min}, {"max", stats.pixel_samples_max}};
   j["stopped"] = stats.stopped;

@@ -126,8 +126,17 @@ TEST(Checkpoints, ARenderOfOtherSettingsIsRefusedNamingTheDifference) {
   const std::string tail = "; it resumes only the render that wrote it";
   EXPECT_EQ(refusal([](CheckpointKey& k) { k.version = "1.0.0"; }),
             "x.checkpoint: a checkpoint of raystream 9.9.9 (this is 1.0.0)" + tail);
-  EXPECT_EQ(refusal([](CheckpointKey& k) { k.scene_hash ^= 1; }),
+  EXPECT_EQ(refusal([](CheckpointKey& k) {
+              k.scene_hash ^= 1;
+              k.scene = "scenes/other.json";
+            }),
             "x.checkpoint: a checkpoint of another scene (written for scenes/box.json)" + tail);
+  // Issue 40, item 7: the same scene file, edited since ("another scene ... written for" the
+  // same path said nothing).
+  EXPECT_EQ(refusal([](CheckpointKey& k) { k.scene_hash ^= 1; }),
+            "x.checkpoint: the scene scenes/box.json changed since the checkpoint was written (its "
+            "content differs)" +
+                tail);
   EXPECT_EQ(refusal([](CheckpointKey& k) { k.width = 4; }),
             "x.checkpoint: a checkpoint of a 3x2 render (this one is 4x2)" + tail);
   EXPECT_EQ(refusal([](CheckpointKey& k) { k.seed = 1; }),

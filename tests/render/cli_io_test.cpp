@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/sample_budget.h"
+#include "cli/warnings.h"
 #include "io/scene_loader.h"
 
 namespace raystream {
@@ -132,7 +133,9 @@ TEST(Options, HelpAndVersionExitZero) {
   EXPECT_EQ(p.code, 0);
   for (const char* option :
        {"--spp", "--depth", "--resolution", "--output", "--sort-by-material", "--compact", "--seed",
-        "--device", "--stats", "--quiet", "--version", "Exit codes"}) {
+        "--device", "--stats", "--quiet", "--version", "Exit codes",
+        // Issue 40, item 8: the scene may be a glTF asset ("Scene file (JSON)" said otherwise).
+        "a JSON scene file, or a glTF 2.0 asset (.gltf, .glb)"}) {
     EXPECT_NE(p.out.find(option), std::string::npos) << option << " not in help:\n" << p.out;
   }
   p = parse({"--version"});
@@ -168,6 +171,43 @@ TEST(Options, BadCommandLinesAreUsageErrors) {
     EXPECT_EQ(std::count(p.err.begin(), p.err.end(), '\n'), 1) << line << ": " << p.err;
     EXPECT_EQ(p.err.back(), '\n') << line << ": " << p.err;
   }
+}
+
+// Issue 40, item 7: an option given twice is our one line naming it (CLI11 said "At Most 1
+// required but received 2").
+TEST(Options, AnOptionGivenTwiceIsNamed) {
+  Parsed p = parse({"s.json", "--spp", "1", "--spp", "2"});
+  EXPECT_EQ(p.code, kExitUsageError);
+  EXPECT_EQ(p.err, "raystream: error: --spp: given twice (give each option once)\n");
+  p = parse({"s.json", "-o", "a.png", "--depth=3", "--output", "b.png"});
+  EXPECT_EQ(p.code, kExitUsageError);
+  EXPECT_EQ(p.err,
+            "raystream: error: --output: given twice (as -o and --output) (give each option "
+            "once)\n");
+  p = parse({"s.json", "--depth=3", "--depth=4"});
+  EXPECT_EQ(p.err, "raystream: error: --depth: given twice (give each option once)\n");
+  // An option's value that looks like an option is its value; a flag may be repeated.
+  p = parse({"s.json", "--output", "--spp", "--spp", "2", "-q", "-q"});
+  EXPECT_FALSE(p.code) << p.err;
+  EXPECT_EQ(p.options.output, std::optional<std::string>("--spp"));
+}
+
+// Issue 40, item 7: repeated warnings are capped with a count (100000 unknown keys printed
+// 100000 lines).
+TEST(Warnings, EachKindIsCappedWithACount) {
+  std::vector<std::string> warnings;
+  for (int k = 0; k < 12; ++k)
+    warnings.push_back("s.json: Objects[0].K" + std::to_string(k) + ": unknown key, ignored");
+  warnings.insert(warnings.begin() + 3, "s.json: Materials.a.IOR: only ... have an IOR; ignored");
+  warnings.push_back("x.obj: 2 faces skipped (out-of-range indices)");
+  const std::vector<std::string> shown = capped_warnings(warnings, 5);
+  ASSERT_EQ(shown.size(), 5u + 1u + 1u + 1u);
+  EXPECT_EQ(shown[0], "s.json: Objects[0].K0: unknown key, ignored");
+  EXPECT_EQ(shown[3], "s.json: Materials.a.IOR: only ... have an IOR; ignored");
+  EXPECT_EQ(shown[5], "s.json: Objects[0].K4: unknown key, ignored");
+  EXPECT_EQ(shown[6], "x.obj: 2 faces skipped (out-of-range indices)");
+  EXPECT_EQ(shown[7], "s.json: 7 more warnings like the above (unknown key, ignored)");
+  EXPECT_EQ(capped_warnings(warnings, 100), warnings);
 }
 
 // Finding 7: "--seed -1" became 2^64 - 1 and seeds past the range all clamped to it.
@@ -265,6 +305,17 @@ TEST(Options, OutputNameFromCameraFile) {
   EXPECT_EQ(output_path_for(s, o), "renders/shot.v2.png");
   s.output_name = "dir/";
   EXPECT_EQ(output_path_for(s, o), "renders/render.png");
+  // Issue 40, item 8: the folders dropped are said (they went quietly).
+  s.path = "scenes/x.json";
+  s.output_name = "sub/dir/name";
+  EXPECT_EQ(output_name_warning(s, o),
+            "scenes/x.json: Camera.FILE: \"sub/dir/name\" is a name, not a path: the image goes to "
+            "renders/name.png (its folders are dropped; --output names any path)");
+  s.output_name = "name";
+  EXPECT_EQ(output_name_warning(s, o), "");
+  s.output_name = "sub/name";
+  o.output = "elsewhere.png";
+  EXPECT_EQ(output_name_warning(s, o), "");
 }
 
 // Issue 34, item 2: an output whose name gives no image type (-, /dev/stdout, a FIFO) takes

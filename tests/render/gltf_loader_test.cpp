@@ -296,6 +296,94 @@ TEST_F(GltfWritten, NodeTransformsComposeParentFirst) {
             std::string::npos);
 }
 
+// Issue 40, item 5: what the specification forbids in a camera is refused (aspectRatio 0 was
+// rendered at 800 x 600 without a word); an extreme aspect ratio is rendered at the nearest
+// size there is, with a warning that says so.
+TEST_F(GltfWritten, CameraValuesTheSpecificationForbidsAreRefused) {
+  Buffer b;
+  json doc = two_triangles(b);
+  doc["nodes"].push_back({{"camera", 0}, {"translation", {0, 0, 3}}});
+  doc["scenes"][0]["nodes"] = {0, 1};
+  const auto camera = [&](json perspective) {
+    doc["cameras"] = {{{"type", "perspective"}, {"perspective", perspective}}};
+    return perspective;
+  };
+  camera({{"aspectRatio", 0}, {"yfov", 0.7}, {"znear", 0.1}});
+  EXPECT_NE(error_of(write("zero.gltf", doc, b))
+                .find("cameras[0].perspective.aspectRatio: expected a number above 0 (as the glTF "
+                      "specification requires), got 0"),
+            std::string::npos)
+      << error_of(write("zero.gltf", doc, b));
+  camera({{"aspectRatio", -2}, {"yfov", 0.7}, {"znear", 0.1}});
+  EXPECT_NE(error_of(write("negative.gltf", doc, b)).find("aspectRatio: expected a number above 0"),
+            std::string::npos);
+  camera({{"yfov", 0.7}, {"znear", 0}});
+  EXPECT_NE(error_of(write("near.gltf", doc, b)).find("znear: expected a number above 0"),
+            std::string::npos);
+  camera({{"yfov", 0.7}, {"znear", 0.1}, {"zfar", 0}});
+  EXPECT_NE(error_of(write("far.gltf", doc, b)).find("zfar: expected a number above 0"),
+            std::string::npos);
+  // Without an aspect ratio: 4:3, no warning.
+  std::vector<std::string> warnings;
+  camera({{"yfov", 0.7}, {"znear", 0.1}});
+  GltfModel m = load(write("plain.gltf", doc, b), &warnings);
+  EXPECT_EQ(m.camera.width, 800);
+  EXPECT_EQ(m.camera.height, 600);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  // 100000: 800 x 1 pixels, and a warning that says so.
+  camera({{"aspectRatio", 100000}, {"yfov", 0.7}, {"znear", 0.1}});
+  m = load(write("wide.gltf", doc, b), &warnings);
+  EXPECT_EQ(m.camera.width, 800);
+  EXPECT_EQ(m.camera.height, 1);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("cameras[0].perspective.aspectRatio: 100000 is rendered at 800 x 1 "
+                             "pixels, the nearest size (--resolution sets another)"),
+            std::string::npos)
+      << warnings[0];
+  warnings.clear();
+  camera({{"aspectRatio", 1e-6}, {"yfov", 0.7}, {"znear", 0.1}});
+  m = load(write("tall.gltf", doc, b), &warnings);
+  EXPECT_EQ(m.camera.height, 16384);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("1e-06 is rendered at 800 x 16384 pixels"), std::string::npos);
+}
+
+// Issue 40, item 7: a buffer URI that is an absolute path is that path ("/dev/zero" was named
+// "folder//dev/zero"), and a GLB's layout errors are ours, naming what is wrong (tinygltf's
+// "Invalid glTF binary." named nothing).
+TEST_F(GltfWritten, BufferPathsAndGlbLayoutErrorsAreNamed) {
+  Buffer b;
+  json doc = two_triangles(b);
+  const std::string path = write("zero.gltf", doc, b);
+  doc["buffers"] = {{{"byteLength", b.bytes.size()}, {"uri", "/dev/zero"}}};
+  std::ofstream(path) << doc.dump();
+  EXPECT_EQ(error_of(path).rfind(
+                "/dev/zero: is not a regular file (a character device), expected a glTF buffer", 0),
+            0u)
+      << error_of(path);
+  // A GLB whose header's length ends inside its JSON chunk, and one with a BIN chunk cut short.
+  const std::string text = "{\"asset\": {\"version\": \"2.0\"}}    ";  // 32 bytes
+  const auto glb = [&](std::uint32_t length, const std::string& rest) {
+    std::string g = "glTF";
+    for (const std::uint32_t v : {2u, length, std::uint32_t(text.size()), 0x4E4F534Au})
+      g.append(reinterpret_cast<const char*>(&v), 4);
+    g += text + rest;
+    const std::string p = (dir_ / "x.glb").string();
+    std::ofstream(p, std::ios::binary) << g;
+    return p;
+  };
+  std::string bin(8, '\0');
+  const std::uint32_t bin_length = 16, bin_type = 0x004E4942u;
+  std::memcpy(&bin[0], &bin_length, 4);
+  std::memcpy(&bin[4], &bin_type, 4);
+  EXPECT_EQ(error_of(glb(30, "")),
+            (dir_ / "x.glb").string() +
+                ": corrupt GLB: the JSON chunk runs past the length its header gives (30 bytes)");
+  EXPECT_EQ(error_of(glb(52 + 8, bin + std::string(8, '\0'))),
+            (dir_ / "x.glb").string() +
+                ": corrupt GLB: the BIN chunk runs past the length its header gives (60 bytes)");
+}
+
 TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
   Buffer b;
   json doc = two_triangles(b);

@@ -189,5 +189,32 @@ TEST(InputFile, MissingFilesAndFoldersNameTheKind) {
   }
 }
 
+// Issue 40, item 2: the files a load reads are recorded (kind, path, device and inode), so that no
+// output of the render replaces one; logs nest.
+TEST(InputFileLog, ScenesListTheirInputs) {
+  std::vector<std::string> warnings;
+  const std::string scene_path = "tests/render/data/environment_sky.json";
+  const Scene scene = load_scene(scene_path, warnings);
+  ASSERT_EQ(scene.inputs.size(), 2u);
+  EXPECT_EQ(scene.inputs[0].kind, "scene file");
+  EXPECT_EQ(scene.inputs[0].path, scene_path);
+  EXPECT_EQ(scene.inputs[1].kind, "environment map");
+  EXPECT_EQ(scene.inputs[1].path, "scenes/sky.hdr");
+  struct stat st {};
+  ASSERT_EQ(::stat("scenes/sky.hdr", &st), 0);
+  EXPECT_EQ(scene.inputs[1].device, std::uint64_t(st.st_dev));
+  EXPECT_EQ(scene.inputs[1].inode, std::uint64_t(st.st_ino));
+  // Nested logs: the inner one's files reach the outer one.
+  InputFileLog outer;
+  {
+    InputFileLog inner;
+    read_input_file("scenes/sky.hdr", kEnvironmentFile);
+    EXPECT_EQ(inner.files().size(), 1u);
+  }
+  read_input_file(scene_path, kSceneFile);
+  ASSERT_EQ(outer.files().size(), 2u);
+  EXPECT_EQ(outer.files()[1].kind, "scene file");
+}
+
 }  // namespace
 }  // namespace raystream

@@ -2,7 +2,7 @@
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test
-             input_file_test)
+             input_file_test load_growth_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 # glTF 2.0: the assimp test assets, small assets written by the test, TYPE gltf objects.
@@ -119,6 +119,32 @@ if(TARGET raystream)
                      FORBID ${O}/stats_is_the_image/out.png
                      ARGS ${D}/tiny.json --device cpu --output ${O}/stats_is_the_image/out.png
                           --stats ${O}/stats_is_the_image/./out.png)
+  # Issue 40, item 7: repeated warnings are capped with a count; an option given twice is named.
+  raystream_cli_case(NAME repeated_warnings_capped EXIT 0
+                     STDERR_REGEX "EXTRA_[0-9]+: unknown key, ignored\nwarning: ${D}/unknown_keys.json: 7 more warnings like the above \\(unknown key, ignored\\)\n"
+                     REQUIRE ${O}/repeated_warnings_capped/out.png
+                     ARGS ${D}/unknown_keys.json --device cpu --spp 1 --quiet
+                          --output ${O}/repeated_warnings_capped/out.png)
+  raystream_cli_case(NAME option_given_twice EXIT 2
+                     REGEX "^raystream: error: --output: given twice \\(as -o and --output\\) \\(give each option once\\)\n$"
+                     ARGS ${D}/tiny.json -o a.png --spp 1 --output b.png)
+  # Issue 40, item 8, as docs/robustness.md and docs/scene-format.md now say: a folder named like
+  # an image is a failed write (exit 1), one whose name gives no image type a bad command line
+  # (exit 2); Camera.FILE's folders are dropped with a warning.
+  raystream_cli_case(NAME output_is_a_folder_named_png EXIT 1
+                     WORKDIR ${O}/output_is_a_folder_named_png/x.png
+                     REGEX "error: ${O}/output_is_a_folder_named_png/x.png: cannot write the output: it is a folder"
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/output_is_a_folder_named_png/x.png)
+  raystream_cli_case(NAME output_is_a_folder_without_type EXIT 2
+                     REGEX "error: ${O}/output_is_a_folder_without_type: unsupported image type"
+                     ARGS ${D}/tiny.json --device cpu --spp 1
+                          --output ${O}/output_is_a_folder_without_type)
+  raystream_cli_case(NAME camera_file_folders_dropped EXIT 0 WORKDIR ${O}/camera_file_folders_dropped/run
+                     STDERR_REGEX "warning: [^\n]*/camera_file_folders.json: Camera.FILE: \"sub/dir/name\" is a name, not a path: the image goes to renders/name.png \\(its folders are dropped; --output names any path\\)\n"
+                     REQUIRE ${O}/camera_file_folders_dropped/run/renders/name.png
+                     ARGS ${PROJECT_SOURCE_DIR}/${D}/camera_file_folders.json --device cpu --spp 1
+                          --quiet)
   raystream_cli_case(NAME bad_option EXIT 2 REGEX "error: --spp" ARGS ${D}/tiny.json --spp 0)
   # Finding 9: a command-line error is one line.
   raystream_cli_case(NAME error_is_one_line EXIT 2

@@ -528,6 +528,116 @@ TEST(ObjLoader, MtlValuesAreCheckedLikeTheJsonLoader) {
   EXPECT_GT(checked, 1);
 }
 
+// Issue 40, item 3: faces are split in time linear in their corners where they are convex, and
+// by ear clipping where they are not; a face that is not convex may have at most
+// kMaxNonConvexFaceCorners corners, beyond which it is an error naming the line.
+// The area of the triangles in the plane z = 0, signed by their winding (counter-clockwise seen
+// from +z: positive); `unsigned_area`, their areas' sum, equals its size where none overlap.
+double area_of(const ObjMesh& mesh, double* unsigned_area = nullptr) {
+  double area = 0.0, sum = 0.0;
+  for (const Triangle& t : mesh.triangles) {
+    const double z = 0.5 * glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]).z;
+    area += z;
+    sum += std::fabs(z);
+  }
+  if (unsigned_area) *unsigned_area = sum;
+  return area;
+}
+
+// The OBJ text of one face through `corners` (x, y) points in the plane z = 0.
+std::string face_obj(const std::vector<glm::dvec2>& corners) {
+  std::string text, face = "f";
+  for (std::size_t i = 0; i < corners.size(); ++i) {
+    text += "v " + std::to_string(corners[i].x) + " " + std::to_string(corners[i].y) + " 0\n";
+    face += " " + std::to_string(i + 1);
+  }
+  return text + face + "\n";
+}
+
+TEST(ObjLoader, LargeConvexFacesAreFans) {
+  // 20000 corners took tinyobjloader's split 2.5 s, 100000 more than a minute.
+  std::vector<glm::dvec2> circle;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) {
+    const double t = 2.0 * 3.14159265358979323846 * i / n;
+    circle.emplace_back(10.0 * std::cos(t), 10.0 * std::sin(t));
+  }
+  std::vector<std::string> warnings;
+  const ObjMesh mesh = parse_obj(face_obj(circle), "circle.obj", {}, warnings);
+  double unsigned_area = 0.0;
+  EXPECT_NEAR(area_of(mesh, &unsigned_area), 100.0 * 3.14159265358979323846, 1e-3)
+      << "the winding of the face is kept";
+  EXPECT_NEAR(unsigned_area, 100.0 * 3.14159265358979323846, 1e-3) << "no triangle overlaps";
+  EXPECT_GT(mesh.triangles.size(), std::size_t(n - 100));
+}
+
+TEST(ObjLoader, FacesThatAreNotConvexAreEarClipped) {
+  // A star of 1000 corners (alternately 1 and 0.5 from the centre) and a comb of 20 teeth.
+  std::vector<glm::dvec2> star, comb;
+  const int n = 1000;
+  double star_area = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double t = 2.0 * 3.14159265358979323846 * i / n, r = i % 2 ? 0.5 : 1.0;
+    star.emplace_back(r * std::cos(t), r * std::sin(t));
+  }
+  for (int i = 0; i < n; ++i)
+    star_area += 0.5 * (star[i].x * star[(i + 1) % n].y - star[(i + 1) % n].x * star[i].y);
+  for (int i = 0; i < 20; ++i) comb.insert(comb.end(), {{i, 0.0}, {i + 0.5, 5.0}});
+  comb.insert(comb.end(), {{20.0, 0.0}, {20.0, -1.0}, {0.0, -1.0}});
+  std::vector<std::string> warnings;
+  double unsigned_area = 0.0;
+  const ObjMesh star_mesh = parse_obj(face_obj(star), "star.obj", {}, warnings);
+  EXPECT_EQ(star_mesh.triangles.size(), std::size_t(n - 2));
+  EXPECT_NEAR(area_of(star_mesh, &unsigned_area), star_area, 1e-4);
+  EXPECT_NEAR(unsigned_area, star_area, 1e-4);
+  // The comb goes round clockwise: its triangles too.
+  const ObjMesh comb_mesh = parse_obj(face_obj(comb), "comb.obj", {}, warnings);
+  EXPECT_NEAR(area_of(comb_mesh, &unsigned_area), -(20 * 2.5 + 20.0), 1e-4);
+  EXPECT_NEAR(unsigned_area, 20 * 2.5 + 20.0, 1e-4);
+  // A concave quad is split at its reflex corner (the shorter diagonal lies outside it).
+  const ObjMesh dart =
+      parse_obj(face_obj({{0, 0}, {2, 1}, {0, 2}, {1.9, 1}}), "dart.obj", {}, warnings);
+  EXPECT_NEAR(area_of(dart, &unsigned_area), 0.1, 1e-6);
+  EXPECT_NEAR(unsigned_area, 0.1, 1e-6);
+}
+
+TEST(ObjLoader, LongFacesThatAreNotConvexAreRefused) {
+  std::vector<glm::dvec2> star;
+  const int n = 2000;
+  for (int i = 0; i < n; ++i) {
+    const double t = 2.0 * 3.14159265358979323846 * i / n, r = i % 2 ? 0.5 : 1.0;
+    star.emplace_back(r * std::cos(t), r * std::sin(t));
+  }
+  std::vector<std::string> warnings;
+  try {
+    parse_obj("# a star\n" + face_obj(star), "star.obj", {}, warnings);
+    ADD_FAILURE() << "a face of 2000 corners that is not convex was split";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "star.obj:2002: a face of 2000 corners that is not convex (such a face may have at "
+              "most 1024 corners: split it into smaller faces)");
+  }
+  // Long faces among others keep their corners apart (tinyobjloader counts a face's corners in
+  // a byte): a face of 256 and one of 300 between triangles, with materials.
+  std::string text = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  std::vector<glm::dvec2> a, b;
+  for (int i = 0; i < 256; ++i) a.emplace_back(std::cos(i * 0.0245), std::sin(i * 0.0245));
+  for (int i = 0; i < 300; ++i) b.emplace_back(std::cos(i * 0.0209), std::sin(i * 0.0209));
+  for (const auto& p : a) text += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " 1\n";
+  for (const auto& p : b) text += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " 2\n";
+  std::string fa = "f", fb = "f";
+  for (int i = 0; i < 256; ++i) fa += " " + std::to_string(4 + i);
+  for (int i = 0; i < 300; ++i) fb += " " + std::to_string(260 + i);
+  text += "f 1 2 3\n" + fa + "\nf 1 2 3\n" + fb + "\nf 1 2 3\n";
+  const ObjMesh mesh = parse_obj(text, "long.obj", {}, warnings);
+  ASSERT_EQ(mesh.triangles.size(), 3u + 254u + 298u);
+  for (const Triangle& t : mesh.triangles) {
+    // Each triangle lies in one plane: one face's corners only.
+    EXPECT_EQ(t.v[0].z, t.v[1].z);
+    EXPECT_EQ(t.v[0].z, t.v[2].z);
+  }
+}
+
 // Finding 6: "f 1 2" was reported as "no faces (an empty OBJ file, or not an OBJ file)".
 TEST(ObjLoader, FacesOfFewerThanThreeVerticesNameTheLine) {
   expect_obj_error(kData + "two_vertex_face.obj",

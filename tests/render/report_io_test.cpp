@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -342,6 +343,47 @@ TEST(Report, JsonHasTheSameNumbers) {
   EXPECT_EQ(b1["ms_per_frame"]["sort"], 0.25);
   EXPECT_EQ(b1["ms_per_frame"]["shade"], 0.5);
   EXPECT_EQ(b1["ms_per_frame"]["compact"], 0.125);
+}
+
+// Issue 40, item 8: docs/report.md lists the --stats fields "in this order": it must be the order
+// the JSON has (timed_units came before host_queue_ms, bounces[].ms_per_frame had an undocumented
+// shadow), and samples is an integer, as film_samples is (it was written 1005884.0).
+TEST(Report, TheDocumentedFieldsAreTheJsonsInItsOrder) {
+  std::ifstream in("docs/report.md");
+  ASSERT_TRUE(in) << "run from the source folder";
+  std::vector<std::string> documented;                     // top-level names, in the table's order
+  std::map<std::string, std::vector<std::string>> braces;  // "bounces[].ms": its {a,b,...}
+  std::string line;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## Stats JSON", 0) == 0) in_table = true;
+    if (!in_table) continue;
+    if (line.rfind("A render split across", 0) == 0) break;  // the second table: shares
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::string cell = line.substr(2, line.find(" |", 2) - 2);
+    for (std::size_t at = cell.find('`'); at != std::string::npos;
+         at = cell.find('`', cell.find('`', at + 1) + 1)) {
+      const std::string name = cell.substr(at + 1, cell.find('`', at + 1) - at - 1);
+      if (name.empty() || name[0] == '.') continue;  // a sibling of the name before it
+      const std::string top = name.substr(0, name.find_first_of(".["));
+      if (documented.empty() || documented.back() != top) documented.push_back(top);
+      const std::size_t open = name.find(".{");
+      if (open != std::string::npos)
+        braces[name.substr(0, open)] = {name.substr(open + 2, name.size() - open - 3)};
+    }
+  }
+  const auto j = nlohmann::ordered_json::parse(stats_json(stream_stats(), sample_info()));
+  std::vector<std::string> written;
+  for (const auto& item : j.items()) written.push_back(item.key());
+  EXPECT_EQ(documented, written);
+  for (const char* field : {"ms", "ms_per_frame"}) {
+    std::string keys;
+    for (const auto& item : j["bounces"][0][field].items())
+      keys += (keys.empty() ? "" : ",") + item.key();
+    EXPECT_EQ(braces["bounces[]." + std::string(field)], std::vector<std::string>{keys}) << field;
+  }
+  EXPECT_TRUE(j["samples"].is_number_integer()) << j["samples"];
+  EXPECT_TRUE(j["film_samples"].is_number_integer());
 }
 
 TEST(Report, StreamJsonHasTheWaves) {

@@ -96,10 +96,13 @@ def main():
         after = None if last else rng.uniform(0.2, 1.0)
         code, out, err = run(a.binary, args, after)
         # A signal that lands before main() runs (the process still loading its libraries, on a
-        # busy machine) ends it by the default action: no render has started, nothing to test.
-        # That piece runs again with a later kill; one that a started render ignored fails.
+        # busy machine) ends it by the default action, and one that lands before the first
+        # sample (the scene still loading, the GPU's context still being made) ends it writing
+        # nothing: no render has started, nothing to test. That piece runs again with a later
+        # kill; one that a started render ignored fails.
         retries = 0
-        while code == -signal.SIGTERM and retries < 4:
+        while (code == -signal.SIGTERM or (code == 143 and "before the first sample" in err)) \
+                and retries < 4:
             retries += 1
             after += 0.5
             print(f"piece {piece} ({schedule}): killed before it started; again, {after} s")

@@ -257,9 +257,138 @@ TEST(TextureImage, CorruptAndUnknownFilesNameTheFile) {
   const std::string png((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(png.size(), 40u);
   const std::string truncated = dir.file("truncated.png", png.substr(0, 40));
-  EXPECT_CONTAINS(error_of_image(truncated), truncated + ": cannot decode the image");
+  EXPECT_CONTAINS(error_of_image(truncated), truncated + ": corrupt PNG: truncated");
   const std::string text = dir.file("notes.png", "just some text\n");
   EXPECT_CONTAINS(error_of_image(text), text + ": cannot decode the image");
+}
+
+// ---- Issue 40, item 4: every image file is walked to its end before it is decoded -----------
+
+std::string le(std::uint32_t v, int bytes) {
+  std::string s;
+  for (int k = 0; k < bytes; ++k) s += static_cast<char>((v >> (8 * k)) & 0xFF);
+  return s;
+}
+
+// An uncompressed 24-bit BMP of w x h texels, bottom-up, texel (x, y) = (x * 40, y * 40, 200).
+std::string bmp_file(int w, int h) {
+  const int row = (3 * w + 3) / 4 * 4;
+  std::string s = "BM" + le(54 + row * h, 4) + le(0, 4) + le(54, 4) + le(40, 4) + le(w, 4) +
+                  le(h, 4) + le(1, 2) + le(24, 2) + le(0, 4) + le(row * h, 4) + le(2835, 4) +
+                  le(2835, 4) + le(0, 4) + le(0, 4);
+  for (int y = h - 1; y >= 0; --y) {
+    std::string line;
+    for (int x = 0; x < w; ++x) line += {char(200), char(y * 40), char(x * 40)};  // BGR
+    s += line + std::string(std::size_t(row - 3 * w), '\0');
+  }
+  return s;
+}
+
+// A 24-bit TGA of w x h texels, top-down, the same texels; run-length encoded (one packet of raw
+// texels per row) when `rle`.
+std::string tga_file(int w, int h, bool rle) {
+  std::string s = std::string(1, '\0') + '\0' + char(rle ? 10 : 2) + std::string(9, '\0') +
+                  le(w, 2) + le(h, 2) + char(24) + char(0x20);
+  for (int y = 0; y < h; ++y) {
+    if (rle) s += char(w - 1);
+    for (int x = 0; x < w; ++x) s += {char(200), char(y * 40), char(x * 40)};
+  }
+  return s;
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(ImageFile, WholeBmpAndTgaAreRead) {
+  const TempDir dir;
+  for (const std::string& path :
+       {dir.file("a.bmp", bmp_file(5, 3)), dir.file("a.tga", tga_file(5, 3, false)),
+        dir.file("rle.tga", tga_file(5, 3, true))}) {
+    const TextureImage image = load_texture_image(path);
+    ASSERT_EQ(image.width, 5) << path;
+    ASSERT_EQ(image.height, 3) << path;
+    // Row 0 at the top: texel (4, 2) is (160, 80, 200).
+    EXPECT_FLOAT_EQ(image.texels[2 * 5 + 4].x, srgb8_to_linear(160)) << path;
+    EXPECT_FLOAT_EQ(image.texels[2 * 5 + 4].y, srgb8_to_linear(80)) << path;
+    EXPECT_FLOAT_EQ(image.texels[2 * 5 + 4].z, srgb8_to_linear(200)) << path;
+  }
+}
+
+TEST(ImageFile, TruncatedFilesAreRefusedNamingTheFile) {
+  const TempDir dir;
+  const std::string bmp = bmp_file(16, 16), tga = tga_file(16, 16, false),
+                    rle = tga_file(16, 16, true), png = file_bytes(kQuadPng);
+  // Half of each (stb_image decoded the missing half from zeros).
+  const std::string half_bmp = dir.file("half.bmp", bmp.substr(0, bmp.size() / 2));
+  EXPECT_CONTAINS(error_of_image(half_bmp), half_bmp +
+                                                ": corrupt BMP: truncated (its pixels need " +
+                                                std::to_string(bmp.size()) + " bytes");
+  const std::string half_tga = dir.file("half.tga", tga.substr(0, tga.size() / 2));
+  EXPECT_CONTAINS(error_of_image(half_tga),
+                  half_tga + ": corrupt TGA: truncated (the file ends within its pixels)");
+  const std::string half_rle = dir.file("half_rle.tga", rle.substr(0, rle.size() / 2));
+  EXPECT_CONTAINS(error_of_image(half_rle),
+                  half_rle + ": corrupt TGA: truncated (the file ends within its run-length");
+  // A PNG without its end, and one whose IHDR's CRC is wrong (stb_image checks no CRC).
+  const std::string cut_png = dir.file("cut.png", png.substr(0, png.size() - 12));
+  EXPECT_CONTAINS(error_of_image(cut_png), cut_png + ": corrupt PNG: truncated");
+  std::string bad_crc = png;
+  bad_crc[29] = static_cast<char>(bad_crc[29] ^ 0x55);  // IHDR: 8 + 8 + 13 bytes, then its CRC
+  const std::string crc = dir.file("crc.png", bad_crc);
+  EXPECT_EQ(error_of_image(crc),
+            crc + ": corrupt PNG: the CRC of chunk IHDR does not match (a damaged file)");
+  // A flat Radiance HDR of 8 x 4 texels with one row and a half.
+  const std::string hdr_text =
+      "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 8\n" + std::string(4 * 8 * 3 / 2, '\x80');
+  const std::string hdr = dir.file("cut.hdr", hdr_text);
+  EXPECT_EQ(error_of_image(hdr),
+            hdr + ": corrupt HDR: truncated (the pixel data ends in row 1 of 4)");
+}
+
+// A baseline JPEG of 16 x 16 texels of grey 128 (written by stb_image_write, whose JPEG writer
+// the sanitizer build finds undefined behaviour in: hence its bytes here).
+const std::string kJpeg = std::string(
+    "\xFF\xD8\xFF\xE0\x00\x10\x4A\x46\x49\x46\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xFF\xDB\x00"
+    "\x84\x00\x03\x02\x02\x03\x02\x02\x03\x03\x03\x03\x04\x03\x03\x04\x05\x08\x05\x05\x04\x04\x05"
+    "\x0A\x07\x07\x06\x08\x0C\x0A\x0C\x0C\x0B\x0A\x0B\x0B\x0D\x0E\x12\x10\x0D\x0E\x11\x0E\x0B\x0B"
+    "\x10\x16\x10\x11\x13\x14\x15\x15\x15\x0C\x0F\x17\x18\x16\x14\x18\x12\x14\x15\x14\x01\x03\x04"
+    "\x04\x05\x04\x05\x09\x05\x05\x09\x14\x0D\x0B\x0D\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14"
+    "\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14"
+    "\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\x14\xFF\xC0\x00\x11\x08\x00\x10"
+    "\x00\x10\x03\x01\x22\x00\x02\x11\x01\x03\x11\x01\xFF\xC4\x01\xA2\x00\x00\x01\x05\x01\x01\x01"
+    "\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0A\x0B\x10"
+    "\x00\x02\x01\x03\x03\x02\x04\x03\x05\x05\x04\x04\x00\x00\x01\x7D\x01\x02\x03\x00\x04\x11\x05"
+    "\x12\x21\x31\x41\x06\x13\x51\x61\x07\x22\x71\x14\x32\x81\x91\xA1\x08\x23\x42\xB1\xC1\x15\x52"
+    "\xD1\xF0\x24\x33\x62\x72\x82\x09\x0A\x16\x17\x18\x19\x1A\x25\x26\x27\x28\x29\x2A\x34\x35\x36"
+    "\x37\x38\x39\x3A\x43\x44\x45\x46\x47\x48\x49\x4A\x53\x54\x55\x56\x57\x58\x59\x5A\x63\x64\x65"
+    "\x66\x67\x68\x69\x6A\x73\x74\x75\x76\x77\x78\x79\x7A\x83\x84\x85\x86\x87\x88\x89\x8A\x92\x93"
+    "\x94\x95\x96\x97\x98\x99\x9A\xA2\xA3\xA4\xA5\xA6\xA7\xA8\xA9\xAA\xB2\xB3\xB4\xB5\xB6\xB7\xB8"
+    "\xB9\xBA\xC2\xC3\xC4\xC5\xC6\xC7\xC8\xC9\xCA\xD2\xD3\xD4\xD5\xD6\xD7\xD8\xD9\xDA\xE1\xE2\xE3"
+    "\xE4\xE5\xE6\xE7\xE8\xE9\xEA\xF1\xF2\xF3\xF4\xF5\xF6\xF7\xF8\xF9\xFA\x01\x00\x03\x01\x01\x01"
+    "\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0A\x0B"
+    "\x11\x00\x02\x01\x02\x04\x04\x03\x04\x07\x05\x04\x04\x00\x01\x02\x77\x00\x01\x02\x03\x11\x04"
+    "\x05\x21\x31\x06\x12\x41\x51\x07\x61\x71\x13\x22\x32\x81\x08\x14\x42\x91\xA1\xB1\xC1\x09\x23"
+    "\x33\x52\xF0\x15\x62\x72\xD1\x0A\x16\x24\x34\xE1\x25\xF1\x17\x18\x19\x1A\x26\x27\x28\x29\x2A"
+    "\x35\x36\x37\x38\x39\x3A\x43\x44\x45\x46\x47\x48\x49\x4A\x53\x54\x55\x56\x57\x58\x59\x5A\x63"
+    "\x64\x65\x66\x67\x68\x69\x6A\x73\x74\x75\x76\x77\x78\x79\x7A\x82\x83\x84\x85\x86\x87\x88\x89"
+    "\x8A\x92\x93\x94\x95\x96\x97\x98\x99\x9A\xA2\xA3\xA4\xA5\xA6\xA7\xA8\xA9\xAA\xB2\xB3\xB4\xB5"
+    "\xB6\xB7\xB8\xB9\xBA\xC2\xC3\xC4\xC5\xC6\xC7\xC8\xC9\xCA\xD2\xD3\xD4\xD5\xD6\xD7\xD8\xD9\xDA"
+    "\xE2\xE3\xE4\xE5\xE6\xE7\xE8\xE9\xEA\xF2\xF3\xF4\xF5\xF6\xF7\xF8\xF9\xFA\xFF\xDA\x00\x0C\x03"
+    "\x01\x00\x02\x11\x03\x11\x00\x3F\x00\x28\xA2\x8A\x00\xFF\xD9",
+    613);
+
+TEST(ImageFile, JpegEndsWithItsEndOfImageMarker) {
+  const TempDir dir;
+  // Whole (its last bytes are the EOI marker) and cut short.
+  ASSERT_EQ(kJpeg.substr(kJpeg.size() - 2), "\xFF\xD9");
+  const TextureImage image = load_texture_image(dir.file("whole.jpg", kJpeg));
+  EXPECT_EQ(image.width, 16);
+  EXPECT_NEAR(image.texels[0].x, srgb8_to_linear(128), 0.01f);
+  const std::string cut = dir.file("cut.jpg", kJpeg.substr(0, kJpeg.size() / 2));
+  EXPECT_EQ(error_of_image(cut),
+            cut + ": corrupt JPEG: truncated (the file ends before its end-of-image marker)");
 }
 
 // A PNG signature and IHDR chunk (the CRC left wrong: stb_image does not check it) for an RGBA
@@ -579,6 +708,40 @@ TEST(SceneTexture, ErrorsNameTheSceneTheKeyAndTheImage) {
     EXPECT_CONTAINS(e.what(), scene_path + ": Materials.wood.TEXTURE: " + corrupt +
                                   ": cannot decode the image");
   }
+}
+
+TEST(ImageFile, OneRuleForTextureMapKdAndEnvironment) {
+  // The same cut HDR named by TEXTURE, by an MTL's map_Kd and as the environment: one message.
+  const TempDir dir;
+  const std::string cut =
+      "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 4 +X 8\n" + std::string(4 * 8 * 2, '\x80');
+  dir.file("cut.hdr", cut);
+  dir.file("quad.obj",
+           "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+           "usemtl m\nf 1/1 2/2 3/3\n");
+  dir.file("quad.mtl", "newmtl m\nKd 1 1 1\nmap_Kd cut.hdr\n");
+  const std::string expected =
+      dir.path("cut.hdr") + ": corrupt HDR: truncated (the pixel data ends in row 2 of 4)";
+  const auto error_of_scene = [&](const std::string& materials, const std::string& objects,
+                                  const std::string& extra) {
+    std::vector<std::string> warnings;
+    std::string text = scene_text(materials, objects);
+    text.insert(text.size() - 1, extra);
+    try {
+      parse_scene(text, dir.path("scene.json"), warnings);
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  EXPECT_CONTAINS(error_of_scene(R"(, "t": {"TYPE": "Diffuse", "RGB": [1, 1, 1],
+                                 "TEXTURE": "cut.hdr"})",
+                                 "", ""),
+                  "Materials.t.TEXTURE: " + expected);
+  EXPECT_CONTAINS(error_of_scene("", R"({"TYPE": "mesh", "FILE": "quad.obj"})", ""),
+                  "quad.mtl:3: map_Kd: " + expected);
+  EXPECT_CONTAINS(error_of_scene("", "", R"(, "Environment": {"FILE": "cut.hdr"})"),
+                  "Environment.FILE: " + expected);
 }
 
 }  // namespace

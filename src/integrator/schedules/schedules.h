@@ -22,7 +22,12 @@ namespace raystream {
 // When a schedule stops issuing samples before the last and when it hands its film over for a
 // checkpoint: polled on the host between waves (stream) or frames (frame, megakernel).
 struct RenderControl {
-  std::function<bool()> stop;            // true: start no more samples; the render ends
+  std::function<bool()> stop;  // true: start no more samples; the render ends
+  // true when the time budget has at most `ms` milliseconds left: the render then ends as for
+  // stop (its reason the budget). The CPU's stream schedule asks it with what its paths in
+  // flight still need, so that it stops issuing early enough not to overrun the budget by more
+  // than about half a wave.
+  std::function<bool(double ms)> budget_ends_within;
   std::function<bool()> checkpoint_due;  // true: let the paths in flight end, then checkpoint()
   // Every sample below next_sample (from the render's first) is on the film.
   std::function<void(unsigned long long next_sample)> checkpoint;

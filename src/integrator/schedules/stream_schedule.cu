@@ -32,6 +32,8 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
+#include <vector>
 
 #include "execution/parallel_for.cuh"
 #include "integrator/path/path_buffers.h"
@@ -51,6 +53,72 @@ constexpr int kMaxBatch = 256;
 // Waves per batch once every sample is issued (the pool drains): few, so that the waves queued
 // after the last path has ended, which only launch and return, stay few.
 constexpr int kDrainBatch = 4;
+
+// The CPU's estimate of what the paths in flight need to end, from the waves so far (each runs
+// as it is queued there, so its time and counts are known at once). It follows the live paths by
+// depth (new ones start at 0, survivors go one deeper, those at the last depth end) with the
+// share of a wave's paths that survive it, so the paths in flight end in waves it can foresee.
+// A wave's time is modelled as a share that every wave pays (the passes over the whole pool)
+// plus one in proportion to its paths: full_ms * (fixed + (1 - fixed) * active / pool), full_ms
+// the time of a full wave and `fixed` learnt from the waves that were not full (0.3 before any).
+// Stopping for a time budget lets the paths in flight end (a sample counts only whole), which on
+// the CPU takes several waves of a large pool: without this estimate `--time 2` ran 3 s.
+class DrainEstimate {
+ public:
+  DrainEstimate(std::size_t pool, int depth)
+      : pool_(double(pool)), live_(std::size_t(std::max(depth, 1)), 0.0) {}
+
+  // A wave that started with `live_in` survivors of the last one and `active` paths in all, and
+  // left `live_out`, in `ms` milliseconds.
+  void add(double ms, std::size_t live_in, std::size_t active, std::size_t live_out) {
+    if (active == 0) return;
+    live_[0] += double(active - std::min(live_in, active));  // the new camera paths
+    const double may_go_on = total(live_) - live_.back();
+    const double survival = may_go_on > 0.0 ? std::min(1.0, double(live_out) / may_go_on) : 0.0;
+    advance(live_, survival);
+    const double share = double(active) / pool_;
+    if (share >= 0.9) {
+      const double w = full_ms_ > 0.0 ? 0.3 : 1.0;  // the newest wave's weight
+      full_ms_ += w * (ms / share - full_ms_);
+      survival_ += w * (survival - survival_);
+    } else if (full_ms_ > 0.0 && share < 0.5) {
+      const double f = std::min(1.0, std::max(0.0, (ms / full_ms_ - share) / (1.0 - share)));
+      fixed_ += 0.5 * (f - fixed_);
+    }
+  }
+  bool known() const { return full_ms_ > 0.0; }
+  double full_wave_ms() const { return full_ms_; }
+
+  // Milliseconds for the live paths and their survivors to end: after w waves, the paths that
+  // were at depths below depth - w, times survival^w.
+  double ms_to_end() const {
+    std::vector<double> below(live_.size() + 1, 0.0);  // below[k]: the live paths at depths < k
+    for (std::size_t k = 0; k < live_.size(); ++k) below[k + 1] = below[k] + live_[k];
+    double ms = 0.0, scale = 1.0;
+    for (std::size_t wave = 0; wave < live_.size(); ++wave, scale *= survival_) {
+      const double active = scale * below[live_.size() - wave];
+      if (active < 1.0) break;
+      ms += full_ms_ * (fixed_ + (1.0 - fixed_) * std::min(1.0, active / pool_));
+    }
+    return ms;
+  }
+
+ private:
+  static double total(const std::vector<double>& live) {
+    double sum = 0.0;
+    for (const double n : live) sum += n;
+    return sum;
+  }
+  // One wave: each depth's paths survive by `survival` to the next; those at the last end.
+  static void advance(std::vector<double>& live, double survival) {
+    for (std::size_t k = live.size() - 1; k > 0; --k) live[k] = live[k - 1] * survival;
+    live[0] = 0.0;
+  }
+
+  double pool_;
+  std::vector<double> live_;  // the live paths by the depth they trace next
+  double full_ms_ = 0.0, survival_ = 0.0, fixed_ = 0.3;
+};
 
 // The loop's state across batches: the pool's buffers and counters, two timelines (on the GPU
 // the host reads one batch's events while the next batch runs), and the stopping.
@@ -73,7 +141,8 @@ class StreamLoop {
         host_records_(ex_, "wave records (host)", 2 * kMaxBatch),
         stage_sets_{kMaxBatch + 2, timed_sets_per_batch(settings_.timing)},
         timeline_a_(ex_, kMaxBatch + 2 + stage_sets_.slots()),
-        timeline_b_(ex_, kMaxBatch + 2 + stage_sets_.slots()) {
+        timeline_b_(ex_, kMaxBatch + 2 + stage_sets_.slots()),
+        drain_(pool, c.settings.depth) {
     StreamCounters start;
     start.issued = c.begin_sample;
     copy_from_host(ex_, counters_.data(), &start, sizeof start);
@@ -99,7 +168,13 @@ class StreamLoop {
   void queue_batch(int b);
   StreamCounters finish_batch(int b);
   int next_batch_size(const StreamCounters& seen) const;
-  bool wants_stop() const { return c_.control->stop && c_.control->stop(); }
+  bool wants_stop() const {
+    if (c_.control->stop && c_.control->stop()) return true;
+    // The CPU stops issuing when the budget has left about what the paths in flight need to
+    // end, plus half a wave: the render then ends within about half a wave of its budget.
+    return !ex_.gpu() && drain_.known() && c_.control->budget_ends_within &&
+           c_.control->budget_ends_within(drain_.ms_to_end() + 0.5 * drain_.full_wave_ms());
+  }
   bool wants_checkpoint() const {
     return c_.control->checkpoint_due && c_.control->checkpoint_due();
   }
@@ -124,6 +199,7 @@ class StreamLoop {
   std::uint64_t wave_ = 0;
   std::uint64_t timed_with_work_ = 0;
   int batch_size_ = kDrainBatch;
+  DrainEstimate drain_;    // CPU only
   bool stopping_ = false;  // the device was asked to stop issuing
   bool stopping_for_good_ = false;
 };
@@ -138,6 +214,7 @@ void StreamLoop::queue_wave(int b, int j) {
   WaveRecord* record = records_.data() + std::size_t(b) * kMaxBatch + j;
   const unsigned long long total = c_.end_sample;
 
+  const SteadyTime wave_start = steady_now();
   marks.begin(Stage::regenerate);
   if (fused_) {
     // The last wave wrote its survivors into the front of this wave's state.
@@ -157,6 +234,9 @@ void StreamLoop::queue_wave(int b, int j) {
   counts.live_out = fused_ ? &counters->survivors : &counters->live;
   counts.next = fused_ ? &other_ : nullptr;
   bounce_.run(paths_, counts, marks);
+  if (!ex_.gpu())  // the counters are in host memory, the wave done
+    drain_.add(milliseconds_since(wave_start), std::size_t(record->live_in), counters->active,
+               fused_ ? counters->survivors : counters->live);
   if (fused_) std::swap(paths_, other_);
 }
 
