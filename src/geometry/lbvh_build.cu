@@ -946,6 +946,29 @@ void RawBuildBuffer::release() {
   memory_ = nullptr;
 }
 
+BuildPoolHold::BuildPoolHold(const Executor& ex) {
+  if (!ex.gpu()) return;
+  int device = 0;
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t keep = ~std::uint64_t(0);
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold_) != cudaSuccess ||
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+    cudaGetLastError();  // no pools: the build's buffers come and go as without the hold
+    return;
+  }
+  pool_ = pool;
+}
+
+void BuildPoolHold::release() {
+  if (!pool_) return;
+  if (cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold_) != cudaSuccess ||
+      cudaMemPoolTrimTo(pool_, static_cast<std::size_t>(threshold_)) != cudaSuccess)
+    cudaGetLastError();
+  pool_ = nullptr;
+}
+
 LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
                     const LbvhPrimitives& input, BuildMemory& memory, MemoryTally* tally,
                     const LbvhOptions& options) {

@@ -92,6 +92,25 @@ class RawBuildBuffer {
   BuildMemory* memory_ = nullptr;
 };
 
+// While it lives, the stream-ordered allocator's pool (the current device's default pool, which
+// RawBuildBuffer draws on) keeps the memory the build frees. By default the pool gives its unused
+// memory back at every synchronization, and a buffer allocated after one (the shading's, after
+// the tree is read back) has the pool map memory again. release(), or the destructor, restores
+// the pool's setting and gives back what it holds unused. Nothing on the CPU executor, or where
+// the device has no memory pools.
+class BuildPoolHold {
+ public:
+  explicit BuildPoolHold(const Executor& ex);
+  ~BuildPoolHold() { release(); }
+  BuildPoolHold(const BuildPoolHold&) = delete;
+  BuildPoolHold& operator=(const BuildPoolHold&) = delete;
+  void release();
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+  std::uint64_t threshold_ = 0;  // the pool's release threshold before
+};
+
 template <class T>
 class BuildBuffer {
  public:

@@ -4,11 +4,12 @@
 // process (cold: the build's kernels load and its memory pool grows then), the median of later
 // builds (warm), and the time of each step of the build (each waited for before the next).
 //
-//   lbvh_bench [--cpu] [--runs N] [--cold-steps] [SCENE]
+//   lbvh_bench [--cpu] [--runs N] [--cold-steps] [--no-pool-hold] [SCENE]
 //
 // SCENE defaults to scenes/bunnies_1m.json; --cpu builds on the CPU executor; --runs sets the
 // warm builds (default 10); --cold-steps times the steps of the first build too (otherwise its
-// total alone, as the report gives it).
+// total alone, as the report gives it); --no-pool-hold lets the memory pool give its memory back
+// at every synchronization (BuildPoolHold, lbvh_build.h), as the build did before.
 // scripts/bench_startup.sh runs it.
 #include <cuda_runtime.h>
 
@@ -42,10 +43,12 @@ double median(std::vector<double> v) {
 // (the tree and the gathers, not the two copies from the host). With `steps`, every step's time.
 double build_once(const Executor& ex, const PathPrimitives& primitives,
                   const SceneAcceleration& acc, const std::vector<LbvhBox>& object_boxes,
-                  LbvhStageTimes* steps) {
+                  LbvhStageTimes* steps, bool pool_hold) {
   const std::size_t triangle_count = acc.triangles.size();
   const std::size_t slots = triangle_count + object_boxes.size();
   BuildMemory memory;
+  BuildPoolHold hold(ex);
+  if (!pool_hold) hold.release();
   BuildBuffer<TriangleGeometry> triangles_in(ex, "triangles (scene order)", triangle_count, memory);
   BuildBuffer<LbvhBox> boxes(ex, "object boxes", object_boxes.size(), memory);
   copy_from_host(ex, triangles_in.data(), acc.triangles.data(), triangles_in.bytes());
@@ -81,13 +84,14 @@ double build_once(const Executor& ex, const PathPrimitives& primitives,
   tree.order.release();
   tree.slot_of.release();
   synchronize(ex);
+  hold.release();
   ms += milliseconds_since(start);
   if (steps) steps->stages.emplace_back("shading and references", milliseconds_since(start));
   return ms;
 }
 
 int run(int argc, char** argv) {
-  bool gpu = true, cold_steps = false;
+  bool gpu = true, cold_steps = false, pool_hold = true;
   int runs = 10;
   std::string scene_path = "scenes/bunnies_1m.json";
   for (int i = 1; i < argc; ++i) {
@@ -95,12 +99,15 @@ int run(int argc, char** argv) {
       gpu = false;
     } else if (std::strcmp(argv[i], "--cold-steps") == 0) {
       cold_steps = true;
+    } else if (std::strcmp(argv[i], "--no-pool-hold") == 0) {
+      pool_hold = false;
     } else if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
     } else if (argv[i][0] != '-') {
       scene_path = argv[i];
     } else {
-      std::fprintf(stderr, "usage: lbvh_bench [--cpu] [--runs N] [--cold-steps] [SCENE]\n");
+      std::fprintf(
+          stderr, "usage: lbvh_bench [--cpu] [--runs N] [--cold-steps] [--no-pool-hold] [SCENE]\n");
       return 2;
     }
   }
@@ -127,22 +134,27 @@ int run(int argc, char** argv) {
   }
   const PathPrimitives& primitives =
       gpu ? own_primitives::path_primitives() : cpu_path_primitives();
-  std::printf("lbvh_bench: %s, %zu primitives (%zu triangles), %s executor (radix sort: %s)\n",
-              scene_path.c_str(), acc.triangles.size() + object_boxes.size(), acc.triangles.size(),
-              gpu ? "gpu" : "cpu", primitives.name());
+  std::printf(
+      "lbvh_bench: %s, %zu primitives (%zu triangles), %s executor (radix sort: %s), "
+      "pool hold %s\n",
+      scene_path.c_str(), acc.triangles.size() + object_boxes.size(), acc.triangles.size(),
+      gpu ? "gpu" : "cpu", primitives.name(),
+      !gpu        ? "-"
+      : pool_hold ? "on"
+                  : "off");
 
   LbvhStageTimes cold;
   const double cold_ms =
-      build_once(ex, primitives, acc, object_boxes, cold_steps ? &cold : nullptr);
+      build_once(ex, primitives, acc, object_boxes, cold_steps ? &cold : nullptr, pool_hold);
   std::vector<double> warm;
   for (int r = 0; r < runs; ++r)
-    warm.push_back(build_once(ex, primitives, acc, object_boxes, nullptr));
+    warm.push_back(build_once(ex, primitives, acc, object_boxes, nullptr, pool_hold));
   // The steps' times over the warm builds, in the build's order.
   std::vector<const char*> order;
   std::map<std::string, std::vector<double>> step_ms;
   for (int r = 0; r < runs; ++r) {
     LbvhStageTimes steps;
-    build_once(ex, primitives, acc, object_boxes, &steps);
+    build_once(ex, primitives, acc, object_boxes, &steps, pool_hold);
     for (const auto& [name, ms] : steps.stages) {
       if (r == 0) order.push_back(name);
       step_ms[name].push_back(ms);
