@@ -414,12 +414,82 @@ void add_triangles(JsonReader& r, const std::string& key, const Object& transfor
   placements.triangles += triangles.size();
 }
 
-// Carries the queued meshes' triangles to world space (normals by the inverse transpose, the
-// winding kept counter-clockwise under a mirroring transform), each with its scene material, into
-// scene.triangles in the objects' order. Triangles a transform collapses are dropped with one
-// warning per object, placed among the warnings where the object's turn was; a vertex carried
-// out of the coordinate range fails the scene, naming the first such object. Returns whether a
-// triangle kept has an emitting material. The time goes to placements.times->meshes_ms.
+// A run of at most 4096 triangles of one queued mesh, place_meshes' unit of work: the mesh's
+// [begin, end) go to scene.triangles[out...], with what their transform found.
+struct PlacementBlock {
+  std::size_t placement, begin, end, out;
+  std::size_t dropped = 0;
+  bool outside = false, lit = false;
+};
+
+std::vector<PlacementBlock> placement_blocks(const MeshPlacements& placements) {
+  constexpr std::size_t kBlock = 4096;
+  std::vector<PlacementBlock> blocks;
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < placements.queued.size(); ++i) {
+    const std::size_t n = placements.queued[i].triangles->size();
+    for (std::size_t b = 0; b < n; b += kBlock) {
+      const std::size_t end = std::min(n, b + kBlock);
+      blocks.push_back(PlacementBlock{i, b, end, out});
+      out += end - b;
+    }
+  }
+  return blocks;
+}
+
+// One block's triangles carried to world space (normals by the inverse transpose, the winding
+// kept counter-clockwise under a mirroring transform), each with its scene material; keep[k] is
+// 0 where triangle k's area vanished (or cannot be computed) after the transform.
+void place_block(const MeshPlacement& p, const std::vector<unsigned char>& emitting,
+                 PlacementBlock& block, std::vector<Triangle>& out,
+                 std::vector<unsigned char>& keep) {
+  for (std::size_t i = block.begin; i < block.end; ++i) {
+    const Triangle& t = (*p.triangles)[i];
+    const std::size_t at = block.out + (i - block.begin);
+    Triangle& w = out[at];
+    for (int c = 0; c < 3; ++c) {
+      w.v[c] = glm::vec3(p.m * glm::vec4(t.v[c], 1.0f));
+      if (!in_bounds(w.v[c])) block.outside = true;
+      const glm::vec3 n = p.normal_matrix * t.n[c];
+      const float length = glm::length(n);
+      w.n[c] = length > 0.0f ? n / length : n;
+      w.uv[c] = t.uv[c];
+    }
+    if (p.mirrored) reverse_winding(w);
+    w.material = p.named >= 0 ? p.named : (t.material >= 0 ? (*p.ids)[t.material] : p.fallback);
+    const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
+    const float area2 = glm::length(face);
+    // Collapsed by the transform, or too large for its area to be computed: dropped.
+    keep[at] = area2 > 0.0f && std::isfinite(area2);
+    if (!keep[at]) {
+      ++block.dropped;
+    } else if (emitting[static_cast<std::size_t>(w.material)]) {
+      block.lit = true;
+    }
+  }
+}
+
+// The warnings from index `before` on (one per entry of `places`, non-decreasing), each moved to
+// its place among the earlier ones: the warning of places[k] goes before warnings[places[k]].
+void move_warnings_into_place(std::vector<std::string>& warnings, std::size_t before,
+                              const std::vector<std::size_t>& places) {
+  if (places.empty()) return;
+  std::vector<std::string> merged;
+  merged.reserve(warnings.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i <= before; ++i) {
+    for (; next < places.size() && places[next] == i; ++next)
+      merged.push_back(std::move(warnings[before + next]));
+    if (i < before) merged.push_back(std::move(warnings[i]));
+  }
+  warnings = std::move(merged);
+}
+
+// Carries the queued meshes' triangles to world space (place_block) into scene.triangles, in the
+// objects' order. Triangles a transform collapses are dropped with one warning per object, placed
+// among the warnings where the object's turn was; a vertex carried out of the coordinate range
+// fails the scene, naming the first such object. Returns whether a triangle kept has an emitting
+// material. The time goes to placements.times->meshes_ms.
 bool place_meshes(JsonReader& r, const MeshPlacements& placements, Scene& scene,
                   std::vector<std::string>& warnings) {
   const auto start = std::chrono::steady_clock::now();
@@ -430,24 +500,7 @@ bool place_meshes(JsonReader& r, const MeshPlacements& placements, Scene& scene,
   scene.triangles.resize(total);
   std::vector<unsigned char> emitting(scene.materials.size());
   for (std::size_t i = 0; i < emitting.size(); ++i) emitting[i] = emits(scene.materials[i]);
-
-  // The pass's items: runs of at most kBlock triangles of one object, each with what it found.
-  constexpr std::size_t kBlock = 4096;
-  struct Block {
-    std::size_t placement, begin, end, out;  // the mesh's [begin, end) to scene.triangles[out...]
-    std::size_t dropped = 0;
-    bool outside = false, lit = false;
-  };
-  std::vector<Block> blocks;
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < placements.queued.size(); ++i) {
-    const std::size_t n = placements.queued[i].triangles->size();
-    for (std::size_t b = 0; b < n; b += kBlock) {
-      const std::size_t end = std::min(n, b + kBlock);
-      blocks.push_back(Block{i, b, end, out});
-      out += end - b;
-    }
-  }
+  std::vector<PlacementBlock> blocks = placement_blocks(placements);
   std::vector<unsigned char> keep(total);
   // In pieces of about 2^18 triangles (or 4096 blocks, where the meshes are small), polling for a
   // stop between them (no exception may leave an OpenMP loop).
@@ -464,56 +517,35 @@ bool place_meshes(JsonReader& r, const MeshPlacements& placements, Scene& scene,
     const long long piece_end = static_cast<long long>(last);
 #pragma omp parallel for schedule(dynamic) if (count > 16384)
     for (long long k = piece_begin; k < piece_end; ++k) {
-      Block& block = blocks[static_cast<std::size_t>(k)];
-      const MeshPlacement& p = placements.queued[block.placement];
-      for (std::size_t i = block.begin; i < block.end; ++i) {
-        const Triangle& t = (*p.triangles)[i];
-        const std::size_t at = block.out + (i - block.begin);
-        Triangle& w = scene.triangles[at];
-        for (int c = 0; c < 3; ++c) {
-          w.v[c] = glm::vec3(p.m * glm::vec4(t.v[c], 1.0f));
-          if (!in_bounds(w.v[c])) block.outside = true;
-          const glm::vec3 n = p.normal_matrix * t.n[c];
-          const float length = glm::length(n);
-          w.n[c] = length > 0.0f ? n / length : n;
-          w.uv[c] = t.uv[c];
-        }
-        if (p.mirrored) reverse_winding(w);
-        w.material = p.named >= 0 ? p.named : (t.material >= 0 ? (*p.ids)[t.material] : p.fallback);
-        const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
-        const float area2 = glm::length(face);
-        // Collapsed by the transform, or too large for its area to be computed: dropped.
-        keep[at] = area2 > 0.0f && std::isfinite(area2);
-        if (!keep[at]) {
-          ++block.dropped;
-        } else if (emitting[static_cast<std::size_t>(w.material)]) {
-          block.lit = true;
-        }
-      }
+      PlacementBlock& block = blocks[static_cast<std::size_t>(k)];
+      place_block(placements.queued[block.placement], emitting, block, scene.triangles, keep);
     }
     first = last;
   }
 
   std::vector<std::size_t> dropped(placements.queued.size());
+  std::size_t dropped_total = 0;
   bool lit = false;
-  for (const Block& block : blocks) {
+  for (const PlacementBlock& block : blocks) {
     if (block.outside) {
       const MeshPlacement& p = placements.queued[block.placement];
       fail_out_of_bounds(r, p.key, p.transform, "mesh");
     }
     dropped[block.placement] += block.dropped;
+    dropped_total += block.dropped;
     lit = lit || block.lit;
   }
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < total; ++i) {
-    if (!keep[i]) continue;
-    if (kept != i) scene.triangles[kept] = scene.triangles[i];
-    ++kept;
+  if (dropped_total > 0) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < total; ++i) {
+      if (!keep[i]) continue;
+      if (kept != i) scene.triangles[kept] = scene.triangles[i];
+      ++kept;
+    }
+    scene.triangles.resize(kept);
   }
-  scene.triangles.resize(kept);
   if (placements.times) placements.times->meshes_ms += milliseconds_since(start);
 
-  // Each object's warning goes where its turn was: appended, then merged into place.
   const std::size_t before = warnings.size();
   std::vector<std::size_t> places;
   for (std::size_t i = 0; i < placements.queued.size(); ++i) {
@@ -524,17 +556,7 @@ bool place_meshes(JsonReader& r, const MeshPlacements& placements, Scene& scene,
                       "transform");
     places.push_back(p.warning_at);
   }
-  if (!places.empty()) {
-    std::vector<std::string> merged;
-    merged.reserve(warnings.size());
-    std::size_t next = 0;
-    for (std::size_t i = 0; i <= before; ++i) {
-      for (; next < places.size() && places[next] == i; ++next)
-        merged.push_back(std::move(warnings[before + next]));
-      if (i < before) merged.push_back(std::move(warnings[i]));
-    }
-    warnings = std::move(merged);
-  }
+  move_warnings_into_place(warnings, before, places);
   return lit;
 }
 

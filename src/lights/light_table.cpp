@@ -24,17 +24,12 @@ int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& sha
   return static_cast<int>(table.lights.size()) - 1;
 }
 
-}  // namespace
-
-LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
-                             const std::vector<MaterialData>& materials,
-                             float environment_mean_luminance) {
-  LightTable table;
-  // One infinite power would make every pick NaN.
-  std::vector<double> power;
-  glm::vec3 lo(1e30f), hi(-1e30f);
-  // Lights in the scene's order, whatever order the triangles are stored in, so the light picks
-  // (and with them the image) do not depend on the BVH.
+// The emissive triangles' lights, in the scene's order whatever order the triangles are stored
+// in, so the light picks (and with them the image) do not depend on the BVH; lo and hi grow to
+// the triangles' bounds.
+void add_triangle_lights(SceneAcceleration& acc, const std::vector<MaterialData>& materials,
+                         LightTable& table, std::vector<double>& power, glm::vec3& lo,
+                         glm::vec3& hi) {
   const bool reordered = !acc.triangle_slot.empty();
   const auto slot = [&](std::size_t k) {
     return reordered ? static_cast<std::size_t>(acc.triangle_slot[k]) : k;
@@ -87,6 +82,18 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
       if (k_light >= 0) s.light = k_light;
     }
   }
+}
+
+}  // namespace
+
+LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
+                             const std::vector<MaterialData>& materials,
+                             float environment_mean_luminance) {
+  LightTable table;
+  // One infinite power would make every pick NaN.
+  std::vector<double> power;
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  add_triangle_lights(acc, materials, table, power, lo, hi);
   for (std::size_t k = 0; k < acc.objects.size(); ++k) {
     const Object& object = scene.objects[k];
     glm::vec3 olo, ohi;
