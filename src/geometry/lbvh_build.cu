@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/stopwatch.h"
 #include "execution/atomics.h"
 #include "execution/parallel_for.cuh"
 #include "geometry/bvh_build.h"
@@ -701,6 +702,24 @@ std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
 }
 
+// Times the build's steps where LbvhOptions::times asks for it: lap(step) waits for what was
+// queued and records the time since the previous lap.
+class StageClock {
+ public:
+  StageClock(const Executor& ex, LbvhStageTimes* times) : ex_(ex), times_(times) {}
+  void lap(const char* step) {
+    if (!times_) return;
+    synchronize(ex_);
+    times_->stages.emplace_back(step, milliseconds_since(start_));
+    start_ = steady_now();
+  }
+
+ private:
+  const Executor& ex_;
+  LbvhStageTimes* times_;
+  SteadyTime start_ = steady_now();
+};
+
 // The build's steps, in the order of the stages (build_lbvh calls them).
 
 void check_primitive_count(std::size_t n) {
@@ -752,13 +771,15 @@ struct SortedKeys {
 // Stages 2 and 3; the unsorted keys and ids are freed on return.
 SortedKeys sort_keys(const Executor& ex, const PathPrimitives& primitives,
                      const PrimitiveBoxes& boxes, std::size_t n, const Summary* summary,
-                     SortWorkspace& sort, BuildMemory& memory) {
+                     SortWorkspace& sort, BuildMemory& memory, StageClock& clock) {
   SortedKeys sorted{BuildBuffer<std::uint32_t>(ex, "Morton codes (sorted)", n, memory),
                     BuildBuffer<std::uint32_t>(ex, "primitive ids (sorted)", n, memory)};
   BuildBuffer<std::uint32_t> codes(ex, "Morton codes", n, memory);
   BuildBuffer<std::uint32_t> ids(ex, "primitive ids", n, memory);
   parallel_for(ex, "lbvh: morton codes", n, MortonCodes{boxes, summary, codes.data(), ids.data()});
+  clock.lap("sort keys");
   reserve_sort_workspace(ex, primitives, n, sort, memory);
+  clock.lap("sort workspace");
   primitives.sort_codes(codes.data(), sorted.codes.data(), ids.data(), sorted.ids.data(), n,
                         kLbvhKeyBits, sort.workspace, ex.stream);
   // Thrust's temporaries come from the workspace's caching allocator, which keeps them.
@@ -925,15 +946,41 @@ void RawBuildBuffer::release() {
   memory_ = nullptr;
 }
 
+BuildPoolHold::BuildPoolHold(const Executor& ex) {
+  if (!ex.gpu()) return;
+  int device = 0;
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t keep = ~std::uint64_t(0);
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess ||
+      cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold_) != cudaSuccess ||
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+    cudaGetLastError();  // no pools: the build's buffers come and go as without the hold
+    return;
+  }
+  pool_ = pool;
+}
+
+void BuildPoolHold::release() {
+  if (!pool_) return;
+  if (cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold_) != cudaSuccess ||
+      cudaMemPoolTrimTo(pool_, static_cast<std::size_t>(threshold_)) != cudaSuccess)
+    cudaGetLastError();
+  pool_ = nullptr;
+}
+
 LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
                     const LbvhPrimitives& input, BuildMemory& memory, MemoryTally* tally,
                     const LbvhOptions& options) {
   const std::size_t n = input.count();
   check_primitive_count(n);
+  StageClock clock(ex, options.times);
   const PrimitiveBoxes boxes{input.triangles, input.triangle_count, input.object_boxes};
   BuildBuffer<Summary> summary(ex, "the build's summary", 1, memory);
   parallel_for(ex, "lbvh: start", 1, InitSummary{summary.data()});
+  clock.lap("start");
   find_centroid_bounds(ex, boxes, n, summary.data());  // stage 1, also for a single primitive
+  clock.lap("centroid bounds");
 
   LbvhTree tree;
   BuildBuffer<BvhNode> built;
@@ -944,21 +991,28 @@ LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
         ex, "lbvh: one leaf", 1,
         SingleLeaf{boxes, built.data(), tree.order.data(), tree.slot_of.data(), summary.data()});
   } else {  // stages 2 to 7 (the file's header)
-    SortedKeys keys = sort_keys(ex, primitives, boxes, n, summary.data(), sort, memory);
+    SortedKeys keys = sort_keys(ex, primitives, boxes, n, summary.data(), sort, memory, clock);
+    clock.lap("radix sort");
     const Hierarchy hierarchy = emit_hierarchy(ex, keys, n, memory);
+    clock.lap("hierarchy");
     const TreeView view = hierarchy.view(keys, boxes, n);
     fit_bottom_up(ex, view, summary.data(), options.treelets, memory);
+    clock.lap("bottom up");
     const Positions positions = find_positions(ex, view, memory);
+    clock.lap("positions");
     built = allocate_nodes(ex, n, tree, memory);
     parallel_for(ex, "lbvh: write nodes", 2 * n - 1,
                  WriteNodes{view, positions.last, built.data(), tree.order.data(),
                             tree.slot_of.data(), summary.data()});
+    clock.lap("write nodes");
   }
 
   const Summary s = read_summary(ex, summary.data(), n);
+  clock.lap("read summary");
   const std::size_t nodes = s.nodes;
   keep_nodes(ex, nodes, built, tree, memory, tally);
   synchronize(ex);
+  clock.lap("keep nodes");
   memory.remove(sort.bytes);  // with the workspace, on return
   tree.leaves = (nodes + 1) / 2;
   tree.depth = static_cast<int>(s.depth);

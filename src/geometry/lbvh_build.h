@@ -12,13 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
-#include "geometry/bvh.h"
-#include "geometry/lbvh.h"
-#include "geometry/triangle.h"
 #include "execution/buffer.h"
 #include "execution/executor.h"
 #include "execution/path_primitives.h"
+#include "geometry/bvh.h"
+#include "geometry/lbvh.h"
+#include "geometry/triangle.h"
 
 namespace raystream {
 
@@ -91,6 +92,25 @@ class RawBuildBuffer {
   BuildMemory* memory_ = nullptr;
 };
 
+// While it lives, the stream-ordered allocator's pool (the current device's default pool, which
+// RawBuildBuffer draws on) keeps the memory the build frees. By default the pool gives its unused
+// memory back at every synchronization, and a buffer allocated after one (the shading's, after
+// the tree is read back) has the pool map memory again. release(), or the destructor, restores
+// the pool's setting and gives back what it holds unused. Nothing on the CPU executor, or where
+// the device has no memory pools.
+class BuildPoolHold {
+ public:
+  explicit BuildPoolHold(const Executor& ex);
+  ~BuildPoolHold() { release(); }
+  BuildPoolHold(const BuildPoolHold&) = delete;
+  BuildPoolHold& operator=(const BuildPoolHold&) = delete;
+  void release();
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+  std::uint64_t threshold_ = 0;  // the pool's release threshold before
+};
+
 template <class T>
 class BuildBuffer {
  public:
@@ -119,10 +139,18 @@ struct LbvhTree {
   double sah_cost = 0.0;  // as bvh_sah_cost computes it
 };
 
+// The build's steps timed one by one (a benchmark's view of where the time goes): each step is
+// waited for before the next is queued, so the steps add up to a little more than a build that
+// is not timed so.
+struct LbvhStageTimes {
+  std::vector<std::pair<const char*, double>> stages;  // (step, host milliseconds), in order
+};
+
 struct LbvhOptions {
   // One pass of treelet restructuring (Karras and Aila 2013) on the way up; false: the hierarchy
   // the sorted keys give, only collapsed.
   bool treelets = true;
+  LbvhStageTimes* times = nullptr;  // where given, every step is timed (and waited for)
 };
 
 // The most primitives a build takes: its 2n - 1 node ids are 32-bit.

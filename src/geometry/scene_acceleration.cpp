@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "execution/host_pages.h"
 #include "geometry/bvh_build.h"
 #include "geometry/lbvh.h"
 
@@ -60,6 +61,9 @@ void object_world_bounds(const Object& object, glm::vec3& lo, glm::vec3& hi) {
 void triangles_in_scene_order(const Scene& scene, std::vector<TriangleGeometry>& geometry,
                               std::vector<TriangleShading>& shading) {
   const long long count = static_cast<long long>(scene.triangles.size());
+  // Their pages mapped on every core first: resize's zero-fill then takes no page faults.
+  reserve_populated(geometry, scene.triangles.size());
+  reserve_populated(shading, scene.triangles.size());
   geometry.resize(scene.triangles.size());
   shading.resize(scene.triangles.size());
 #pragma omp parallel for schedule(static) if (count > 16384)
@@ -84,18 +88,21 @@ SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
   const auto start = std::chrono::steady_clock::now();
   // Primitive p < triangle_count is triangle p; the others are objects in order.
   std::vector<Aabb> bounds(triangle_count + scene.objects.size());
-  for (std::size_t p = 0; p < triangle_count; ++p) {
-    const Triangle& t = scene.triangles[p];
-    bounds[p].grow(t.v[0]);
-    bounds[p].grow(t.v[1]);
-    bounds[p].grow(t.v[2]);
-  }
   for (std::size_t k = 0; k < scene.objects.size(); ++k) {
     object_world_bounds(scene.objects[k], bounds[triangle_count + k].lo,
                         bounds[triangle_count + k].hi);
   }
   // Padded (padded_box says why), as the LBVH pads them.
-  for (Aabb& b : bounds) {
+  const long long primitive_count = static_cast<long long>(bounds.size());
+#pragma omp parallel for schedule(static) if (primitive_count > 16384)
+  for (long long p = 0; p < primitive_count; ++p) {
+    Aabb& b = bounds[static_cast<std::size_t>(p)];
+    if (p < static_cast<long long>(triangle_count)) {
+      const Triangle& t = scene.triangles[static_cast<std::size_t>(p)];
+      b.grow(t.v[0]);
+      b.grow(t.v[1]);
+      b.grow(t.v[2]);
+    }
     LbvhBox box;
     box.lo = b.lo;
     box.hi = b.hi;

@@ -183,6 +183,7 @@ void SceneUpload::upload_with_lbvh(const Executor& ex, const PathPrimitives& pri
   const std::size_t slots = triangle_count + acceleration_.objects.size();
   BuildMemory memory;
   auto start = std::chrono::steady_clock::now();
+  BuildPoolHold hold(ex);  // the build's memory reused across its synchronizations
   BuildBuffer<TriangleGeometry> triangles_in(ex, "triangles (scene order)", triangle_count, memory);
   BuildBuffer<LbvhBox> boxes(ex, "object boxes", object_boxes_.size(), memory);
   copy_from_host(ex, triangles_in.data(), acceleration_.triangles.data(), triangles_in.bytes());
@@ -224,6 +225,7 @@ void SceneUpload::upload_with_lbvh(const Executor& ex, const PathPrimitives& pri
   tree.order.release();
   tree.slot_of.release();
   synchronize(ex);
+  hold.release();
   build_ms += milliseconds_since(start);
   nodes_ = std::move(tree.nodes);
 

@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <sstream>
 #include <streambuf>
@@ -205,44 +205,52 @@ struct ObjScan {
 // The most corners tinyobjloader counts in a face.
 constexpr std::size_t kMaxCountedCorners = 255;
 
-// The vertex index of a face corner ("7", "-2", "7/1/3", "7//3"): tinyobjloader converts it with
-// atoi, so text that is not an integer, or one beyond the int range, would silently become
-// some other vertex. Such a face is an error naming its line.
-long long face_index(const std::string& corner, const std::string& path, std::size_t line) {
-  const std::string index = corner.substr(0, corner.find('/'));
-  std::size_t digits = index.size() > 0 && (index[0] == '-' || index[0] == '+') ? 1 : 0;
-  const bool integer = digits < index.size() &&
-                       std::all_of(index.begin() + static_cast<std::ptrdiff_t>(digits), index.end(),
-                                   [](unsigned char c) { return std::isdigit(c); });
-  const std::string where = path + ":" + std::to_string(line) + ": face ";
-  if (!integer) {
-    throw SceneError(where + "corner \"" + excerpt(corner) +
-                     "\" does not start with a vertex index");
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+// The vertex index of a face corner ("7", "-2", "7/1/3", "7//3"), the corner's text being
+// [begin, end): tinyobjloader converts it with atoi, so text that is not an integer, or one
+// beyond the int range, would silently become some other vertex. Such a face is an error naming
+// its line. (Read in place: the messages' strings are made only for an error.)
+long long face_index(const char* begin, const char* end, const std::string& path,
+                     std::size_t line) {
+  const auto where = [&] { return path + ":" + std::to_string(line) + ": face "; };
+  const auto corner = [&] { return excerpt(std::string(begin, end)); };
+  const char* index_end = std::find(begin, end, '/');
+  const char* digit = begin < index_end && (*begin == '-' || *begin == '+') ? begin + 1 : begin;
+  if (digit == index_end || !std::all_of(digit, index_end, is_digit)) {
+    throw SceneError(where() + "corner \"" + corner() + "\" does not start with a vertex index");
   }
-  digits = index.size() - digits;
-  errno = 0;
-  const long long value = digits > 11 ? LLONG_MAX : std::strtoll(index.c_str(), nullptr, 10);
+  // At most 11 digits are added up (anything longer is out of range anyway).
+  long long value = LLONG_MAX;
+  if (index_end - digit <= 11) {
+    value = 0;
+    for (const char* c = digit; c < index_end; ++c) value = 10 * value + (*c - '0');
+    if (*begin == '-') value = -value;
+  }
   if (value > INT_MAX || value < -static_cast<long long>(INT_MAX)) {
-    throw SceneError(where + "index " + excerpt(index) +
+    throw SceneError(where() + "index " + excerpt(std::string(begin, index_end)) +
                      " is out of range (a vertex index must fit in 32 bits)");
   }
   // The texture and normal indices, where present, must be integers in range too.
-  std::size_t slash = corner.find('/');
-  while (slash != std::string::npos) {
-    const std::size_t next = corner.find('/', slash + 1);
-    const std::string part =
-        corner.substr(slash + 1, next == std::string::npos ? std::string::npos : next - slash - 1);
-    slash = next;
-    if (part.empty()) continue;
-    std::size_t sign = part[0] == '-' || part[0] == '+' ? 1 : 0;
-    const bool ok = sign < part.size() && part.size() - sign <= 10 &&
-                    std::all_of(part.begin() + static_cast<std::ptrdiff_t>(sign), part.end(),
-                                [](unsigned char c) { return std::isdigit(c); }) &&
-                    std::llabs(std::strtoll(part.c_str(), nullptr, 10)) <= INT_MAX;
-    if (!ok) {
-      throw SceneError(where + "corner \"" + excerpt(corner) +
-                       "\": texture or normal index out of range or not an integer");
+  for (const char* part = index_end; part < end;) {
+    ++part;  // past the '/'
+    const char* part_end = std::find(part, end, '/');
+    if (part < part_end) {
+      const char* d = *part == '-' || *part == '+' ? part + 1 : part;
+      bool ok = d < part_end && part_end - d <= 10 && std::all_of(d, part_end, is_digit);
+      if (ok) {
+        long long magnitude = 0;
+        for (const char* c = d; c < part_end; ++c) magnitude = 10 * magnitude + (*c - '0');
+        ok = magnitude <= INT_MAX;
+      }
+      if (!ok) {
+        throw SceneError(where() + "corner \"" + corner() +
+                         "\": texture or normal index out of range or not an integer");
+      }
     }
+    part = part_end;
   }
   return value;
 }
@@ -272,27 +280,33 @@ ObjScan scan_obj(const std::string& text, const std::string& path) {
       ++vertices;
       return;
     }
-    const std::vector<std::string> corners = words(line.substr(i + 2));
+    // The corners: the words after "f", separated as words() separates them.
+    const auto separator = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    std::size_t corners = 0;
     long long largest = 0;
     bool negative_out_of_range = false;
     long long bad_negative = 0;
-    for (const std::string& corner : corners) {
-      const long long index = face_index(corner, path, number);
+    for (const char *c = line.data() + i + 2, *end = line.data() + line.size(); c < end;) {
+      c = std::find_if_not(c, end, separator);
+      if (c == end) break;
+      const char* corner_end = std::find_if(c, end, separator);
+      const long long index = face_index(c, corner_end, path, number);
+      ++corners;
       if (index > largest) largest = index;
       if (index < 0 && vertices + index < 0 && !negative_out_of_range) {
         negative_out_of_range = true;
         bad_negative = index;
       }
+      c = corner_end;
     }
-    if (corners.size() >= 3) {
-      if (corners.size() > kMaxCountedCorners)
-        scan.long_faces.push_back({faces, corners.size(), number});
+    if (corners >= 3) {
+      if (corners > kMaxCountedCorners) scan.long_faces.push_back({faces, corners, number});
       ++faces;
     }
-    if (corners.size() < 3) {
+    if (corners < 3) {
       if (scan.short_faces++ == 0) {
         scan.first_short_line = number;
-        scan.first_short_corners = corners.size();
+        scan.first_short_corners = corners;
       }
     } else if (negative_out_of_range) {
       if (scan.out_of_range_faces++ == 0) {
@@ -326,6 +340,7 @@ namespace {
 // keeping the line numbers: tinyobjloader converts their joint ids to int without a range check
 // (undefined behaviour for "vw 1e31 ...", found by the fuzz target).
 std::string without_skin_weights(std::string text) {
+  if (text.find("vw") == std::string::npos) return text;  // no such line: nothing to walk
   for_each_line(text, [&](std::size_t number, std::size_t offset, const std::string& line) {
     if ((number & 0xFFFFu) == 0) poll_stop();
     const std::size_t k = line.find_first_not_of(" \t");
@@ -461,7 +476,6 @@ std::vector<std::size_t> face_corners(const std::vector<tinyobj::shape_t>& shape
 bool add_face(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::index_t>& indices,
               std::size_t begin, std::size_t corners, const std::vector<bool>& unreadable,
               int material, ObjMesh& mesh, std::size_t& bad_texcoords) {
-  std::vector<tinyobj::index_t> triangle(3);
   const auto add = [&](const std::vector<tinyobj::index_t>& face, std::size_t at) {
     Triangle tri;
     std::size_t bad_uv = 0;
@@ -494,6 +508,7 @@ bool add_face(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::index_
   }
   std::vector<FaceTriangle> triangles;
   if (!triangulate_face(positions, triangles)) return false;
+  std::vector<tinyobj::index_t> triangle(3);
   for (const FaceTriangle& t : triangles) {
     for (int c = 0; c < 3; ++c) triangle[c] = indices[begin + t[c]];
     add(triangle, 0);
@@ -590,7 +605,17 @@ void check_faces(const std::string& path, const ObjScan& scan, std::size_t point
 
 ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLookup& find_mtl,
                   std::vector<std::string>& warnings) {
-  const ObjScan scan = scan_obj(text, path);
+  // The scan and tinyobjloader read the text apart: the scan of a large file runs on a thread of
+  // its own meanwhile (tinyobjloader stays on this one, whose input-file log records the MTL
+  // files it reads). The scan's error still comes before anything tinyobjloader says.
+  constexpr std::size_t kScanApartBytes = std::size_t(1) << 18;
+  ObjScan scan;
+  std::future<ObjScan> scanning;
+  if (text.size() >= kScanApartBytes) {
+    scanning = std::async(std::launch::async, [&text, &path] { return scan_obj(text, path); });
+  } else {
+    scan = scan_obj(text, path);
+  }
   const std::vector<bool>& unreadable = scan.bad_vertex;
   const std::string kept = without_skin_weights(text);
   PollingText pieces(kept);
@@ -605,6 +630,7 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
   // corners: a face of 20000 took 2.5 s).
   const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &in, &mtl_reader,
                                    /*triangulate=*/false, /*default_vcols_fallback=*/false);
+  if (scanning.valid()) scan = scanning.get();  // rethrows the scan's error
   if (pieces.is_stopped()) throw StopRequested();
   if (!mtl_reader.error().empty()) throw SceneError(mtl_reader.error());
   if (!ok) {
@@ -621,6 +647,9 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
   const int material_count = static_cast<int>(mesh.materials.size());
   std::size_t points_and_lines = 0;
   const std::vector<std::size_t> corners = face_corners(shapes, scan, path);
+  std::size_t most_triangles = 0;  // every face kept, split into corners - 2
+  for (const std::size_t n : corners) most_triangles += n >= 3 ? n - 2 : 0;
+  mesh.triangles.reserve(most_triangles);
   std::size_t face = 0, next_long = 0;
   for (const tinyobj::shape_t& shape : shapes) {
     points_and_lines += shape.points.indices.size() + shape.lines.indices.size();

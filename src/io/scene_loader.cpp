@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "core/stop_request.h"
+#include "execution/host_pages.h"
 #include "io/environment_reader.h"
 #include "io/gltf_loader.h"
 #include "io/image_reader.h"
@@ -359,76 +360,204 @@ double milliseconds_since(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-// Appends a mesh's triangles, in the mesh's own coordinates, to the scene: carried to world
-// space by the object's transform (normals by its inverse transpose, the winding kept
-// counter-clockwise under a mirroring one), each with the scene material `material_of` gives.
-// Triangles the transform collapses are dropped with one warning; a vertex carried out of the
-// coordinate range fails the scene. The time goes to times->meshes_ms when times is given.
-template <class MaterialOf>
+// A mesh object's triangles as add_triangles queues them for place_meshes, which carries every
+// mesh object's triangles to world space in one parallel pass (one pass per object cost a
+// zero-fill and a start of the threads per object: 49 bunnies, 49 of each).
+struct MeshPlacement {
+  std::string key;  // the object's, for messages
+  std::string file;
+  Object transform;
+  const std::vector<Triangle>* triangles = nullptr;  // in the mesh's own coordinates
+  glm::mat4 m{1.0f};
+  glm::mat3 normal_matrix{1.0f};
+  bool mirrored = false;
+  // A face's scene material: `named` where it is >= 0, else ids[the face's material], else
+  // `fallback` (a face without one).
+  int named = -1;
+  const std::vector<int>* ids = nullptr;
+  int fallback = -1;
+  std::size_t warning_at = 0;  // its warning's place among the load's warnings
+};
+
+struct MeshPlacements {
+  std::vector<MeshPlacement> queued;  // in the scene file's order
+  std::size_t triangles = 0;
+  LoadTimes* times = nullptr;
+};
+
+// Queues a mesh's triangles, in the mesh's own coordinates, for place_meshes, with the object's
+// transform (checked here, so that its error comes in the file's order) and its materials. The
+// mesh (the loader's cache holds it) must outlive the placement.
 void add_triangles(JsonReader& r, const std::string& key, const Object& transform,
-                   const std::vector<Triangle>& triangles, const std::string& file, Scene& scene,
-                   const MaterialOf& material_of, LoadTimes* times) {
+                   const std::vector<Triangle>& triangles, const std::string& file, int named,
+                   const std::vector<int>* ids, int fallback, MeshPlacements& placements,
+                   const std::vector<std::string>& warnings) {
   const glm::mat4 m = object_to_world(transform);
   check_invertible(r, key, m);
-  const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
-  const bool mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
-
-  if (scene.triangles.size() + triangles.size() > static_cast<std::size_t>(kMaxTriangles)) {
+  if (placements.triangles + triangles.size() > static_cast<std::size_t>(kMaxTriangles)) {
     r.fail(key + ".FILE",
            "too many triangles in the scene (at most " + std::to_string(kMaxTriangles) + ")");
   }
-  // Each triangle is carried to world space on its own (OpenMP): into the scene's array at the
-  // mesh's place, marked when its area vanishes (dropped below, keeping the order) or a vertex
-  // leaves the coordinate range (the scene fails).
-  const auto start = std::chrono::steady_clock::now();
-  const std::size_t base = scene.triangles.size();
-  const long long count = static_cast<long long>(triangles.size());
-  scene.triangles.resize(base + triangles.size());
-  std::vector<unsigned char> keep(triangles.size());
-  bool outside = false;
-  // In pieces, polling for a stop between them (no exception may leave an OpenMP loop).
-  constexpr long long kPiece = 1 << 18;
-  for (long long piece = 0; piece < count; piece += kPiece) {
-    poll_stop();
-    const long long end = std::min(count, piece + kPiece);
-#pragma omp parallel for schedule(static) reduction(|| : outside) if (end - piece > 16384)
-    for (long long k = piece; k < end; ++k) {
-      const Triangle& t = triangles[k];
-      Triangle& w = scene.triangles[base + static_cast<std::size_t>(k)];
-      for (int c = 0; c < 3; ++c) {
-        w.v[c] = glm::vec3(m * glm::vec4(t.v[c], 1.0f));
-        if (!in_bounds(w.v[c])) outside = true;
-        const glm::vec3 n = normal_matrix * t.n[c];
-        const float length = glm::length(n);
-        w.n[c] = length > 0.0f ? n / length : n;
-        w.uv[c] = t.uv[c];
-      }
-      if (mirrored) reverse_winding(w);
-      const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
-      const float area2 = glm::length(face);
-      // Collapsed by the transform, or too large for its area to be computed: dropped.
-      keep[k] = area2 > 0.0f && std::isfinite(area2);
-      w.material = material_of(t);
+  MeshPlacement p;
+  p.key = key;
+  p.file = file;
+  p.transform = transform;
+  p.triangles = &triangles;
+  p.m = m;
+  p.normal_matrix = glm::transpose(glm::inverse(glm::mat3(m)));
+  p.mirrored = glm::determinant(glm::mat3(m)) < 0.0f;
+  p.named = named;
+  p.ids = ids;
+  p.fallback = fallback;
+  p.warning_at = warnings.size();
+  placements.queued.push_back(std::move(p));
+  placements.triangles += triangles.size();
+}
+
+// A run of at most 4096 triangles of one queued mesh, place_meshes' unit of work: the mesh's
+// [begin, end) go to scene.triangles[out...], with what their transform found.
+struct PlacementBlock {
+  std::size_t placement, begin, end, out;
+  std::size_t dropped = 0;
+  bool outside = false, lit = false;
+};
+
+std::vector<PlacementBlock> placement_blocks(const MeshPlacements& placements) {
+  constexpr std::size_t kBlock = 4096;
+  std::vector<PlacementBlock> blocks;
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < placements.queued.size(); ++i) {
+    const std::size_t n = placements.queued[i].triangles->size();
+    for (std::size_t b = 0; b < n; b += kBlock) {
+      const std::size_t end = std::min(n, b + kBlock);
+      blocks.push_back(PlacementBlock{i, b, end, out});
+      out += end - b;
     }
   }
-  if (outside) {
-    scene.triangles.resize(base);
-    fail_out_of_bounds(r, key, transform, "mesh");
+  return blocks;
+}
+
+// One block's triangles carried to world space (normals by the inverse transpose, the winding
+// kept counter-clockwise under a mirroring transform), each with its scene material; keep[k] is
+// 0 where triangle k's area vanished (or cannot be computed) after the transform.
+void place_block(const MeshPlacement& p, const std::vector<unsigned char>& emitting,
+                 PlacementBlock& block, std::vector<Triangle>& out,
+                 std::vector<unsigned char>& keep) {
+  for (std::size_t i = block.begin; i < block.end; ++i) {
+    const Triangle& t = (*p.triangles)[i];
+    const std::size_t at = block.out + (i - block.begin);
+    Triangle& w = out[at];
+    for (int c = 0; c < 3; ++c) {
+      w.v[c] = glm::vec3(p.m * glm::vec4(t.v[c], 1.0f));
+      if (!in_bounds(w.v[c])) block.outside = true;
+      const glm::vec3 n = p.normal_matrix * t.n[c];
+      const float length = glm::length(n);
+      w.n[c] = length > 0.0f ? n / length : n;
+      w.uv[c] = t.uv[c];
+    }
+    if (p.mirrored) reverse_winding(w);
+    w.material = p.named >= 0 ? p.named : (t.material >= 0 ? (*p.ids)[t.material] : p.fallback);
+    const glm::vec3 face = glm::cross(w.v[1] - w.v[0], w.v[2] - w.v[0]);
+    const float area2 = glm::length(face);
+    // Collapsed by the transform, or too large for its area to be computed: dropped.
+    keep[at] = area2 > 0.0f && std::isfinite(area2);
+    if (!keep[at]) {
+      ++block.dropped;
+    } else if (emitting[static_cast<std::size_t>(w.material)]) {
+      block.lit = true;
+    }
   }
-  std::size_t kept = base;
-  for (std::size_t k = 0; k < triangles.size(); ++k) {
-    if (!keep[k]) continue;
-    if (kept != base + k) scene.triangles[kept] = scene.triangles[base + k];
-    ++kept;
+}
+
+// The warnings from index `before` on (one per entry of `places`, non-decreasing), each moved to
+// its place among the earlier ones: the warning of places[k] goes before warnings[places[k]].
+void move_warnings_into_place(std::vector<std::string>& warnings, std::size_t before,
+                              const std::vector<std::size_t>& places) {
+  if (places.empty()) return;
+  std::vector<std::string> merged;
+  merged.reserve(warnings.size());
+  std::size_t next = 0;
+  for (std::size_t i = 0; i <= before; ++i) {
+    for (; next < places.size() && places[next] == i; ++next)
+      merged.push_back(std::move(warnings[before + next]));
+    if (i < before) merged.push_back(std::move(warnings[i]));
   }
-  const std::size_t dropped = scene.triangles.size() - kept;
-  scene.triangles.resize(kept);
-  if (times) times->meshes_ms += milliseconds_since(start);
-  if (dropped > 0) {
-    r.warn(key, std::to_string(dropped) + " triangles of " + excerpt(file) +
-                    " dropped: zero area or an area too large for single precision after the "
-                    "transform");
+  warnings = std::move(merged);
+}
+
+// Carries the queued meshes' triangles to world space (place_block) into scene.triangles, in the
+// objects' order. Triangles a transform collapses are dropped with one warning per object, placed
+// among the warnings where the object's turn was; a vertex carried out of the coordinate range
+// fails the scene, naming the first such object. Returns whether a triangle kept has an emitting
+// material. The time goes to placements.times->meshes_ms.
+bool place_meshes(JsonReader& r, const MeshPlacements& placements, Scene& scene,
+                  std::vector<std::string>& warnings) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t total = placements.triangles;
+  if (total == 0) return false;
+  // Allocated once, its pages mapped on every core (resize's zero-fill then takes no faults).
+  reserve_populated(scene.triangles, total);
+  scene.triangles.resize(total);
+  std::vector<unsigned char> emitting(scene.materials.size());
+  for (std::size_t i = 0; i < emitting.size(); ++i) emitting[i] = emits(scene.materials[i]);
+  std::vector<PlacementBlock> blocks = placement_blocks(placements);
+  std::vector<unsigned char> keep(total);
+  // In pieces of about 2^18 triangles (or 4096 blocks, where the meshes are small), polling for a
+  // stop between them (no exception may leave an OpenMP loop).
+  constexpr std::size_t kPiece = std::size_t(1) << 18;
+  constexpr std::size_t kPieceBlocks = 4096;
+  for (std::size_t first = 0; first < blocks.size();) {
+    poll_stop();
+    std::size_t last = first, count = 0;
+    while (last < blocks.size() && count < kPiece && last - first < kPieceBlocks) {
+      count += blocks[last].end - blocks[last].begin;
+      ++last;
+    }
+    const long long piece_begin = static_cast<long long>(first);
+    const long long piece_end = static_cast<long long>(last);
+#pragma omp parallel for schedule(dynamic) if (count > 16384)
+    for (long long k = piece_begin; k < piece_end; ++k) {
+      PlacementBlock& block = blocks[static_cast<std::size_t>(k)];
+      place_block(placements.queued[block.placement], emitting, block, scene.triangles, keep);
+    }
+    first = last;
   }
+
+  std::vector<std::size_t> dropped(placements.queued.size());
+  std::size_t dropped_total = 0;
+  bool lit = false;
+  for (const PlacementBlock& block : blocks) {
+    if (block.outside) {
+      const MeshPlacement& p = placements.queued[block.placement];
+      fail_out_of_bounds(r, p.key, p.transform, "mesh");
+    }
+    dropped[block.placement] += block.dropped;
+    dropped_total += block.dropped;
+    lit = lit || block.lit;
+  }
+  if (dropped_total > 0) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < total; ++i) {
+      if (!keep[i]) continue;
+      if (kept != i) scene.triangles[kept] = scene.triangles[i];
+      ++kept;
+    }
+    scene.triangles.resize(kept);
+  }
+  if (placements.times) placements.times->meshes_ms += milliseconds_since(start);
+
+  const std::size_t before = warnings.size();
+  std::vector<std::size_t> places;
+  for (std::size_t i = 0; i < placements.queued.size(); ++i) {
+    if (dropped[i] == 0) continue;
+    const MeshPlacement& p = placements.queued[i];
+    r.warn(p.key, std::to_string(dropped[i]) + " triangles of " + excerpt(p.file) +
+                      " dropped: zero area or an area too large for single precision after the "
+                      "transform");
+    places.push_back(p.warning_at);
+  }
+  move_warnings_into_place(warnings, before, places);
+  return lit;
 }
 
 // Mesh objects: OBJ files read once each, their MTL materials added to the scene once per file.
@@ -474,7 +603,8 @@ std::string mesh_path(const std::string& scene_path, const std::string& file) {
 // transformed to world space and appended to scene.triangles.
 void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, const std::string& path,
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
-                      MeshCache& cache, TextureIds& textures, std::vector<std::string>& warnings) {
+                      MeshCache& cache, TextureIds& textures, MeshPlacements& placements,
+                      std::vector<std::string>& warnings) {
   r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "MISSING_MATERIAL", "TRANS", "ROTAT", "SCALE"});
   const std::string file = r.path(r.require(j, key, "FILE"), key + ".FILE", "OBJ file path");
   int named = -1;
@@ -554,12 +684,8 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
     }
   }
 
-  add_triangles(
-      r, key, transform, mesh.triangles, file, scene,
-      [&](const Triangle& t) {
-        return named >= 0 ? named : (t.material >= 0 ? (*ids)[t.material] : fallback);
-      },
-      cache.times);
+  add_triangles(r, key, transform, mesh.triangles, file, named, ids, fallback, placements,
+                warnings);
 }
 
 // TYPE gltf: the default scene of a glTF 2.0 asset at FILE (relative to the scene file), its
@@ -568,12 +694,12 @@ void read_mesh_object(JsonReader& r, const Json& j, const std::string& key, cons
 struct GltfCache {
   std::unordered_map<std::string, GltfModel> models;            // by resolved path
   std::unordered_map<std::string, std::vector<int>> materials;  // scene ids of a file's materials
-  LoadTimes* times = nullptr;
 };
 
 void read_gltf_object(JsonReader& r, const Json& j, const std::string& key, const std::string& path,
                       const std::unordered_map<std::string, int>& material_ids, Scene& scene,
-                      GltfCache& cache, std::vector<std::string>& warnings) {
+                      GltfCache& cache, MeshPlacements& placements,
+                      std::vector<std::string>& warnings) {
   r.check_keys(j, key, {"TYPE", "FILE", "MATERIAL", "TRANS", "ROTAT", "SCALE"});
   const std::string file = r.path(r.require(j, key, "FILE"), key + ".FILE", "glTF file path");
   int named = -1;
@@ -615,9 +741,7 @@ void read_gltf_object(JsonReader& r, const Json& j, const std::string& key, cons
     }
     ids = &added->second;
   }
-  add_triangles(
-      r, key, transform, model.triangles, file, scene,
-      [&](const Triangle& t) { return named >= 0 ? named : (*ids)[t.material]; }, cache.times);
+  add_triangles(r, key, transform, model.triangles, file, named, ids, -1, placements, warnings);
 }
 
 // Environment: what escaped rays see. A Radiance HDR or OpenEXR map (FILE, relative to the scene
@@ -709,22 +833,11 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
   if (!objects.is_array()) r.fail("Objects", "expected an array, got " + json_type_name(objects));
   MeshCache meshes;
   meshes.times = times;
-  // Every mesh file first, so that the scene's triangles are allocated once, not grown and
-  // copied object by object.
-  std::size_t mesh_triangles = 0;
-  for (const Json& j : objects) {
-    if (!j.is_object() || !j.contains("TYPE") || !j["TYPE"].is_string() ||
-        lower(j["TYPE"].get<std::string>()) != "mesh" || !j.contains("FILE") ||
-        !j["FILE"].is_string())
-      continue;
-    const std::string file = j["FILE"].get<std::string>();
-    if (file.empty() || file.find('\0') != std::string::npos) continue;
-    mesh_triangles += meshes.load(mesh_path(path, file)).mesh.triangles.size();
-  }
-  if (mesh_triangles <= static_cast<std::size_t>(kMaxTriangles))
-    scene.triangles.reserve(mesh_triangles);
   GltfCache gltf;
-  gltf.times = times;
+  // The mesh objects' triangles are queued in the objects' order and carried to world space
+  // together once every object is read (place_meshes).
+  MeshPlacements placements;
+  placements.times = times;
   for (std::size_t i = 0; i < objects.size(); ++i) {
     if ((i & 1023u) == 0) poll_stop();
     const std::string key = "Objects[" + std::to_string(i) + "]";
@@ -732,13 +845,15 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
     const std::string type =
         j.contains("TYPE") && j["TYPE"].is_string() ? lower(j["TYPE"].get<std::string>()) : "";
     if (type == "mesh") {
-      read_mesh_object(r, j, key, path, material_ids, scene, meshes, textures, warnings);
+      read_mesh_object(r, j, key, path, material_ids, scene, meshes, textures, placements,
+                       warnings);
     } else if (type == "gltf") {
-      read_gltf_object(r, j, key, path, material_ids, scene, gltf, warnings);
+      read_gltf_object(r, j, key, path, material_ids, scene, gltf, placements, warnings);
     } else {
       scene.objects.push_back(read_object(r, j, key, material_ids, scene.materials));
     }
   }
+  const bool lit_triangles = place_meshes(r, placements, scene, warnings);
 
   if (doc.contains("Environment")) {
     poll_stop();
@@ -753,9 +868,7 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
                   [&](const Object& o) {
                     return emits(scene.materials[static_cast<std::size_t>(o.material)]);
                   }) ||
-      std::any_of(scene.triangles.begin(), scene.triangles.end(), [&](const Triangle& t) {
-        return emits(scene.materials[static_cast<std::size_t>(t.material)]);
-      });
+      lit_triangles;
   if (scene.objects.empty() && scene.triangles.empty()) {
     if (!sky) r.warn("Objects", "the scene has no objects; the image will be black");
   } else if (!lit) {

@@ -14,8 +14,11 @@ template <typename Visit>
 inline void for_each_line(const std::string& text, Visit visit) {
   std::size_t start = 0, number = 0;
   while (start < text.size()) {
-    std::size_t end = text.find_first_of("\r\n", start);
-    if (end == std::string::npos) end = text.size();
+    // A plain loop: find_first_of("\r\n") calls memchr on the set for every character.
+    const std::size_t end = static_cast<std::size_t>(
+        std::find_if(text.begin() + static_cast<std::ptrdiff_t>(start), text.end(),
+                     [](char c) { return c == '\n' || c == '\r'; }) -
+        text.begin());
     visit(++number, start, text.substr(start, end - start));
     start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
   }

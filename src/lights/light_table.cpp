@@ -24,6 +24,66 @@ int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& sha
   return static_cast<int>(table.lights.size()) - 1;
 }
 
+// The emissive triangles' lights, in the scene's order whatever order the triangles are stored
+// in, so the light picks (and with them the image) do not depend on the BVH; lo and hi grow to
+// the triangles' bounds.
+void add_triangle_lights(SceneAcceleration& acc, const std::vector<MaterialData>& materials,
+                         LightTable& table, std::vector<double>& power, glm::vec3& lo,
+                         glm::vec3& hi) {
+  const bool reordered = !acc.triangle_slot.empty();
+  const auto slot = [&](std::size_t k) {
+    return reordered ? static_cast<std::size_t>(acc.triangle_slot[k]) : k;
+  };
+  // The scene's bounds and which runs of triangles hold an emitter, in parallel (OpenMP); then
+  // the lights of those runs in order. (The bounds are minima and maxima: any order gives them.)
+  constexpr std::size_t kRun = 4096;
+  const long long runs = static_cast<long long>((acc.triangles.size() + kRun - 1) / kRun);
+  std::vector<glm::vec3> run_lo(static_cast<std::size_t>(runs), lo);
+  std::vector<glm::vec3> run_hi(static_cast<std::size_t>(runs), hi);
+  std::vector<unsigned char> run_emits(static_cast<std::size_t>(runs));
+#pragma omp parallel for schedule(static) if (runs > 4)
+  for (long long r = 0; r < runs; ++r) {
+    const std::size_t run = static_cast<std::size_t>(r);
+    const std::size_t end = std::min(acc.triangles.size(), (run + 1) * kRun);
+    glm::vec3 a = lo, b = hi;
+    bool emits = false;
+    for (std::size_t k = run * kRun; k < end; ++k) {
+      const TriangleGeometry& g = acc.triangles[slot(k)];
+      a = glm::min(a, glm::min(g.v0, glm::min(g.v0 + g.e1, g.v0 + g.e2)));
+      b = glm::max(b, glm::max(g.v0, glm::max(g.v0 + g.e1, g.v0 + g.e2)));
+      const int material = acc.shading[slot(k)].material;
+      emits = emits || is_emissive(materials[static_cast<std::size_t>(material)]);
+    }
+    run_lo[run] = a;
+    run_hi[run] = b;
+    run_emits[run] = emits;
+  }
+  for (std::size_t run = 0; run < run_emits.size(); ++run) {
+    lo = glm::min(lo, run_lo[run]);
+    hi = glm::max(hi, run_hi[run]);
+    if (!run_emits[run]) continue;
+    const std::size_t end = std::min(acc.triangles.size(), (run + 1) * kRun);
+    for (std::size_t k = run * kRun; k < end; ++k) {
+      const std::size_t t = slot(k);
+      const TriangleGeometry& g = acc.triangles[t];
+      TriangleShading& s = acc.shading[t];
+      const MaterialData& m = materials[static_cast<std::size_t>(s.material)];
+      if (!is_emissive(m)) continue;
+      TriangleLight shape;
+      shape.p = g.v0;
+      shape.e1 = g.e1;
+      shape.e2 = g.e2;
+      shape.area = 0.5f * glm::length(glm::cross(g.e1, g.e2));
+      Light light;
+      light.emission = m.emission;
+      light.two_sided = m.two_sided;
+      light.primitive = static_cast<std::int32_t>(t);
+      const int k_light = add_light(table, power, table.triangles, shape, light);
+      if (k_light >= 0) s.light = k_light;
+    }
+  }
+}
+
 }  // namespace
 
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
@@ -33,29 +93,7 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
   // One infinite power would make every pick NaN.
   std::vector<double> power;
   glm::vec3 lo(1e30f), hi(-1e30f);
-  // Lights in the scene's order, whatever order the triangles are stored in, so the light picks
-  // (and with them the image) do not depend on the BVH.
-  const bool reordered = !acc.triangle_slot.empty();
-  for (std::size_t k = 0; k < acc.triangles.size(); ++k) {
-    const std::size_t t = reordered ? static_cast<std::size_t>(acc.triangle_slot[k]) : k;
-    const TriangleGeometry& g = acc.triangles[t];
-    lo = glm::min(lo, glm::min(g.v0, glm::min(g.v0 + g.e1, g.v0 + g.e2)));
-    hi = glm::max(hi, glm::max(g.v0, glm::max(g.v0 + g.e1, g.v0 + g.e2)));
-    TriangleShading& s = acc.shading[t];
-    const MaterialData& m = materials[static_cast<std::size_t>(s.material)];
-    if (!is_emissive(m)) continue;
-    TriangleLight shape;
-    shape.p = g.v0;
-    shape.e1 = g.e1;
-    shape.e2 = g.e2;
-    shape.area = 0.5f * glm::length(glm::cross(g.e1, g.e2));
-    Light light;
-    light.emission = m.emission;
-    light.two_sided = m.two_sided;
-    light.primitive = static_cast<std::int32_t>(t);
-    const int k_light = add_light(table, power, table.triangles, shape, light);
-    if (k_light >= 0) s.light = k_light;
-  }
+  add_triangle_lights(acc, materials, table, power, lo, hi);
   for (std::size_t k = 0; k < acc.objects.size(); ++k) {
     const Object& object = scene.objects[k];
     glm::vec3 olo, ohi;
