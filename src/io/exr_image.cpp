@@ -10,7 +10,9 @@
 #include <OpenEXR/ImfOutputFile.h>
 #include <OpenEXR/ImfThreading.h>
 #include <OpenEXR/ImfVersion.h>
+#if defined(_OPENMP)
 #include <omp.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -94,7 +96,9 @@ int exr_threads() {
   static std::once_flag once;
   static int threads = 1;
   std::call_once(once, [] {
+#if defined(_OPENMP)
     threads = std::max(1, omp_get_max_threads());
+#endif
     Imf::setGlobalThreadCount(threads);
   });
   return threads;
