@@ -21,13 +21,13 @@
 #include "core/stop_request.h"
 #include "film/denoiser.h"
 #include "integrator/render.h"
-#include "io/atomic_file.h"
-#include "io/checkpoint_file.h"
-#include "io/file_identity.h"
-#include "io/film_output.h"
-#include "io/image_output.h"
-#include "io/input_file.h"
-#include "io/scene_loader.h"
+#include "io/checkpoint/checkpoint_file.h"
+#include "io/files/atomic_file.h"
+#include "io/files/file_identity.h"
+#include "io/files/input_file.h"
+#include "io/image/film_output.h"
+#include "io/image/image_output.h"
+#include "io/scene/scene_loader.h"
 #include "stats/report.h"
 
 #ifndef RAYSTREAM_VERSION
@@ -203,8 +203,8 @@ void denoise_image(RenderResult& result, const Options& options, RunInfo& info) 
     }
   }
   if (info.denoise_device == "cpu")
-    times = denoise_cpu(image.width, image.height, image.rgb.data(),
-                        result.film.first_hits.data(), image.rgb.data(), settings);
+    times = denoise_cpu(image.width, image.height, image.rgb.data(), result.film.first_hits.data(),
+                        image.rgb.data(), settings);
   info.denoise_ms = times.filter_ms;
 }
 

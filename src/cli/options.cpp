@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/atomic_file.h"
-#include "io/scene_loader.h"
+#include "io/files/atomic_file.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "integrator/render.h"
-#include "io/film_output.h"
-#include "io/image_output.h"
+#include "io/image/film_output.h"
+#include "io/image/image_output.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -44,13 +44,13 @@ struct Options {
   // "all".
   std::vector<int> devices;
   bool all_devices = false;
-  std::optional<std::string> stats;   // --stats FILE.json; - stdout
-  bool quiet = false;                 // --quiet
-  AovSet aovs;                        // --aov albedo,normal,depth,variance (EXR output)
+  std::optional<std::string> stats;        // --stats FILE.json; - stdout
+  bool quiet = false;                      // --quiet
+  AovSet aovs;                             // --aov albedo,normal,depth,variance (EXR output)
   DenoiseMode denoise = DenoiseMode::off;  // --denoise[=irradiance|radiance]
-  std::optional<int> time_s;          // --time SECONDS: the render loop's budget
-  std::optional<int> checkpoint_s;    // --checkpoint SECONDS: the interval of checkpoints
-  std::optional<std::string> resume;  // --resume FILE: a checkpoint to go on from
+  std::optional<int> time_s;               // --time SECONDS: the render loop's budget
+  std::optional<int> checkpoint_s;         // --checkpoint SECONDS: the interval of checkpoints
+  std::optional<std::string> resume;       // --resume FILE: a checkpoint to go on from
 };
 
 // The largest --time and --checkpoint: a year of seconds.

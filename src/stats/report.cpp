@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "io/atomic_file.h"
+#include "io/files/atomic_file.h"
 
 namespace raystream {
 namespace {

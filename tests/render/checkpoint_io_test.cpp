@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/checkpoint_file.h"
+#include "io/checkpoint/checkpoint_file.h"
 #include "render_test_scenes.h"
 #include "scene/scene_error.h"
 #include "temp_folder.h"

@@ -1,4 +1,4 @@
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -15,12 +15,12 @@
 #include <unordered_set>
 
 #include "core/stop_request.h"
-#include "io/environment_reader.h"
-#include "io/gltf_loader.h"
-#include "io/image_reader.h"
-#include "io/input_file.h"
-#include "io/json_reader.h"
-#include "io/obj_loader.h"
+#include "io/files/input_file.h"
+#include "io/image/environment_reader.h"
+#include "io/image/image_reader.h"
+#include "io/scene/gltf_loader.h"
+#include "io/scene/json_reader.h"
+#include "io/scene/obj_loader.h"
 #include "lights/environment_map.h"
 
 namespace raystream {

@@ -1,4 +1,4 @@
-#include "io/gltf_loader.h"
+#include "io/scene/gltf_loader.h"
 
 #include <tiny_gltf.h>
 
@@ -18,9 +18,9 @@
 #include <utility>
 
 #include "core/stop_request.h"
-#include "io/image_reader.h"
-#include "io/input_file.h"
-#include "io/json_reader.h"
+#include "io/files/input_file.h"
+#include "io/image/image_reader.h"
+#include "io/scene/json_reader.h"
 #include "scene/scene_error.h"
 
 namespace raystream {

@@ -1,10 +1,10 @@
-#include "io/checkpoint_file.h"
+#include "io/checkpoint/checkpoint_file.h"
 
 #include <cstring>
 #include <type_traits>
 
-#include "io/input_file.h"
-#include "io/scene_loader.h"
+#include "io/files/input_file.h"
+#include "io/scene/scene_loader.h"
 #include "scene/scene_error.h"
 
 namespace raystream {

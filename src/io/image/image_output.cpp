@@ -1,4 +1,4 @@
-#include "io/image_output.h"
+#include "io/image/image_output.h"
 
 #include <algorithm>
 #include <array>
@@ -8,9 +8,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
-#include "io/exr_image.h"
-#include "io/png_encoder.h"
+#include "io/files/atomic_file.h"
+#include "io/image/exr_image.h"
+#include "io/image/png_encoder.h"
 
 namespace raystream {
 namespace {
