@@ -16,10 +16,6 @@
 namespace raystream {
 namespace {
 
-bool on_off(const std::string& value) {
-  return value == "on";
-}
-
 const char* kDescription =
     "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
     "format: Materials, Camera, Objects) or a glTF 2.0 asset (.gltf, .glb): a pool of paths\n"
@@ -28,6 +24,18 @@ const char* kDescription =
     "depth and wave, ms per stage) on stdout.\n"
     "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene, 130 and\n"
     "143 stopped by SIGINT and SIGTERM.";
+
+// CLI11's check that a value is one of an enum's names (its table, core/enum_names.h).
+template <std::size_t N>
+CLI::IsMember one_of(const char* const (&names)[N]) {
+  return CLI::IsMember(std::vector<std::string>(names, names + N));
+}
+
+// The value of an enum that `name` names, CLI11 having checked that it is one of them.
+template <class Enum, std::size_t N>
+Enum named(const std::string& name, const char* const (&names)[N]) {
+  return enum_named<Enum>(name, names).value_or(Enum{});
+}
 
 // "--spp: given twice (give each option once)" for the first option that takes a value and is
 // given more than once ("--output: given twice (as -o and --output) ..." under its two names),
@@ -125,8 +133,8 @@ namespace {
 // given.
 struct GivenOptions {
   std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
-      compact, bvh, device = "auto", stats, aov, time_s, checkpoint_s, resume, denoise, integrator,
-                    devices;
+      compact, bvh, stats, aov, time_s, checkpoint_s, resume, denoise, integrator, devices;
+  std::string device = enum_name(DeviceChoice::automatic, kDeviceChoiceNames);
   CLI::Option *spp_opt, *depth_opt, *res_opt, *output_opt, *format_opt, *aov_opt, *denoise_opt,
       *time_opt, *checkpoint_opt, *resume_opt, *schedule_opt, *pool_opt, *timing_opt,
       *integrator_opt, *shade_opt, *sort_opt, *compact_opt, *bvh_opt, *seed_opt, *devices_opt,
@@ -159,7 +167,7 @@ void add_output_options(CLI::App& app, GivenOptions& g) {
   g.format_opt = app.add_option("--format", g.format,
                                 "png, hdr, pfm or exr: the image format of an output whose name "
                                 "does not end in .png, .hdr, .pfm or .exr (-, /dev/stdout, a FIFO)")
-                     ->check(CLI::IsMember({"png", "hdr", "pfm", "exr"}));
+                     ->check(one_of(kImageFormatNames));
   g.aov_opt = app.add_option(
       "--aov", g.aov,
       "EXR output: layers beside the beauty, any of albedo,normal,depth,variance (first-hit "
@@ -197,7 +205,7 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
                      "frame: one sample per pixel per frame, bounce by bounce; megakernel: one "
                      "thread per sample traces the whole path (the baseline) (default: " +
                          std::string(schedule_name(defaults.schedule)) + ")")
-          ->check(CLI::IsMember({"stream", "frame", "megakernel"}));
+          ->check(one_of(kScheduleNames));
   g.pool_opt = app.add_option("--pool", g.pool,
                               "Path slots of the stream schedule, 1 to 2^30 (default: enough "
                               "to fill the GPU, 2^18 on the CPU)");
@@ -205,13 +213,13 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
       app.add_option("--stage-timing", g.timing,
                      "Stage times in the report: sampled (every 16th wave or frame), all, or off "
                      "(default: sampled)")
-          ->check(CLI::IsMember({"sampled", "all", "off"}));
+          ->check(one_of(kStageTimingNames));
   g.integrator_opt =
       app.add_option("--integrator", g.integrator,
                      "path: next-event estimation (a shadow ray to a light at every non-specular "
                      "bounce) combined with BSDF sampling by multiple importance sampling; bsdf: "
                      "BSDF sampling only, light found by hitting it (default: path)")
-          ->check(CLI::IsMember({"path", "bsdf"}));
+          ->check(one_of(kIntegratorNames));
   const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
   g.shade_opt =
       app.add_option("--shade", g.shade,
@@ -220,7 +228,7 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
                      "shades every path in one kernel; auto: queues in the stream schedule for "
                      "scenes of many kinds of material (default: " +
                          std::string(shade_mode_name(defaults.shade)) + ")")
-          ->check(CLI::IsMember({"auto", "queues", "single"}));
+          ->check(one_of(kShadeModeNames));
   g.sort_opt = app.add_option("--sort-by-material", g.sort,
                               "With --shade single: sort live paths by material before "
                               "shading: on (radix sort), multisplit (a stable partition into "
@@ -245,7 +253,7 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
                          std::to_string(defaults.bvh_min_primitives) +
                          " primitives or more, off never builds one (every ray tests every "
                          "primitive, to measure the speedup); on is sah, as before (default: auto)")
-          ->check(CLI::IsMember({"auto", "gpu", "sah", "off", "on"}));
+          ->check(one_of(kBvhChoiceNames));
 }
 
 // The seed, the devices, the statistics file and the notices.
@@ -255,7 +263,7 @@ void add_run_options(CLI::App& app, Options& options, GivenOptions& g) {
   app.add_option("--device", g.device,
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
                  "(default): the GPU if present, else the CPU with a notice")
-      ->check(CLI::IsMember({"gpu", "cpu", "auto"}));
+      ->check(one_of(kDeviceChoiceNames));
   g.devices_opt = app.add_option(
       "--devices", g.devices,
       "GPUs to split the samples across: all, or a list of CUDA device numbers such as 0,1 "
@@ -307,14 +315,12 @@ std::string read_values(const GivenOptions& g, Options& options) {
   }
   if (*g.denoise_opt) {
     // A bare --denoise sets the flag's text to "true".
-    if (g.denoise == "true" || g.denoise == "irradiance") {
-      options.denoise = DenoiseMode::irradiance;
-    } else if (g.denoise == "radiance") {
-      options.denoise = DenoiseMode::radiance;
-    } else {
+    const std::optional<DenoiseMode> mode =
+        enum_named<DenoiseMode>(g.denoise == "true" ? "irradiance" : g.denoise, kDenoiseModeNames);
+    if (!mode || *mode == DenoiseMode::off)
       return "--denoise: '" + excerpt(g.denoise, kMaxMessage) +
              "' is not a mode (--denoise, --denoise=irradiance or --denoise=radiance)";
-    }
+    options.denoise = *mode;
   }
   return "";
 }
@@ -324,32 +330,21 @@ void read_choices(const GivenOptions& g, Options& options) {
   if (*g.resume_opt) options.resume = g.resume;
   if (*g.output_opt) options.output = g.output;
   if (*g.format_opt) options.format = g.format;
-  if (*g.schedule_opt)
-    options.schedule = g.schedule == "frame"        ? Schedule::frame
-                       : g.schedule == "megakernel" ? Schedule::megakernel
-                                                    : Schedule::stream;
-  if (*g.timing_opt)
-    options.timing = g.timing == "all"   ? StageTiming::all
-                     : g.timing == "off" ? StageTiming::off
-                                         : StageTiming::sampled;
-  if (*g.shade_opt)
-    options.shade = g.shade == "single"   ? ShadeMode::single
-                    : g.shade == "queues" ? ShadeMode::queues
-                                          : ShadeMode::automatic;
+  if (*g.schedule_opt) options.schedule = named<Schedule>(g.schedule, kScheduleNames);
+  if (*g.timing_opt) options.timing = named<StageTiming>(g.timing, kStageTimingNames);
+  if (*g.shade_opt) options.shade = named<ShadeMode>(g.shade, kShadeModeNames);
   if (*g.sort_opt) {
     options.sort_by_material = g.sort != "off";
     options.material_multisplit = g.sort == "multisplit";
   }
-  if (*g.integrator_opt) options.nee = g.integrator == "path";
+  if (*g.integrator_opt) options.nee = g.integrator == integrator_name(true);
   if (*g.compact_opt) {
     options.compact = g.compact != "off";
     if (g.compact == "fused" || g.compact == "separate")
       options.fused_compaction = g.compact == "fused";
   }
-  if (*g.bvh_opt) options.bvh = g.bvh;
-  options.device = g.device == "gpu"   ? DeviceChoice::gpu
-                   : g.device == "cpu" ? DeviceChoice::cpu
-                                       : DeviceChoice::automatic;
+  if (*g.bvh_opt) options.bvh = named<BvhChoice>(g.bvh, kBvhChoiceNames);
+  options.device = named<DeviceChoice>(g.device, kDeviceChoiceNames);
   if (*g.stats_opt) options.stats = g.stats;
 }
 
@@ -416,12 +411,12 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
     s.compaction = *options.fused_compaction ? Compaction::fused : Compaction::separate;
   s.nee = options.nee.value_or(s.nee);
   // sah and gpu build a BVH whatever the scene's size; on (the option's old "always") is sah.
-  if (options.bvh == std::string("off")) s.use_bvh = false;
-  if (options.bvh == std::string("sah") || options.bvh == std::string("on")) {
+  if (options.bvh == BvhChoice::off) s.use_bvh = false;
+  if (options.bvh == BvhChoice::sah || options.bvh == BvhChoice::on) {
     s.bvh_builder = BvhBuilder::sah;
     s.bvh_min_primitives = 0;
   }
-  if (options.bvh == std::string("gpu")) {
+  if (options.bvh == BvhChoice::gpu) {
     s.bvh_builder = BvhBuilder::lbvh;
     s.bvh_min_primitives = 0;
   }

@@ -2,11 +2,14 @@
 // atomically.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "film/image.h"
 #include "io/image/hdr_encoder.h"
 
@@ -31,8 +34,12 @@ inline constexpr float kLargestHdrValue = kLargestRgbeValue;
 // compressed losslessly: the only one with room for AOV layers beside the beauty,
 // io/image/film_output.h). Each encodes in parallel (OpenMP, OpenEXR's thread pool).
 enum class ImageFormat { png, hdr, pfm, exr };
+// Their names in the enum's order (core/enum_names.h); the file name extension is the same with a
+// dot.
+inline constexpr const char* kImageFormatNames[] = {"png", "hdr", "pfm", "exr"};
+static_assert(std::size(kImageFormatNames) == std::size_t(ImageFormat::exr) + 1);
 
-// "png", "hdr", "pfm", "exr"; the file name extension is the same with a dot.
+// "png", "hdr", "pfm", "exr".
 const char* image_format_name(ImageFormat format);
 
 // The format a path's extension names (.png, .hdr, .pfm, .exr, any case), or none.
