@@ -368,16 +368,12 @@ class Run {
     key_.version = RAYSTREAM_VERSION;
     key_.scene = options_.scene;
     key_.scene_hash = scene_fingerprint(scene_);
-    key_.width = settings_.width;
-    key_.height = settings_.height;
-    key_.depth = settings_.depth;
-    key_.seed = settings_.seed;
-    key_.nee = settings_.nee;
+    set_image_settings(key_, settings_);
     key_.process = team_.rank();
     key_.processes = team_.size();
     if (!options_.resume) return {};
     if (!options_.spp) settings_.spp = resumed_.key.spp;
-    key_.spp = settings_.spp;
+    set_image_settings(key_, settings_);
     Outcome o = check_resumed();
     settings_.resume_at = resumed_.next_samples;
     settings_.initial_film = &resumed_.film;
@@ -428,7 +424,8 @@ class Run {
         int spp = team_.leader() ? cpu_frames_for_budget(scene_, settings_, options_.quiet) : 0;
         settings_.spp = team_.broadcast(spp);
       }
-      key_.spp = settings_.spp;
+      // The key is the whole render's; the settings then take this process's share.
+      set_image_settings(key_, settings_);
       const int first = share_first_sample(settings_, team_.rank(), team_.size());
       settings_.spp = share_first_sample(settings_, team_.rank() + 1, team_.size()) - first;
       settings_.first_sample = first;
