@@ -21,13 +21,13 @@
 #include "core/stop_request.h"
 #include "film/denoiser.h"
 #include "integrator/render.h"
-#include "io/atomic_file.h"
-#include "io/checkpoint_file.h"
-#include "io/file_identity.h"
-#include "io/film_output.h"
-#include "io/image_output.h"
-#include "io/input_file.h"
-#include "io/scene_loader.h"
+#include "io/checkpoint/checkpoint_file.h"
+#include "io/files/atomic_file.h"
+#include "io/files/file_identity.h"
+#include "io/files/input_file.h"
+#include "io/image/film_output.h"
+#include "io/image/image_output.h"
+#include "io/scene/scene_loader.h"
 #include "stats/report.h"
 
 #ifndef RAYSTREAM_VERSION
@@ -203,268 +203,354 @@ void denoise_image(RenderResult& result, const Options& options, RunInfo& info) 
     }
   }
   if (info.denoise_device == "cpu")
-    times = denoise_cpu(image.width, image.height, image.rgb.data(),
-                        result.film.first_hits.data(), image.rgb.data(), settings);
+    times = denoise_cpu(image.width, image.height, image.rgb.data(), result.film.first_hits.data(),
+                        image.rgb.data(), settings);
   info.denoise_ms = times.filter_ms;
 }
 
-int run(const Options& options, Team& team, std::chrono::steady_clock::time_point start) {
-  Scene scene;
-  LoadTimes load_times;
+// How a step of the run went: code 0 (and no message) when it went well.
+struct Outcome {
   int code = 0;
   std::string message;
-  ContextAhead context(options, team);
-  try {
-    std::vector<std::string> warnings;
-    scene = load_scene(options.scene, warnings, load_times);
-    for (const std::string& w : capped_warnings(warnings)) std::cerr << "warning: " << w << '\n';
-  } catch (const StopRequested& e) {
-    if (!stopped_before_first_sample(code, message)) code = kExitRuntimeError, message = e.what();
-  } catch (const SceneError& e) {
-    code = kExitUsageError, message = e.what();
-  } catch (const std::bad_alloc&) {
-    code = kExitRuntimeError, message = options.scene + ": out of memory while loading the scene";
-  } catch (const std::exception& e) {
-    code = kExitRuntimeError, message = options.scene + ": " + e.what();
-  }
-  const double context_ms = context.join();
-  if (code == 0) stopped_before_first_sample(code, message);
-  if ((code = settle(team, code, message))) return code;
+};
 
-  const std::string output = output_path_for(scene, options);
-  if (const std::string w = output_name_warning(scene, options); !w.empty() && team.leader())
-    std::cerr << "warning: " << w << '\n';
-  const std::string stats_path = stats_path_for(options);
-  const std::string checkpoint_path = checkpoint_path_for(output, team.rank(), team.size());
-  ImageFormat format = ImageFormat::png;
-  try {
-    format = output_format(output, options);
-    check_output_paths(output, stats_path);
-    if (options.checkpoint_s && checkpoint_path.empty())
-      throw std::invalid_argument(output +
-                                  ": --checkpoint writes beside the image, and this one is "
-                                  "written through (name an image file)");
-  } catch (const std::invalid_argument& e) {
-    code = kExitUsageError, message = e.what();
-  }
-  if ((code = settle(team, code, message))) return code;
+// A stop signal caught before the render's first sample, as the step's outcome (code 0: none).
+Outcome stopped_now() {
+  Outcome o;
+  stopped_before_first_sample(o.code, o.message);
+  return o;
+}
 
-  // A resumed render: the checkpoint of this process, checked against this render below.
-  Checkpoint resumed;
-  const std::string resume_path =
-      options.resume ? resume_path_for(*options.resume, team.rank(), team.size()) : "";
-  std::vector<SceneInput> resumed_file;
-  try {
-    InputFileLog log;
-    if (options.resume) resumed = read_checkpoint(resume_path);
-    resumed_file = log.files();
-  } catch (const SceneError& e) {
-    code = kExitUsageError, message = e.what();
-  } catch (const std::bad_alloc&) {
-    code = kExitRuntimeError, message = resume_path + ": out of memory reading the checkpoint";
+// One run of raystream, step by step: load the scene, plan the outputs, read the checkpoint to
+// resume, choose the executor, settle the settings, render this process's share, write its
+// checkpoint, and write the image, the statistics and the report. Every process of a team takes
+// each step, and a failure anywhere ends the run everywhere after that step (settle).
+class Run {
+ public:
+  Run(const Options& options, Team& team, std::chrono::steady_clock::time_point start)
+      : options_(options), team_(team), start_(start) {}
+
+  int run() {
+    ContextAhead context(options_, team_);
+    const Outcome loaded = load();
+    context_ms_ = context.join();
+    if (ends(loaded.code ? loaded : stopped_now())) return code_;
+    if (ends(plan_outputs())) return code_;
+    if (ends(read_resumed())) return code_;
+    if (ends(keep_outputs_off_inputs())) return code_;
+    if (ends(choose_executor())) return code_;
+    if (ends(settle_settings())) return code_;
+    if (ends(prepare_output_files())) return code_;
+    if (!options_.quiet && team_.leader())
+      for (const std::string& notice : unused_setting_notices(options_, settings_))
+        std::cerr << "raystream: " << notice << "\n";
+    settings_.stop_requested = [] { return stop_signal() != 0; };
+    if (const Outcome stop = stopped_now(); stop.code != 0 && ends(stop)) return code_;
+    if (ends(render_share())) return code_;
+    // This process's checkpoint, before the films are combined: with --checkpoint, and whenever
+    // a signal stopped the render (then also without, unless the image has no "beside").
+    signal_ = stop_signal();
+    if (ends(write_checkpoint())) return code_;
+    team_.combine(result_);
+    result_.stats.startup.scene_ms = load_times_.total_ms;
+    result_.stats.startup.obj_ms = load_times_.obj_ms;
+    result_.stats.startup.meshes_ms = load_times_.meshes_ms;
+    if (result_.stats.executor == "gpu") result_.stats.startup.context_ms = context_ms_;
+    ends(write_results());
+    // Stopped by a signal: what it rendered is written; the exit status says how it ended.
+    if (code_ == 0 && signal_ != 0) return 128 + signal_;
+    return code_;
   }
-  if (code == 0) stopped_before_first_sample(code, message);
-  if ((code = settle(team, code, message))) return code;
+
+ private:
+  // Settles a step's outcome across the team; true when the run ends here (code_ says how).
+  bool ends(Outcome outcome) {
+    code_ = settle(team_, outcome.code, std::move(outcome.message));
+    return code_ != 0;
+  }
+
+  Outcome load() {
+    try {
+      std::vector<std::string> warnings;
+      scene_ = load_scene(options_.scene, warnings, load_times_);
+      for (const std::string& w : capped_warnings(warnings)) std::cerr << "warning: " << w << '\n';
+    } catch (const StopRequested& e) {
+      Outcome o = stopped_now();
+      return o.code ? o : Outcome{kExitRuntimeError, e.what()};
+    } catch (const SceneError& e) {
+      return {kExitUsageError, e.what()};
+    } catch (const std::bad_alloc&) {
+      return {kExitRuntimeError, options_.scene + ": out of memory while loading the scene"};
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, options_.scene + ": " + e.what()};
+    }
+    return {};
+  }
+
+  // The image, the statistics and the checkpoint: their paths, and the image's format.
+  Outcome plan_outputs() {
+    output_ = output_path_for(scene_, options_);
+    if (const std::string w = output_name_warning(scene_, options_); !w.empty() && team_.leader())
+      std::cerr << "warning: " << w << '\n';
+    stats_path_ = stats_path_for(options_);
+    checkpoint_path_ = checkpoint_path_for(output_, team_.rank(), team_.size());
+    try {
+      format_ = output_format(output_, options_);
+      check_output_paths(output_, stats_path_);
+      if (options_.checkpoint_s && checkpoint_path_.empty())
+        throw std::invalid_argument(output_ +
+                                    ": --checkpoint writes beside the image, and this one is "
+                                    "written through (name an image file)");
+    } catch (const std::invalid_argument& e) {
+      return {kExitUsageError, e.what()};
+    }
+    return {};
+  }
+
+  // A resumed render: the checkpoint of this process, checked against this render later.
+  Outcome read_resumed() {
+    resume_path_ =
+        options_.resume ? resume_path_for(*options_.resume, team_.rank(), team_.size()) : "";
+    try {
+      InputFileLog log;
+      if (options_.resume) resumed_ = read_checkpoint(resume_path_);
+      resumed_file_ = log.files();
+    } catch (const SceneError& e) {
+      return {kExitUsageError, e.what()};
+    } catch (const std::bad_alloc&) {
+      return {kExitRuntimeError, resume_path_ + ": out of memory reading the checkpoint"};
+    }
+    return stopped_now();
+  }
 
   // No output may replace a file the render reads (compared by device and inode): the image and
   // the statistics none at all, the checkpoint none but the one it resumes (its continuation).
-  try {
-    std::vector<SceneInput> inputs = scene.inputs;
-    check_outputs_are_not_inputs({{checkpoint_path, "the checkpoint"}}, inputs);
-    inputs.insert(inputs.end(), resumed_file.begin(), resumed_file.end());
-    check_outputs_are_not_inputs({{output, "the image"}, {stats_path, "--stats"}}, inputs);
-  } catch (const std::invalid_argument& e) {
-    code = kExitUsageError, message = e.what();
-  }
-  if ((code = settle(team, code, message))) return code;
-
-  ExecutorKind executor = ExecutorKind::gpu;
-  std::vector<int> devices = options.devices;
-  try {
-    if (options.all_devices) devices = all_gpu_devices();
-    if (options.device == DeviceChoice::cpu) {
-      executor = ExecutorKind::cpu;
-    } else if (!gpu_available()) {
-      if (options.device == DeviceChoice::gpu)
-        throw std::runtime_error(
-            "--device gpu: no usable CUDA device found (use --device cpu or auto)");
-      executor = ExecutorKind::cpu;
-      if (!options.quiet && team.leader())
-        std::cerr << "raystream: no CUDA device found; rendering on the CPU\n";
-    } else if (team.size() > 1) {
-      // One GPU per process: the process's rank on its host picks it (from --devices if given).
-      if (devices.empty()) devices = all_gpu_devices();
-      devices = {devices[std::size_t(team.local_rank()) % devices.size()]};
-    }
-  } catch (const std::exception& e) {
-    code = kExitRuntimeError, message = e.what();
-  }
-  if ((code = settle(team, code, message))) return code;
-
-  RenderSettings settings = settings_for(scene, options, executor);
-  // The render a checkpoint belongs to; a resumed one takes its spp unless --spp says otherwise.
-  CheckpointKey key;
-  key.version = RAYSTREAM_VERSION;
-  key.scene = options.scene;
-  key.scene_hash = scene_fingerprint(scene);
-  key.width = settings.width;
-  key.height = settings.height;
-  key.depth = settings.depth;
-  key.seed = settings.seed;
-  key.nee = settings.nee;
-  key.process = team.rank();
-  key.processes = team.size();
-  const std::size_t shares =
-      executor == ExecutorKind::gpu && devices.size() > 1 ? devices.size() : 1;
-  if (options.resume) {
-    if (!options.spp) settings.spp = resumed.key.spp;
-    key.spp = settings.spp;
+  Outcome keep_outputs_off_inputs() {
     try {
-      check_checkpoint(resumed, key, resume_path);
-      if (resumed.next_samples.size() != shares)
-        throw SceneError(resume_path + ": a checkpoint of a render split into " +
-                         std::to_string(resumed.next_samples.size()) + " shares (this one has " +
+      std::vector<SceneInput> inputs = scene_.inputs;
+      check_outputs_are_not_inputs({{checkpoint_path_, "the checkpoint"}}, inputs);
+      inputs.insert(inputs.end(), resumed_file_.begin(), resumed_file_.end());
+      check_outputs_are_not_inputs({{output_, "the image"}, {stats_path_, "--stats"}}, inputs);
+    } catch (const std::invalid_argument& e) {
+      return {kExitUsageError, e.what()};
+    }
+    return {};
+  }
+
+  Outcome choose_executor() {
+    devices_ = options_.devices;
+    try {
+      if (options_.all_devices) devices_ = all_gpu_devices();
+      if (options_.device == DeviceChoice::cpu) {
+        executor_ = ExecutorKind::cpu;
+      } else if (!gpu_available()) {
+        if (options_.device == DeviceChoice::gpu)
+          throw std::runtime_error(
+              "--device gpu: no usable CUDA device found (use --device cpu or auto)");
+        executor_ = ExecutorKind::cpu;
+        if (!options_.quiet && team_.leader())
+          std::cerr << "raystream: no CUDA device found; rendering on the CPU\n";
+      } else if (team_.size() > 1) {
+        // One GPU per process: the process's rank on its host picks it (from --devices if given).
+        if (devices_.empty()) devices_ = all_gpu_devices();
+        devices_ = {devices_[std::size_t(team_.local_rank()) % devices_.size()]};
+      }
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, e.what()};
+    }
+    return {};
+  }
+
+  // The render's settings and the key of its checkpoints; a resumed render takes its spp unless
+  // --spp says otherwise, and the checkpoint's film.
+  Outcome settle_settings() {
+    settings_ = settings_for(scene_, options_, executor_);
+    key_.version = RAYSTREAM_VERSION;
+    key_.scene = options_.scene;
+    key_.scene_hash = scene_fingerprint(scene_);
+    set_image_settings(key_, settings_);
+    key_.process = team_.rank();
+    key_.processes = team_.size();
+    if (!options_.resume) return {};
+    if (!options_.spp) settings_.spp = resumed_.key.spp;
+    set_image_settings(key_, settings_);
+    Outcome o = check_resumed();
+    settings_.resume_at = resumed_.next_samples;
+    settings_.initial_film = &resumed_.film;
+    return o;
+  }
+
+  Outcome check_resumed() {
+    const std::size_t shares = split_across_devices() ? devices_.size() : 1;
+    try {
+      check_checkpoint(resumed_, key_, resume_path_);
+      if (resumed_.next_samples.size() != shares)
+        throw SceneError(resume_path_ + ": a checkpoint of a render split into " +
+                         std::to_string(resumed_.next_samples.size()) + " shares (this one has " +
                          std::to_string(shares) + "); resume it with as many devices");
-      const FilmLayers& wanted = settings.layers;
-      if ((wanted.squares && resumed.film.squares.empty()) ||
-          (wanted.first_hits && resumed.film.first_hits.empty()))
-        throw SceneError(resume_path + ": the checkpoint keeps no layers for " +
-                         (options.aovs.any() ? "--aov " + aov_names(options.aovs) : "--denoise") +
+      const FilmLayers& wanted = settings_.layers;
+      if ((wanted.squares && resumed_.film.squares.empty()) ||
+          (wanted.first_hits && resumed_.film.first_hits.empty()))
+        throw SceneError(resume_path_ + ": the checkpoint keeps no layers for " +
+                         (options_.aovs.any() ? "--aov " + aov_names(options_.aovs) : "--denoise") +
                          " (it was written without them)");
       // Layers the checkpoint keeps and this render does not are dropped.
-      if (!wanted.squares) resumed.film.squares.clear();
-      if (!wanted.first_hits) resumed.film.first_hits.clear();
+      if (!wanted.squares) resumed_.film.squares.clear();
+      if (!wanted.first_hits) resumed_.film.first_hits.clear();
     } catch (const SceneError& e) {
-      code = kExitUsageError, message = e.what();
+      return {kExitUsageError, e.what()};
     }
-    settings.resume_at = resumed.next_samples;
-    settings.initial_film = &resumed.film;
+    return {};
   }
-  if ((code = settle(team, code, message))) return code;
 
-  CreatedFolder folder;
-  try {
-    if (team.leader()) prepare_outputs(output, stats_path, options, folder);
-    if (options.checkpoint_s) check_writable(checkpoint_path);
-  } catch (const std::exception& e) {
-    code = kExitRuntimeError, message = e.what();
+  bool split_across_devices() const {
+    return executor_ == ExecutorKind::gpu && devices_.size() > 1;
   }
-  if ((code = settle(team, code, message))) return code;
 
-  if (!options.quiet && team.leader())
-    for (const std::string& notice : unused_setting_notices(options, settings))
-      std::cerr << "raystream: " << notice << "\n";
-  settings.stop_requested = [] { return stop_signal() != 0; };
-  RenderResult result;
-  if (stopped_before_first_sample(code, message)) {
-    if ((code = settle(team, code, message))) return code;
-  }
-  try {
-    if (executor == ExecutorKind::cpu && !options.spp && !options.time_s && !options.resume) {
-      int spp = team.leader() ? cpu_frames_for_budget(scene, settings, options.quiet) : 0;
-      settings.spp = team.broadcast(spp);
+  Outcome prepare_output_files() {
+    try {
+      if (team_.leader()) prepare_outputs(output_, stats_path_, options_, folder_);
+      if (options_.checkpoint_s) check_writable(checkpoint_path_);
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, e.what()};
     }
-    // This process's share of the samples (all of them when it renders alone).
-    key.spp = settings.spp;
-    const int first = share_first_sample(settings, team.rank(), team.size());
-    settings.spp = share_first_sample(settings, team.rank() + 1, team.size()) - first;
-    settings.first_sample = first;
-    if (options.checkpoint_s) {
-      // A checkpoint that cannot be written is a warning: the render goes on.
-      settings.on_checkpoint = [&](const FilmState& film, const std::vector<std::uint64_t>& next) {
-        try {
-          write_file_atomically(checkpoint_path,
-                                encode_checkpoint(make_checkpoint(key, film, next)));
-        } catch (const std::exception& e) {
-          std::cerr << "raystream: warning: checkpoint not written: " << e.what() << "\n";
-        }
-      };
-    }
-    ProgressBar progress(progress_wanted(options.quiet) && team.leader(),
-                         static_cast<double>(settings.width) * settings.height);
-    progress.set_budget(settings.time_budget_s);
-    settings.on_progress = [&progress](int done, int total) { progress.update(done, total); };
-    if (settings.spp == 0) {
-      result = empty_share(settings);
-    } else if (executor == ExecutorKind::gpu && devices.size() > 1) {
-      result = render_split(scene, settings, devices);
-    } else {
-      if (executor == ExecutorKind::gpu && devices.size() == 1) set_gpu_device(devices[0]);
-      result = render(scene, settings);
-    }
-    result.stats.first_sample = first;
-    // Stopped before its first sample (while the BVH was built, say): nothing to write.
-    if (stop_signal() != 0 && result.stats.samples == 0 && settings.spp > 0)
-      stopped_before_first_sample(code, message);
-  } catch (const StopRequested& e) {
-    if (!stopped_before_first_sample(code, message)) code = kExitRuntimeError, message = e.what();
-  } catch (const std::bad_alloc&) {
-    code = kExitRuntimeError, message = options.scene + ": rendering failed: out of host memory";
-  } catch (const std::exception& e) {
-    code = kExitRuntimeError, message = options.scene + ": rendering failed: " + e.what();
+    return {};
   }
-  if ((code = settle(team, code, message))) return code;
 
-  // This process's checkpoint, before the films are combined: with --checkpoint, and whenever a
-  // signal stopped the render (then also without, unless the image has no "beside").
-  const int signal = stop_signal();
-  try {
-    if ((options.checkpoint_s || signal != 0) && !checkpoint_path.empty())
-      write_file_atomically(checkpoint_path, encode_checkpoint(make_checkpoint(
-                                                 key, result.film, result.next_samples)));
-  } catch (const std::exception& e) {
-    code = kExitRuntimeError, message = e.what();
+  // This process's share of the samples (all of them when it renders alone), rendered.
+  Outcome render_share() {
+    try {
+      if (executor_ == ExecutorKind::cpu && !options_.spp && !options_.time_s && !options_.resume) {
+        int spp = team_.leader() ? cpu_frames_for_budget(scene_, settings_, options_.quiet) : 0;
+        settings_.spp = team_.broadcast(spp);
+      }
+      // The key is the whole render's; the settings then take this process's share.
+      set_image_settings(key_, settings_);
+      const int first = share_first_sample(settings_, team_.rank(), team_.size());
+      settings_.spp = share_first_sample(settings_, team_.rank() + 1, team_.size()) - first;
+      settings_.first_sample = first;
+      if (options_.checkpoint_s) {
+        // A checkpoint that cannot be written is a warning: the render goes on.
+        settings_.on_checkpoint = [this](const FilmState& film,
+                                         const std::vector<std::uint64_t>& next) {
+          try {
+            write_file_atomically(checkpoint_path_,
+                                  encode_checkpoint(make_checkpoint(key_, film, next)));
+          } catch (const std::exception& e) {
+            std::cerr << "raystream: warning: checkpoint not written: " << e.what() << "\n";
+          }
+        };
+      }
+      ProgressBar progress(progress_wanted(options_.quiet) && team_.leader(),
+                           static_cast<double>(settings_.width) * settings_.height);
+      progress.set_budget(settings_.time_budget_s);
+      settings_.on_progress = [&progress](int done, int total) { progress.update(done, total); };
+      result_ = render_samples();
+      result_.stats.first_sample = first;
+      // Stopped before its first sample (while the BVH was built, say): nothing to write.
+      if (stop_signal() != 0 && result_.stats.samples == 0 && settings_.spp > 0)
+        return stopped_now();
+    } catch (const StopRequested& e) {
+      Outcome o = stopped_now();
+      return o.code ? o : Outcome{kExitRuntimeError, e.what()};
+    } catch (const std::bad_alloc&) {
+      return {kExitRuntimeError, options_.scene + ": rendering failed: out of host memory"};
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, options_.scene + ": rendering failed: " + e.what()};
+    }
+    return {};
   }
-  if ((code = settle(team, code, message))) return code;
-  team.combine(result);
-  result.stats.startup.scene_ms = load_times.total_ms;
-  result.stats.startup.obj_ms = load_times.obj_ms;
-  result.stats.startup.meshes_ms = load_times.meshes_ms;
-  if (result.stats.executor == "gpu") result.stats.startup.context_ms = context_ms;
 
-  try {
-    if (team.leader()) {
-      RunInfo info;
-      info.version = RAYSTREAM_VERSION;
-      info.binary_backend = primitives_backend_name();
-      info.scene = options.scene;
-      info.output = output;
-      info.seed = settings.seed;
-      info.resumed_from = resume_path;
-      if ((options.checkpoint_s || signal != 0) && !checkpoint_path.empty())
-        info.checkpoint = checkpoint_path;
-      if (options.denoise != DenoiseMode::off) denoise_image(result, options, info);
-      // The image and the statistics land together or not at all.
+  RenderResult render_samples() {
+    if (settings_.spp == 0) return empty_share(settings_);
+    if (split_across_devices()) return render_split(scene_, settings_, devices_);
+    if (executor_ == ExecutorKind::gpu && devices_.size() == 1) set_gpu_device(devices_[0]);
+    return render(scene_, settings_);
+  }
+
+  bool writes_checkpoint() const {
+    return (options_.checkpoint_s || signal_ != 0) && !checkpoint_path_.empty();
+  }
+
+  Outcome write_checkpoint() {
+    try {
+      if (writes_checkpoint())
+        write_file_atomically(checkpoint_path_, encode_checkpoint(make_checkpoint(
+                                                    key_, result_.film, result_.next_samples)));
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, e.what()};
+    }
+    return {};
+  }
+
+  // The leader's image and statistics, which land together or not at all, and its report.
+  Outcome write_results() {
+    try {
+      if (!team_.leader()) return {};
+      RunInfo info = run_info();
+      if (options_.denoise != DenoiseMode::off) denoise_image(result_, options_, info);
       const auto encode_start = std::chrono::steady_clock::now();
-      std::vector<OutputFile> files = {
-          {output, format != ImageFormat::exr ? encode_image(result.image, format)
-                   : options.denoise != DenoiseMode::off
-                       ? encode_denoised_film_exr(result.film, options.aovs, result.image)
-                       : encode_film_exr(result.film, options.aovs)}};
+      std::vector<OutputFile> files = {{output_, encoded_image()}};
       info.encode_ms = milliseconds_since(encode_start);
-      info.elapsed_ms = milliseconds_since(start);
-      if (!stats_path.empty()) {
-        const std::string json = stats_json(result.stats, info);
-        files.push_back({stats_path, std::vector<unsigned char>(json.begin(), json.end())});
+      info.elapsed_ms = milliseconds_since(start_);
+      if (!stats_path_.empty()) {
+        const std::string json = stats_json(result_.stats, info);
+        files.push_back({stats_path_, std::vector<unsigned char>(json.begin(), json.end())});
       }
       write_files_atomically(files);
-      folder.created = false;
+      folder_.created = false;
       // Where the image or the statistics go to stdout, the report keeps out of their way.
       const bool stdout_taken =
-          writes_to_stdout(output) || (!stats_path.empty() && writes_to_stdout(stats_path));
+          writes_to_stdout(output_) || (!stats_path_.empty() && writes_to_stdout(stats_path_));
       std::ostream& report = stdout_taken ? std::cerr : std::cout;
-      print_report(report, result.stats, info);
+      print_report(report, result_.stats, info);
       report.flush();
       if (!report) throw std::runtime_error("cannot write the report");
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, e.what()};
     }
-  } catch (const std::exception& e) {
-    code = kExitRuntimeError, message = e.what();
+    return {};
   }
-  code = settle(team, code, message);
-  // Stopped by a signal: what it rendered is written; the exit status says how it ended.
-  if (code == 0 && signal != 0) return 128 + signal;
-  return code;
-}
+
+  RunInfo run_info() const {
+    RunInfo info;
+    info.version = RAYSTREAM_VERSION;
+    info.binary_backend = primitives_backend_name();
+    info.scene = options_.scene;
+    info.output = output_;
+    info.seed = settings_.seed;
+    info.resumed_from = resume_path_;
+    if (writes_checkpoint()) info.checkpoint = checkpoint_path_;
+    return info;
+  }
+
+  std::vector<unsigned char> encoded_image() const {
+    if (format_ != ImageFormat::exr) return encode_image(result_.image, format_);
+    if (options_.denoise != DenoiseMode::off)
+      return encode_denoised_film_exr(result_.film, options_.aovs, result_.image);
+    return encode_film_exr(result_.film, options_.aovs);
+  }
+
+  const Options& options_;
+  Team& team_;
+  std::chrono::steady_clock::time_point start_;
+  int code_ = 0;
+  int signal_ = 0;  // the stop signal caught by the end of the render (0: none)
+  Scene scene_;
+  LoadTimes load_times_;
+  double context_ms_ = 0.0;
+  std::string output_, stats_path_, checkpoint_path_;
+  ImageFormat format_ = ImageFormat::png;
+  Checkpoint resumed_;
+  std::string resume_path_;
+  std::vector<SceneInput> resumed_file_;
+  ExecutorKind executor_ = ExecutorKind::gpu;
+  std::vector<int> devices_;
+  RenderSettings settings_;
+  CheckpointKey key_;  // the render a checkpoint belongs to
+  CreatedFolder folder_;
+  RenderResult result_;
+};
 
 }  // namespace
 
@@ -489,7 +575,7 @@ int main(int argc, char** argv) {
   }
   if (team.leader()) std::cerr << err.str();
   try {
-    return run(options, team, start);
+    return Run(options, team, start).run();
   } catch (const std::exception& e) {
     // Not reached by a failure the processes agreed on; a process that ends here alone ends
     // the whole run.

@@ -10,15 +10,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/atomic_file.h"
-#include "io/scene_loader.h"
+#include "io/files/atomic_file.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {
-
-bool on_off(const std::string& value) {
-  return value == "on";
-}
 
 const char* kDescription =
     "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
@@ -28,6 +24,18 @@ const char* kDescription =
     "depth and wave, ms per stage) on stdout.\n"
     "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene, 130 and\n"
     "143 stopped by SIGINT and SIGTERM.";
+
+// CLI11's check that a value is one of an enum's names (its table, core/enum_names.h).
+template <std::size_t N>
+CLI::IsMember one_of(const char* const (&names)[N]) {
+  return CLI::IsMember(std::vector<std::string>(names, names + N));
+}
+
+// The value of an enum that `name` names, CLI11 having checked that it is one of them.
+template <class Enum, std::size_t N>
+Enum named(const std::string& name, const char* const (&names)[N]) {
+  return enum_named<Enum>(name, names).value_or(Enum{});
+}
 
 // "--spp: given twice (give each option once)" for the first option that takes a value and is
 // given more than once ("--output: given twice (as -o and --output) ..." under its two names),
@@ -118,103 +126,117 @@ void parse_devices(const std::string& text, Options& options) {
   }
 }
 
-std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
-                                 Options& options, std::ostream& out, std::ostream& err) {
-  CLI::App app(kDescription, "raystream");
-  app.set_version_flag("--version", version, "Print the version and the primitives backend");
+namespace {
 
+// The command line as given: each option's text (numbers too are read as text and parsed by
+// parse_integer: one rule for every numeric option), and the option, which tells whether it was
+// given.
+struct GivenOptions {
+  std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
+      compact, bvh, stats, aov, time_s, checkpoint_s, resume, denoise, integrator, devices;
+  std::string device = enum_name(DeviceChoice::automatic, kDeviceChoiceNames);
+  CLI::Option *spp_opt, *depth_opt, *res_opt, *output_opt, *format_opt, *aov_opt, *denoise_opt,
+      *time_opt, *checkpoint_opt, *resume_opt, *schedule_opt, *pool_opt, *timing_opt,
+      *integrator_opt, *shade_opt, *sort_opt, *compact_opt, *bvh_opt, *seed_opt, *devices_opt,
+      *stats_opt;
+};
+
+// The scene, and the image's size and samples.
+void add_image_options(CLI::App& app, Options& options, GivenOptions& g) {
   app.add_option("scene", options.scene,
                  "The scene: a JSON scene file, or a glTF 2.0 asset (.gltf, .glb)")
       ->required();
-  // Numbers are read as text and parsed by parse_integer: one rule for every numeric option.
-  std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
-      compact, bvh, device = "auto", stats;
-  auto* spp_opt =
-      app.add_option("--spp", spp,
-                     "Samples per pixel (frames), 1 to " + std::to_string(kMaxIterations) +
-                         "; default: the scene's ITERATIONS, or on the CPU a count "
-                         "that takes about a minute");
-  auto* depth_opt = app.add_option("--depth", depth,
-                                   "Maximum bounces per path, 1 to " + std::to_string(kMaxDepth) +
-                                       "; default: the scene's DEPTH");
-  auto* res_opt =
-      app.add_option("--resolution", resolution,
-                     "Image size WIDTHxHEIGHT, e.g. 1920x1080; default: the scene's RES");
-  auto* output_opt = app.add_option("--output,-o", output,
-                                    "Image file, .png (tone mapped sRGB), .hdr (linear "
-                                    "Radiance RGBE), .pfm (linear 32-bit float) or .exr (linear "
-                                    "32-bit float OpenEXR, with --aov layers), or - for "
-                                    "stdout; default: renders/<Camera.FILE>.png");
-  auto* format_opt =
-      app.add_option("--format", format,
-                     "png, hdr, pfm or exr: the image format of an output whose name "
-                     "does not end in .png, .hdr, .pfm or .exr (-, /dev/stdout, a FIFO)")
-          ->check(CLI::IsMember({"png", "hdr", "pfm", "exr"}));
-  std::string aov, time_s, checkpoint_s, resume;
-  auto* aov_opt = app.add_option(
-      "--aov", aov,
+  g.spp_opt = app.add_option("--spp", g.spp,
+                             "Samples per pixel (frames), 1 to " + std::to_string(kMaxIterations) +
+                                 "; default: the scene's ITERATIONS, or on the CPU a count "
+                                 "that takes about a minute");
+  g.depth_opt = app.add_option("--depth", g.depth,
+                               "Maximum bounces per path, 1 to " + std::to_string(kMaxDepth) +
+                                   "; default: the scene's DEPTH");
+  g.res_opt = app.add_option("--resolution", g.resolution,
+                             "Image size WIDTHxHEIGHT, e.g. 1920x1080; default: the scene's RES");
+}
+
+// The image file, its format and layers, the denoiser.
+void add_output_options(CLI::App& app, GivenOptions& g) {
+  g.output_opt = app.add_option("--output,-o", g.output,
+                                "Image file, .png (tone mapped sRGB), .hdr (linear "
+                                "Radiance RGBE), .pfm (linear 32-bit float) or .exr (linear "
+                                "32-bit float OpenEXR, with --aov layers), or - for "
+                                "stdout; default: renders/<Camera.FILE>.png");
+  g.format_opt = app.add_option("--format", g.format,
+                                "png, hdr, pfm or exr: the image format of an output whose name "
+                                "does not end in .png, .hdr, .pfm or .exr (-, /dev/stdout, a FIFO)")
+                     ->check(one_of(kImageFormatNames));
+  g.aov_opt = app.add_option(
+      "--aov", g.aov,
       "EXR output: layers beside the beauty, any of albedo,normal,depth,variance (first-hit "
       "albedo and shading normal, distance to the first hit, variance of the pixel's mean)");
-  std::string denoise;
-  auto* denoise_opt = app.add_flag(
-      "--denoise", denoise,
+  g.denoise_opt = app.add_flag(
+      "--denoise", g.denoise,
       "Filter the image before it is written: the built-in edge-avoiding a-trous filter, "
       "guided by the first hit's albedo, normal and depth, on the GPU when the render ran there; "
       "--denoise=radiance filters the radiance rather than radiance over albedo (EXR: the noisy "
       "image is kept as the layer noisy.R, noisy.G, noisy.B)");
-  auto* time_opt =
-      app.add_option("--time", time_s,
-                     "Render for this many seconds (1 to " + std::to_string(kMaxSeconds) +
-                         "): no sample starts after it; the image is each pixel's "
-                         "mean over the samples it got (with --spp: at most those)");
-  auto* checkpoint_opt =
-      app.add_option("--checkpoint", checkpoint_s,
+}
+
+// The time budget, checkpoints and resuming.
+void add_budget_options(CLI::App& app, GivenOptions& g) {
+  g.time_opt = app.add_option("--time", g.time_s,
+                              "Render for this many seconds (1 to " + std::to_string(kMaxSeconds) +
+                                  "): no sample starts after it; the image is each pixel's "
+                                  "mean over the samples it got (with --spp: at most those)");
+  g.checkpoint_opt =
+      app.add_option("--checkpoint", g.checkpoint_s,
                      "Every SECONDS (1 to " + std::to_string(kMaxSeconds) +
                          ") write a checkpoint beside the image (<image>.checkpoint) to resume "
                          "from; SIGINT or SIGTERM write one whatever this says");
-  auto* resume_opt = app.add_option("--resume", resume,
-                                    "Go on from this checkpoint (of the same scene, size, spp, "
-                                    "depth, seed and integrator) to the end of its render");
+  g.resume_opt = app.add_option("--resume", g.resume,
+                                "Go on from this checkpoint (of the same scene, size, spp, "
+                                "depth, seed and integrator) to the end of its render");
+}
+
+// How the paths are scheduled, shaded and compacted, the integrator and the BVH.
+void add_schedule_options(CLI::App& app, GivenOptions& g) {
   const RenderSettings defaults;
-  auto* schedule_opt =
-      app.add_option("--schedule", schedule,
+  g.schedule_opt =
+      app.add_option("--schedule", g.schedule,
                      "stream: a pool of path slots refilled with new samples as paths end; "
                      "frame: one sample per pixel per frame, bounce by bounce; megakernel: one "
                      "thread per sample traces the whole path (the baseline) (default: " +
                          std::string(schedule_name(defaults.schedule)) + ")")
-          ->check(CLI::IsMember({"stream", "frame", "megakernel"}));
-  auto* pool_opt = app.add_option("--pool", pool,
-                                  "Path slots of the stream schedule, 1 to 2^30 (default: enough "
-                                  "to fill the GPU, 2^18 on the CPU)");
-  auto* timing_opt =
-      app.add_option("--stage-timing", timing,
+          ->check(one_of(kScheduleNames));
+  g.pool_opt = app.add_option("--pool", g.pool,
+                              "Path slots of the stream schedule, 1 to 2^30 (default: enough "
+                              "to fill the GPU, 2^18 on the CPU)");
+  g.timing_opt =
+      app.add_option("--stage-timing", g.timing,
                      "Stage times in the report: sampled (every 16th wave or frame), all, or off "
                      "(default: sampled)")
-          ->check(CLI::IsMember({"sampled", "all", "off"}));
-  std::string integrator;
-  auto* integrator_opt =
-      app.add_option("--integrator", integrator,
+          ->check(one_of(kStageTimingNames));
+  g.integrator_opt =
+      app.add_option("--integrator", g.integrator,
                      "path: next-event estimation (a shadow ray to a light at every non-specular "
                      "bounce) combined with BSDF sampling by multiple importance sampling; bsdf: "
                      "BSDF sampling only, light found by hitting it (default: path)")
-          ->check(CLI::IsMember({"path", "bsdf"}));
+          ->check(one_of(kIntegratorNames));
   const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
-  auto* shade_opt =
-      app.add_option("--shade", shade,
+  g.shade_opt =
+      app.add_option("--shade", g.shade,
                      "Wavefronts: queues splits the live paths into one queue per BSDF lobe kind "
                      "(the multisplit) and shades each with a kernel of that lobe alone; single "
                      "shades every path in one kernel; auto: queues in the stream schedule for "
                      "scenes of many kinds of material (default: " +
                          std::string(shade_mode_name(defaults.shade)) + ")")
-          ->check(CLI::IsMember({"auto", "queues", "single"}));
-  auto* sort_opt = app.add_option("--sort-by-material", sort,
-                                  "With --shade single: sort live paths by material before "
-                                  "shading: on (radix sort), multisplit (a stable partition into "
-                                  "up to 32 material queues, the same order) or off (default: " +
-                                      on_off_text(defaults.sort_by_material) + ")")
-                       ->check(CLI::IsMember({"on", "off", "multisplit"}));
-  auto* compact_opt =
-      app.add_option("--compact", compact,
+          ->check(one_of(kShadeModeNames));
+  g.sort_opt = app.add_option("--sort-by-material", g.sort,
+                              "With --shade single: sort live paths by material before "
+                              "shading: on (radix sort), multisplit (a stable partition into "
+                              "up to 32 material queues, the same order) or off (default: " +
+                                  on_off_text(defaults.sort_by_material) + ")")
+                   ->check(CLI::IsMember({"on", "off", "multisplit"}));
+  g.compact_opt =
+      app.add_option("--compact", g.compact,
                      "How ended paths are removed: on (the schedule's way: the stream schedule "
                      "fuses it into the shade stage, in the Thrust build a separate pass; the "
                      "frame schedule compacts after every bounce), fused (stream: the shade "
@@ -222,8 +244,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                      "over the path ids, then the survivors moved), off (frame schedule only) "
                      "(default: on)")
           ->check(CLI::IsMember({"on", "off", "fused", "separate"}));
-  auto* bvh_opt =
-      app.add_option("--bvh", bvh,
+  g.bvh_opt =
+      app.add_option("--bvh", g.bvh,
                      "The BVH: gpu builds it on the executor from sorted Morton codes (LBVH; on "
                      "--device cpu the same stages run as OpenMP loops), sah builds it on the host "
                      "with the surface area heuristic, auto takes gpu on the GPU and sah on the "
@@ -231,24 +253,113 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
                          std::to_string(defaults.bvh_min_primitives) +
                          " primitives or more, off never builds one (every ray tests every "
                          "primitive, to measure the speedup); on is sah, as before (default: auto)")
-          ->check(CLI::IsMember({"auto", "gpu", "sah", "off", "on"}));
-  auto* seed_opt = app.add_option("--seed", seed,
-                                  "Random seed, 0 to 2^64-1 (default: 0); same seed, same image");
-  app.add_option("--device", device,
+          ->check(one_of(kBvhChoiceNames));
+}
+
+// The seed, the devices, the statistics file and the notices.
+void add_run_options(CLI::App& app, Options& options, GivenOptions& g) {
+  g.seed_opt = app.add_option("--seed", g.seed,
+                              "Random seed, 0 to 2^64-1 (default: 0); same seed, same image");
+  app.add_option("--device", g.device,
                  "gpu: CUDA device, error without one; cpu: the CPU executor (OpenMP); auto "
                  "(default): the GPU if present, else the CPU with a notice")
-      ->check(CLI::IsMember({"gpu", "cpu", "auto"}));
-  std::string devices;
-  auto* devices_opt = app.add_option(
-      "--devices", devices,
+      ->check(one_of(kDeviceChoiceNames));
+  g.devices_opt = app.add_option(
+      "--devices", g.devices,
       "GPUs to split the samples across: all, or a list of CUDA device numbers such as 0,1 "
       "(default: the first GPU)");
-  auto* stats_opt = app.add_option("--stats", stats,
-                                   "Also write the report's numbers as JSON to this file (.json), "
-                                   "or - for stdout");
+  g.stats_opt = app.add_option("--stats", g.stats,
+                               "Also write the report's numbers as JSON to this file (.json), "
+                               "or - for stdout");
   app.add_flag("--quiet,-q", options.quiet,
                "No progress bar and no notices on stderr (warnings, errors and the report "
                "stay)");
+}
+
+// The numeric options, each through parse_integer, and the other options with a syntax of their
+// own (--resolution, --aov, --denoise, --devices). Returns the message of the first that is
+// wrong, "" when none is.
+std::string read_values(const GivenOptions& g, Options& options) {
+  const struct {
+    CLI::Option* option;
+    const std::string& text;
+    std::uint64_t min, max;
+    std::function<void(std::uint64_t)> set;
+  } numbers[] = {
+      {g.spp_opt, g.spp, 1, kMaxIterations, [&](std::uint64_t v) { options.spp = int(v); }},
+      {g.depth_opt, g.depth, 1, kMaxDepth, [&](std::uint64_t v) { options.depth = int(v); }},
+      {g.pool_opt, g.pool, 1, kMaxPathPool,
+       [&](std::uint64_t v) { options.pool = std::size_t(v); }},
+      {g.seed_opt, g.seed, 0, UINT64_MAX, [&](std::uint64_t v) { options.seed = v; }},
+      {g.time_opt, g.time_s, 1, kMaxSeconds, [&](std::uint64_t v) { options.time_s = int(v); }},
+      {g.checkpoint_opt, g.checkpoint_s, 1, kMaxSeconds,
+       [&](std::uint64_t v) { options.checkpoint_s = int(v); }},
+  };
+  for (const auto& n : numbers) {
+    if (!*n.option) continue;
+    try {
+      n.set(parse_integer(n.text, n.min, n.max));
+    } catch (const std::invalid_argument& e) {
+      return n.option->get_name() + ": " + e.what();
+    }
+  }
+  try {
+    if (*g.res_opt) options.resolution = parse_resolution(g.resolution);
+  } catch (const std::invalid_argument& e) {
+    return "--resolution: " + excerpt(e.what(), kMaxMessage);
+  }
+  try {
+    if (*g.aov_opt) options.aovs = parse_aovs(g.aov);
+  } catch (const std::invalid_argument& e) {
+    return std::string("--aov: ") + e.what();
+  }
+  if (*g.denoise_opt) {
+    // A bare --denoise sets the flag's text to "true".
+    const std::optional<DenoiseMode> mode =
+        enum_named<DenoiseMode>(g.denoise == "true" ? "irradiance" : g.denoise, kDenoiseModeNames);
+    if (!mode || *mode == DenoiseMode::off)
+      return "--denoise: '" + excerpt(g.denoise, kMaxMessage) +
+             "' is not a mode (--denoise, --denoise=irradiance or --denoise=radiance)";
+    options.denoise = *mode;
+  }
+  return "";
+}
+
+// The options that name a choice (CLI11 has checked the names) and the paths.
+void read_choices(const GivenOptions& g, Options& options) {
+  if (*g.resume_opt) options.resume = g.resume;
+  if (*g.output_opt) options.output = g.output;
+  if (*g.format_opt) options.format = g.format;
+  if (*g.schedule_opt) options.schedule = named<Schedule>(g.schedule, kScheduleNames);
+  if (*g.timing_opt) options.timing = named<StageTiming>(g.timing, kStageTimingNames);
+  if (*g.shade_opt) options.shade = named<ShadeMode>(g.shade, kShadeModeNames);
+  if (*g.sort_opt) {
+    options.sort_by_material = g.sort != "off";
+    options.material_multisplit = g.sort == "multisplit";
+  }
+  if (*g.integrator_opt) options.nee = g.integrator == integrator_name(true);
+  if (*g.compact_opt) {
+    options.compact = g.compact != "off";
+    if (g.compact == "fused" || g.compact == "separate")
+      options.fused_compaction = g.compact == "fused";
+  }
+  if (*g.bvh_opt) options.bvh = named<BvhChoice>(g.bvh, kBvhChoiceNames);
+  options.device = named<DeviceChoice>(g.device, kDeviceChoiceNames);
+  if (*g.stats_opt) options.stats = g.stats;
+}
+
+}  // namespace
+
+std::optional<int> parse_options(int argc, const char* const* argv, const std::string& version,
+                                 Options& options, std::ostream& out, std::ostream& err) {
+  CLI::App app(kDescription, "raystream");
+  app.set_version_flag("--version", version, "Print the version and the primitives backend");
+  GivenOptions given;
+  add_image_options(app, options, given);
+  add_output_options(app, given);
+  add_budget_options(app, given);
+  add_schedule_options(app, given);
+  add_run_options(app, options, given);
 
   // An option of a value given twice: our words, naming it (CLI11's are "At Most 1 required but
   // received 2").
@@ -267,91 +378,14 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     err << "raystream: error: " << excerpt(e.what(), kMaxMessage) << " (see --help)\n";
     return kExitUsageError;
   }
-
-  // The numeric options, each through parse_integer.
-  const struct {
-    CLI::Option* option;
-    const std::string& text;
-    std::uint64_t min, max;
-    std::function<void(std::uint64_t)> set;
-  } numbers[] = {
-      {spp_opt, spp, 1, kMaxIterations, [&](std::uint64_t v) { options.spp = int(v); }},
-      {depth_opt, depth, 1, kMaxDepth, [&](std::uint64_t v) { options.depth = int(v); }},
-      {pool_opt, pool, 1, kMaxPathPool, [&](std::uint64_t v) { options.pool = std::size_t(v); }},
-      {seed_opt, seed, 0, UINT64_MAX, [&](std::uint64_t v) { options.seed = v; }},
-      {time_opt, time_s, 1, kMaxSeconds, [&](std::uint64_t v) { options.time_s = int(v); }},
-      {checkpoint_opt, checkpoint_s, 1, kMaxSeconds,
-       [&](std::uint64_t v) { options.checkpoint_s = int(v); }},
-  };
-  for (const auto& n : numbers) {
-    if (!*n.option) continue;
+  if (const std::string wrong = read_values(given, options); !wrong.empty()) {
+    err << "raystream: error: " << wrong << "\n";
+    return kExitUsageError;
+  }
+  read_choices(given, options);
+  if (*given.devices_opt) {
     try {
-      n.set(parse_integer(n.text, n.min, n.max));
-    } catch (const std::invalid_argument& e) {
-      err << "raystream: error: " << n.option->get_name() << ": " << e.what() << "\n";
-      return kExitUsageError;
-    }
-  }
-  if (*res_opt) {
-    try {
-      options.resolution = parse_resolution(resolution);
-    } catch (const std::invalid_argument& e) {
-      err << "raystream: error: --resolution: " << excerpt(e.what(), kMaxMessage) << "\n";
-      return kExitUsageError;
-    }
-  }
-  if (*aov_opt) {
-    try {
-      options.aovs = parse_aovs(aov);
-    } catch (const std::invalid_argument& e) {
-      err << "raystream: error: --aov: " << e.what() << "\n";
-      return kExitUsageError;
-    }
-  }
-  if (*denoise_opt) {
-    // A bare --denoise sets the flag's text to "true".
-    if (denoise == "true" || denoise == "irradiance") {
-      options.denoise = DenoiseMode::irradiance;
-    } else if (denoise == "radiance") {
-      options.denoise = DenoiseMode::radiance;
-    } else {
-      err << "raystream: error: --denoise: '" << excerpt(denoise, kMaxMessage)
-          << "' is not a mode (--denoise, --denoise=irradiance or --denoise=radiance)\n";
-      return kExitUsageError;
-    }
-  }
-  if (*resume_opt) options.resume = resume;
-  if (*output_opt) options.output = output;
-  if (*format_opt) options.format = format;
-  if (*schedule_opt)
-    options.schedule = schedule == "frame"        ? Schedule::frame
-                       : schedule == "megakernel" ? Schedule::megakernel
-                                                  : Schedule::stream;
-  if (*timing_opt)
-    options.timing = timing == "all"   ? StageTiming::all
-                     : timing == "off" ? StageTiming::off
-                                       : StageTiming::sampled;
-  if (*shade_opt)
-    options.shade = shade == "single"   ? ShadeMode::single
-                    : shade == "queues" ? ShadeMode::queues
-                                        : ShadeMode::automatic;
-  if (*sort_opt) {
-    options.sort_by_material = sort != "off";
-    options.material_multisplit = sort == "multisplit";
-  }
-  if (*integrator_opt) options.nee = integrator == "path";
-  if (*compact_opt) {
-    options.compact = compact != "off";
-    if (compact == "fused" || compact == "separate") options.fused_compaction = compact == "fused";
-  }
-  if (*bvh_opt) options.bvh = bvh;
-  options.device = device == "gpu"   ? DeviceChoice::gpu
-                   : device == "cpu" ? DeviceChoice::cpu
-                                     : DeviceChoice::automatic;
-  if (*stats_opt) options.stats = stats;
-  if (*devices_opt) {
-    try {
-      parse_devices(devices, options);
+      parse_devices(given.devices, options);
     } catch (const std::invalid_argument& e) {
       err << "raystream: error: --devices: " << e.what() << "\n";
       return kExitUsageError;
@@ -377,12 +411,12 @@ RenderSettings settings_for(const Scene& scene, const Options& options, Executor
     s.compaction = *options.fused_compaction ? Compaction::fused : Compaction::separate;
   s.nee = options.nee.value_or(s.nee);
   // sah and gpu build a BVH whatever the scene's size; on (the option's old "always") is sah.
-  if (options.bvh == std::string("off")) s.use_bvh = false;
-  if (options.bvh == std::string("sah") || options.bvh == std::string("on")) {
+  if (options.bvh == BvhChoice::off) s.use_bvh = false;
+  if (options.bvh == BvhChoice::sah || options.bvh == BvhChoice::on) {
     s.bvh_builder = BvhBuilder::sah;
     s.bvh_min_primitives = 0;
   }
-  if (options.bvh == std::string("gpu")) {
+  if (options.bvh == BvhChoice::gpu) {
     s.bvh_builder = BvhBuilder::lbvh;
     s.bvh_min_primitives = 0;
   }

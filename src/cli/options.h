@@ -1,7 +1,9 @@
 // The command line of raystream: parsing (CLI11) and turning options plus a scene into settings.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -9,17 +11,28 @@
 #include <vector>
 
 #include "integrator/render.h"
-#include "io/film_output.h"
-#include "io/image_output.h"
+#include "io/image/film_output.h"
+#include "io/image/image_output.h"
 #include "scene/scene.h"
 
 namespace raystream {
 
+// --device; its names in the enum's order (core/enum_names.h).
 enum class DeviceChoice { gpu, cpu, automatic };
+inline constexpr const char* kDeviceChoiceNames[] = {"gpu", "cpu", "auto"};
+static_assert(std::size(kDeviceChoiceNames) == std::size_t(DeviceChoice::automatic) + 1);
 
 // --denoise: off, or what the built-in filter smooths (film/atrous.h): radiance over albedo
 // (--denoise, --denoise=irradiance) or the radiance (--denoise=radiance).
 enum class DenoiseMode { off, irradiance, radiance };
+inline constexpr const char* kDenoiseModeNames[] = {"off", "irradiance", "radiance"};
+static_assert(std::size(kDenoiseModeNames) == std::size_t(DenoiseMode::radiance) + 1);
+
+// --bvh: auto (RenderSettings' default: BvhBuilder::automatic over bvh_min_primitives), gpu
+// (the LBVH), sah, off (no BVH), on (sah, the option's old "always").
+enum class BvhChoice { automatic, gpu, sah, off, on };
+inline constexpr const char* kBvhChoiceNames[] = {"auto", "gpu", "sah", "off", "on"};
+static_assert(std::size(kBvhChoiceNames) == std::size_t(BvhChoice::on) + 1);
 
 struct Options {
   std::string scene;
@@ -37,20 +50,20 @@ struct Options {
   std::optional<bool> nee;                        // --integrator path (true) | bsdf (false)
   std::optional<bool> compact;                    // --compact on|off (fused, separate: on)
   std::optional<bool> fused_compaction;           // --compact fused|separate
-  std::optional<std::string> bvh;                 // --bvh auto|gpu|sah|off|on
+  std::optional<BvhChoice> bvh;                   // --bvh auto|gpu|sah|off|on
   std::uint64_t seed = 0;                         // --seed
   DeviceChoice device = DeviceChoice::automatic;  // --device gpu|cpu|auto
   // --devices: CUDA devices to split the samples across (empty: the first one); all_devices for
   // "all".
   std::vector<int> devices;
   bool all_devices = false;
-  std::optional<std::string> stats;   // --stats FILE.json; - stdout
-  bool quiet = false;                 // --quiet
-  AovSet aovs;                        // --aov albedo,normal,depth,variance (EXR output)
+  std::optional<std::string> stats;        // --stats FILE.json; - stdout
+  bool quiet = false;                      // --quiet
+  AovSet aovs;                             // --aov albedo,normal,depth,variance (EXR output)
   DenoiseMode denoise = DenoiseMode::off;  // --denoise[=irradiance|radiance]
-  std::optional<int> time_s;          // --time SECONDS: the render loop's budget
-  std::optional<int> checkpoint_s;    // --checkpoint SECONDS: the interval of checkpoints
-  std::optional<std::string> resume;  // --resume FILE: a checkpoint to go on from
+  std::optional<int> time_s;               // --time SECONDS: the render loop's budget
+  std::optional<int> checkpoint_s;         // --checkpoint SECONDS: the interval of checkpoints
+  std::optional<std::string> resume;       // --resume FILE: a checkpoint to go on from
 };
 
 // The largest --time and --checkpoint: a year of seconds.

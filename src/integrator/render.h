@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "execution/executor_kind.h"
 #include "film/film_state.h"
 #include "integrator/render_stats.h"
@@ -20,11 +22,16 @@ namespace raystream {
 // bounce by bounce until the frame's paths have ended; megakernel: one thread per sample traces
 // the whole path (no path state in memory, no compaction), the baseline.
 enum class Schedule { stream, frame, megakernel };
+// The names of the command line and the report, in the enum's order (core/enum_names.h).
+inline constexpr const char* kScheduleNames[] = {"stream", "frame", "megakernel"};
+static_assert(std::size(kScheduleNames) == std::size_t(Schedule::megakernel) + 1);
 
 // Which stages get CUDA event pairs (the CPU executor reads a steady clock). sampled: every 16th
 // wave (stream) or frame (frame), plus the start of every wave or frame; all: every one; off: only
 // the render's total.
 enum class StageTiming { sampled, all, off };
+inline constexpr const char* kStageTimingNames[] = {"sampled", "all", "off"};
+static_assert(std::size(kStageTimingNames) == std::size_t(StageTiming::off) + 1);
 
 // How the stream schedule removes ended paths. fused: the shade stage writes the paths that go on
 // and the shadow rays compacted, at slots the primitives' block-level reservation gives, and new
@@ -48,18 +55,24 @@ inline constexpr int kTimingSamplePeriod = 16;
 // schedule for scenes the small set does not cover (the single kernel would carry every lobe),
 // single otherwise (renders/shading/RESULTS.md has the measurements behind the rule).
 enum class ShadeMode { automatic, queues, single };
+inline constexpr const char* kShadeModeNames[] = {"auto", "queues", "single"};
+static_assert(std::size(kShadeModeNames) == std::size_t(ShadeMode::single) + 1);
+
+// The integrators (RenderSettings::nee): path, next-event estimation with MIS (nee); bsdf, BSDF
+// sampling alone.
+inline constexpr const char* kIntegratorNames[] = {"path", "bsdf"};
 
 inline const char* shade_mode_name(ShadeMode mode) {
-  return mode == ShadeMode::single ? "single" : mode == ShadeMode::queues ? "queues" : "auto";
+  return enum_name(mode, kShadeModeNames);
 }
-
 inline const char* schedule_name(Schedule schedule) {
-  return schedule == Schedule::frame        ? "frame"
-         : schedule == Schedule::megakernel ? "megakernel"
-                                            : "stream";
+  return enum_name(schedule, kScheduleNames);
 }
 inline const char* stage_timing_name(StageTiming timing) {
-  return timing == StageTiming::all ? "all" : timing == StageTiming::off ? "off" : "sampled";
+  return enum_name(timing, kStageTimingNames);
+}
+inline const char* integrator_name(bool nee) {
+  return kIntegratorNames[nee ? 0 : 1];
 }
 
 // Called on the host with the film and, per share of the render, the next sample number to

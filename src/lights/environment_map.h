@@ -1,6 +1,6 @@
 // The CDFs of an environment map's importance sampling, built on the host, and the kernels' view
 // of the map. The mapping, the rotation and the sampling are documented in lights/environment.h;
-// the map is read from its file by io/environment_reader.h.
+// the map is read from its file by io/image/environment_reader.h.
 #pragma once
 
 #include <cfloat>

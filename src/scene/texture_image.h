@@ -1,4 +1,4 @@
-// An image texture as loaded (host, plain data): linear RGBA texels. io/image_reader.h reads
+// An image texture as loaded (host, plain data): linear RGBA texels. io/image/image_reader.h reads
 // them from files; the shading code reads them through a TextureView (materials/texture.h).
 #pragma once
 

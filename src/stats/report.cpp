@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "io/atomic_file.h"
+#include "io/files/atomic_file.h"
 
 namespace raystream {
 namespace {
@@ -121,23 +121,31 @@ std::vector<WaveFillClass> wave_fill_classes(const RenderStats& stats) {
   return classes;
 }
 
-void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& info) {
-  const RenderSummary s = summarize(stats);
-  const double spp = passes_rendered(stats);
-  const bool stream = stats.schedule == "stream";
-  const bool frame = stats.schedule == "frame";
+namespace {
+
+// A render stopped early or resumed rendered another count than it was asked for.
+bool partial_render(const RenderStats& stats) {
+  return samples_rendered(stats) != static_cast<double>(stats.spp) * stats.width * stats.height;
+}
+
+double timed_wave_ms(const RenderStats& stats) {
+  double wave_ms = 0;
+  for (const WaveStats& w : stats.waves)
+    if (w.ms >= 0) wave_ms += w.ms;
+  return wave_ms;
+}
+
+// The first line: the scene, the image, the samples and the settings that shaped the render.
+void print_settings(std::ostream& out, const RenderStats& stats, const RunInfo& info, double spp) {
   std::string schedule = stats.schedule;
-  if (stream)
+  if (stats.schedule == "stream")
     schedule += stats.compaction.empty()
                     ? format(" (pool %zu)", stats.pool)
                     : format(" (pool %zu, %s compaction)", stats.pool, stats.compaction.c_str());
-  if (frame) schedule += stats.compact ? " (compact on)" : " (compact off)";
-  // A render stopped early or resumed rendered another count than it was asked for.
-  const bool partial =
-      samples_rendered(stats) != static_cast<double>(stats.spp) * stats.width * stats.height;
+  if (stats.schedule == "frame") schedule += stats.compact ? " (compact on)" : " (compact off)";
   const std::string samples_text =
-      partial ? format("%.2f of %d samples per pixel", spp, stats.spp)
-              : format("%d sample%s per pixel", stats.spp, stats.spp == 1 ? "" : "s");
+      partial_render(stats) ? format("%.2f of %d samples per pixel", spp, stats.spp)
+                            : format("%d sample%s per pixel", stats.spp, stats.spp == 1 ? "" : "s");
   out << format(
       "%s: %d x %d, %s, depth %d, integrator %s, schedule %s, sort by "
       "material %s, seed %llu\n",
@@ -145,9 +153,18 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
       stats.integrator.c_str(), schedule.c_str(),
       stats.sort_by_material ? (stats.material_multisplit ? "multisplit" : "on") : "off",
       static_cast<unsigned long long>(info.seed));
+}
 
-  // Per depth; the frame schedule also has stage times per bounce.
+// Per depth; the frame schedule also has stage times per bounce.
+void print_depth_table(std::ostream& out, const RenderStats& stats, const RenderSummary& s,
+                       double spp) {
+  const bool frame = stats.schedule == "frame";
   const bool bounce_ms = frame && stats.timing != "off";
+  const auto stage_columns = [&](const auto& ms) {
+    return format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(ms(Stage::intersect), spp),
+                  per(ms(Stage::sort), spp), per(ms(Stage::shade), spp),
+                  per(ms(Stage::shadow), spp), per(ms(Stage::compact), spp));
+  };
   out << "\nper depth, average per sample per pixel";
   out << (bounce_ms ? format(" (stage ms from %d timed frame%s):\n", stats.timed_units,
                              stats.timed_units == 1 ? "" : "s")
@@ -169,42 +186,32 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
                   per(static_cast<double>(b.paths_in), spp),
                   per(static_cast<double>(b.paths_out), spp), kept,
                   per(static_cast<double>(b.shadow_rays), spp));
-    if (bounce_ms)
-      out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(b.ms(Stage::intersect), spp),
-                    per(b.ms(Stage::sort), spp), per(b.ms(Stage::shade), spp),
-                    per(b.ms(Stage::shadow), spp), per(b.ms(Stage::compact), spp));
+    if (bounce_ms) out << stage_columns([&](Stage k) { return b.ms(k); });
     out << "\n";
   }
   out << format("%6s %12.0f %12.0f %7s %12.0f", "all", per(static_cast<double>(in_sum), spp),
                 per(static_cast<double>(out_sum), spp), "",
                 per(static_cast<double>(shadow_sum), spp));
-  if (bounce_ms)
-    out << format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(s.ms(Stage::intersect), spp),
-                  per(s.ms(Stage::sort), spp), per(s.ms(Stage::shade), spp),
-                  per(s.ms(Stage::shadow), spp), per(s.ms(Stage::compact), spp));
+  if (bounce_ms) out << stage_columns([&](Stage k) { return s.ms(k); });
   out << "\n";
+}
 
-  if (stream) {
-    out << format("\nwaves by fill of the pool: %zu wave%s", stats.waves.size(),
-                  stats.waves.size() == 1 ? "" : "s");
-    out << (stats.timing == "off" ? std::string(" (wave times off)\n") : std::string("\n"));
-    out << format("%8s %8s %12s %14s %12s %8s\n", "fill", "waves", "paths", "regenerated",
-                  stats.executor == "cpu" ? "CPU ms" : "GPU ms", "time %");
-    double wave_ms = 0;
-    for (const WaveStats& w : stats.waves)
-      if (w.ms >= 0) wave_ms += w.ms;
-    for (const WaveFillClass& c : wave_fill_classes(stats)) {
-      out << format("%8s %8llu %12llu %14llu %12.3f %8.1f\n", c.name,
-                    static_cast<unsigned long long>(c.waves),
-                    static_cast<unsigned long long>(c.paths),
-                    static_cast<unsigned long long>(c.regenerated), c.ms,
-                    wave_ms > 0 ? 100.0 * c.ms / wave_ms : 0.0);
-    }
+// The stream schedule's waves by the pool's fill, and the host's time in the launch calls.
+void print_waves(std::ostream& out, const RenderStats& stats) {
+  if (stats.schedule != "stream") return;
+  out << format("\nwaves by fill of the pool: %zu wave%s", stats.waves.size(),
+                stats.waves.size() == 1 ? "" : "s");
+  out << (stats.timing == "off" ? std::string(" (wave times off)\n") : std::string("\n"));
+  out << format("%8s %8s %12s %14s %12s %8s\n", "fill", "waves", "paths", "regenerated",
+                stats.executor == "cpu" ? "CPU ms" : "GPU ms", "time %");
+  const double wave_ms = timed_wave_ms(stats);
+  for (const WaveFillClass& c : wave_fill_classes(stats)) {
+    out << format(
+        "%8s %8llu %12llu %14llu %12.3f %8.1f\n", c.name, static_cast<unsigned long long>(c.waves),
+        static_cast<unsigned long long>(c.paths), static_cast<unsigned long long>(c.regenerated),
+        c.ms, wave_ms > 0 ? 100.0 * c.ms / wave_ms : 0.0);
   }
-  if (stream && stats.executor == "gpu" && !stats.waves.empty() && stats.host_queue_ms > 0) {
-    double wave_ms = 0;
-    for (const WaveStats& w : stats.waves)
-      if (w.ms >= 0) wave_ms += w.ms;
+  if (stats.executor == "gpu" && !stats.waves.empty() && stats.host_queue_ms > 0) {
     // The host's time in the launch calls: they return at once while the launch queue has room,
     // and wait for the GPU once it is full, so a figure near the wave's GPU time means the GPU,
     // not the host, sets the pace.
@@ -214,40 +221,49 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
       out << format("; waves cover %.1f%% of the loop's time", 100.0 * wave_ms / stats.total_ms);
     out << "\n";
   }
-  if (!frame && stats.timing != "off" && stats.timed_units > 0) {
-    double total = 0;
-    for (double ms : s.stage_ms) total += ms;
-    out << format("stage ms (from %d timed wave%s):", stats.timed_units,
-                  stats.timed_units == 1 ? "" : "s");
-    for (int k = 0; k < kStageCount; ++k)
-      out << format("%s %s %.3f (%.1f%%)", k == 0 ? "" : ",", kStageNames[k], s.stage_ms[k],
-                    total > 0 ? 100.0 * s.stage_ms[k] / total : 0.0);
-    out << "\n";
-  }
-  if (!stats.shares.empty()) {
-    out << format("\nsplit across %zu share%s (samples per pixel of each, its render loop):\n",
-                  stats.shares.size(), stats.shares.size() == 1 ? "" : "s");
-    out << format("%6s %6s %6s %-28s %10s %6s %10s %12s %12s\n", "share", "rank", "device", "name",
-                  "first", "spp", "loop ms", "samples/s", "segments");
-    for (std::size_t k = 0; k < stats.shares.size(); ++k) {
-      const RenderStats& sh = stats.shares[k];
-      const RenderSummary ss = summarize(sh);
-      out << format("%6zu %6s %6s %-28.28s %10d %6d %10.1f %12s %12llu\n", k,
-                    sh.rank >= 0 ? std::to_string(sh.rank).c_str() : "-",
-                    sh.device_index >= 0 ? std::to_string(sh.device_index).c_str() : "cpu",
-                    sh.device.c_str(), sh.first_sample, sh.spp, sh.total_ms,
-                    rate_text(ss.samples_per_second).c_str(),
-                    static_cast<unsigned long long>(sh.path_segments));
-    }
-    if (stats.wall_ms > 0)
-      out << format("wall time with every share's set-up: %.3f s\n", stats.wall_ms / 1000.0);
-  }
+}
+
+// The stages' times over the render (the frame schedule gives them per bounce instead).
+void print_stage_times(std::ostream& out, const RenderStats& stats, const RenderSummary& s) {
+  if (stats.schedule == "frame" || stats.timing == "off" || stats.timed_units <= 0) return;
+  double total = 0;
+  for (double ms : s.stage_ms) total += ms;
+  out << format("stage ms (from %d timed wave%s):", stats.timed_units,
+                stats.timed_units == 1 ? "" : "s");
+  for (int k = 0; k < kStageCount; ++k)
+    out << format("%s %s %.3f (%.1f%%)", k == 0 ? "" : ",", kStageNames[k], s.stage_ms[k],
+                  total > 0 ? 100.0 * s.stage_ms[k] / total : 0.0);
   out << "\n";
+}
+
+// A render split across devices or processes: each share's samples and render loop.
+void print_shares(std::ostream& out, const RenderStats& stats) {
+  if (stats.shares.empty()) return;
+  out << format("\nsplit across %zu share%s (samples per pixel of each, its render loop):\n",
+                stats.shares.size(), stats.shares.size() == 1 ? "" : "s");
+  out << format("%6s %6s %6s %-28s %10s %6s %10s %12s %12s\n", "share", "rank", "device", "name",
+                "first", "spp", "loop ms", "samples/s", "segments");
+  for (std::size_t k = 0; k < stats.shares.size(); ++k) {
+    const RenderStats& sh = stats.shares[k];
+    const RenderSummary ss = summarize(sh);
+    out << format("%6zu %6s %6s %-28.28s %10d %6d %10.1f %12s %12llu\n", k,
+                  sh.rank >= 0 ? std::to_string(sh.rank).c_str() : "-",
+                  sh.device_index >= 0 ? std::to_string(sh.device_index).c_str() : "cpu",
+                  sh.device.c_str(), sh.first_sample, sh.spp, sh.total_ms,
+                  rate_text(ss.samples_per_second).c_str(),
+                  static_cast<unsigned long long>(sh.path_segments));
+  }
+  if (stats.wall_ms > 0)
+    out << format("wall time with every share's set-up: %.3f s\n", stats.wall_ms / 1000.0);
+}
+
+// Times, the samples on the film, the rates, the shading and the memory.
+void print_totals(std::ostream& out, const RenderStats& stats, const RenderSummary& s) {
   if (!stats.frame_ms.empty())
     out << format("%-17s mean %.3f ms, median %.3f ms (min %.3f, max %.3f)\n", "frame time",
                   s.frame_ms_mean, s.frame_ms_median, s.frame_ms_min, s.frame_ms_max);
   out << format("%-17s %.3f s\n", "total time", s.seconds);
-  if (partial || stats.film_samples > 0) {
+  if (partial_render(stats) || stats.film_samples > 0) {
     // The film's samples per pixel: with a time budget or a resumed film, not every pixel got
     // the same count.
     out << format("%-17s %.0f this run, %llu on the film (per pixel %u to %u)%s%s\n", "samples",
@@ -275,6 +291,10 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
     out << format("%-17s %s\n", "shading", shading.c_str());
   }
   out << format("%-17s %s\n", "peak GPU memory", bytes_text(stats.peak_device_bytes).c_str());
+}
+
+// The BVH and the steps before the render loop.
+void print_startup(std::ostream& out, const RenderStats& stats) {
   const BvhStats& bvh = stats.bvh;
   if (bvh.built) {
     out << format(
@@ -299,6 +319,11 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
       "BVH %.1f ms, upload %.1f ms, allocate %.1f ms\n",
       "start-up", st.scene_ms, st.obj_ms, st.meshes_ms, st.device_ms, context.c_str(),
       st.prepare_ms, st.bvh_ms, st.upload_ms, st.allocate_ms);
+}
+
+// What ran the render and what it wrote: the wall time, the denoiser, the backend, the executor,
+// the files.
+void print_run(std::ostream& out, const RenderStats& stats, const RunInfo& info) {
   if (info.elapsed_ms >= 0)
     out << format("%-17s %.3f s from the start to the image encoded (encoding %.1f ms)\n",
                   "wall time", info.elapsed_ms / 1000.0, info.encode_ms);
@@ -324,11 +349,10 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
   if (!info.checkpoint.empty()) out << format("%-17s %s\n", "checkpoint", info.checkpoint.c_str());
 }
 
-std::string stats_json(const RenderStats& stats, const RunInfo& info) {
-  const RenderSummary s = summarize(stats);
-  const int spp = stats.spp;
-  const double passes = passes_rendered(stats);
-  nlohmann::ordered_json j;
+using OrderedJson = nlohmann::ordered_json;
+
+// The run and its settings.
+void add_settings_json(OrderedJson& j, const RenderStats& stats, const RunInfo& info) {
   j["version"] = info.version;
   j["scene"] = info.scene;
   j["output"] = info.output;
@@ -342,8 +366,8 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["stage_timing"] = stats.timing;
   j["width"] = stats.width;
   j["height"] = stats.height;
-  j["spp"] = spp;
-  j["frames"] = spp;
+  j["spp"] = stats.spp;
+  j["frames"] = stats.spp;
   j["samples"] = static_cast<std::uint64_t>(samples_rendered(stats));  // whole samples
   j["film_samples"] = stats.film_samples;
   j["pixel_samples"] = {{"min", stats.pixel_samples_min}, {"max", stats.pixel_samples_max}};
@@ -366,6 +390,11 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   for (std::size_t k = 0; k < stats.queue_paths.size(); ++k)
     queues[stats.queue_names[k]] = stats.queue_paths[k];
   j["queue_paths"] = queues;
+}
+
+// The times and rates, the BVH, the start-up, the denoiser and the encoding.
+void add_totals_json(OrderedJson& j, const RenderStats& stats, const RenderSummary& s,
+                     const RunInfo& info) {
   j["total_ms"] = stats.total_ms;
   j["frame_ms"] = {{"mean", s.frame_ms_mean},
                    {"median", s.frame_ms_median},
@@ -407,11 +436,15 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
   j["elapsed_ms"] = info.elapsed_ms;
   j["timed_units"] = stats.timed_units;
   j["host_queue_ms"] = stats.host_queue_ms;
-  j["stage_ms"] = nlohmann::ordered_json::object();
+  j["stage_ms"] = OrderedJson::object();
   for (int k = 0; k < kStageCount; ++k) j["stage_ms"][kStageNames[k]] = s.stage_ms[k];
-  nlohmann::ordered_json bounces = nlohmann::ordered_json::array();
+}
+
+OrderedJson bounces_json(const RenderStats& stats) {
+  const double passes = passes_rendered(stats);
+  OrderedJson bounces = OrderedJson::array();
   for (const BounceStats& b : stats.bounces) {
-    nlohmann::ordered_json row;
+    OrderedJson row;
     row["bounce"] = b.bounce;
     row["paths_in"] = b.paths_in;
     row["paths_out"] = b.paths_out;
@@ -419,46 +452,76 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     row["paths_in_per_frame"] = per(static_cast<double>(b.paths_in), passes);
     row["paths_out_per_frame"] = per(static_cast<double>(b.paths_out), passes);
     // Per bounce the frame schedule times every stage but the regeneration, which it has not.
-    row["ms"] = nlohmann::ordered_json::object();
-    row["ms_per_frame"] = nlohmann::ordered_json::object();
+    row["ms"] = OrderedJson::object();
+    row["ms_per_frame"] = OrderedJson::object();
     for (int k = int(Stage::intersect); k < kStageCount; ++k) {
       row["ms"][kStageNames[k]] = b.stage_ms[k];
       row["ms_per_frame"][kStageNames[k]] = per(b.stage_ms[k], passes);
     }
     bounces.push_back(row);
   }
-  j["bounces"] = bounces;
+  return bounces;
+}
+
+OrderedJson shares_json(const RenderStats& stats) {
+  OrderedJson shares = OrderedJson::array();
+  for (const RenderStats& sh : stats.shares) {
+    const RenderSummary ss = summarize(sh);
+    shares.push_back({{"rank", sh.rank},
+                      {"device_index", sh.device_index},
+                      {"device", sh.device},
+                      {"first_sample", sh.first_sample},
+                      {"spp", sh.spp},
+                      {"total_ms", sh.total_ms},
+                      {"samples_per_second", ss.samples_per_second},
+                      {"path_segments", sh.path_segments},
+                      {"peak_device_bytes", sh.peak_device_bytes}});
+  }
+  return shares;
+}
+
+OrderedJson waves_json(const RenderStats& stats) {
+  OrderedJson fill = OrderedJson::array();
+  for (const WaveFillClass& c : wave_fill_classes(stats))
+    fill.push_back({{"fill", c.name},
+                    {"waves", c.waves},
+                    {"paths", c.paths},
+                    {"regenerated", c.regenerated},
+                    {"ms", c.ms}});
+  // Every wave as [live_in, regenerated, paths_out, ms (-1: not timed)].
+  OrderedJson each = OrderedJson::array();
+  for (const WaveStats& w : stats.waves)
+    each.push_back({w.live_in, w.regenerated, w.paths_out, w.ms});
+  return {{"count", stats.waves.size()}, {"by_fill", fill}, {"each", each}};
+}
+
+}  // namespace
+
+void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& info) {
+  const RenderSummary s = summarize(stats);
+  const double spp = passes_rendered(stats);
+  print_settings(out, stats, info, spp);
+  print_depth_table(out, stats, s, spp);
+  print_waves(out, stats);
+  print_stage_times(out, stats, s);
+  print_shares(out, stats);
+  out << "\n";
+  print_totals(out, stats, s);
+  print_startup(out, stats);
+  print_run(out, stats, info);
+}
+
+std::string stats_json(const RenderStats& stats, const RunInfo& info) {
+  const RenderSummary s = summarize(stats);
+  OrderedJson j;
+  add_settings_json(j, stats, info);
+  add_totals_json(j, stats, s, info);
+  j["bounces"] = bounces_json(stats);
   if (!stats.shares.empty()) {
-    nlohmann::ordered_json shares = nlohmann::ordered_json::array();
-    for (const RenderStats& sh : stats.shares) {
-      const RenderSummary ss = summarize(sh);
-      shares.push_back({{"rank", sh.rank},
-                        {"device_index", sh.device_index},
-                        {"device", sh.device},
-                        {"first_sample", sh.first_sample},
-                        {"spp", sh.spp},
-                        {"total_ms", sh.total_ms},
-                        {"samples_per_second", ss.samples_per_second},
-                        {"path_segments", sh.path_segments},
-                        {"peak_device_bytes", sh.peak_device_bytes}});
-    }
-    j["shares"] = shares;
+    j["shares"] = shares_json(stats);
     j["wall_ms"] = stats.wall_ms;
   }
-  if (stats.schedule == "stream") {
-    nlohmann::ordered_json fill = nlohmann::ordered_json::array();
-    for (const WaveFillClass& c : wave_fill_classes(stats))
-      fill.push_back({{"fill", c.name},
-                      {"waves", c.waves},
-                      {"paths", c.paths},
-                      {"regenerated", c.regenerated},
-                      {"ms", c.ms}});
-    // Every wave as [live_in, regenerated, paths_out, ms (-1: not timed)].
-    nlohmann::ordered_json each = nlohmann::ordered_json::array();
-    for (const WaveStats& w : stats.waves)
-      each.push_back({w.live_in, w.regenerated, w.paths_out, w.ms});
-    j["waves"] = {{"count", stats.waves.size()}, {"by_fill", fill}, {"each", each}};
-  }
+  if (stats.schedule == "stream") j["waves"] = waves_json(stats);
   return j.dump(2) + "\n";
 }
 

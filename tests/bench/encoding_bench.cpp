@@ -33,11 +33,11 @@
 #include <string>
 #include <vector>
 
-#include "io/checkpoint_file.h"
-#include "io/exr_image.h"
-#include "io/film_output.h"
-#include "io/image_output.h"
-#include "io/png_encoder.h"
+#include "io/checkpoint/checkpoint_file.h"
+#include "io/image/exr_image.h"
+#include "io/image/film_output.h"
+#include "io/image/image_output.h"
+#include "io/image/png_encoder.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION

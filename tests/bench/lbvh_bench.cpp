@@ -27,7 +27,7 @@
 #include "execution/path_primitives.h"
 #include "geometry/lbvh_build.h"
 #include "geometry/scene_acceleration.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/gltf_loader.h"
+#include "io/scene/gltf_loader.h"
 
 namespace {
 

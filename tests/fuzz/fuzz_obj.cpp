@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "io/obj_loader.h"
-#include "io/scene_loader.h"
+#include "io/scene/obj_loader.h"
+#include "io/scene/scene_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);

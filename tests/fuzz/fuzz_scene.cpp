@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "io/checkpoint_file.h"
+#include "integrator/render.h"
+#include "io/checkpoint/checkpoint_file.h"
 #include "render_test_scenes.h"
 #include "scene/scene_error.h"
 #include "temp_folder.h"
@@ -151,6 +152,40 @@ TEST(Checkpoints, ARenderOfOtherSettingsIsRefusedNamingTheDifference) {
             "x.checkpoint: a checkpoint of process 1 of 2 (this is process 0 of 2)" + tail);
   // The scene's path is for messages only: a moved scene file resumes.
   EXPECT_EQ(refusal([](CheckpointKey& k) { k.scene = "elsewhere/box.json"; }), "(accepted)");
+}
+
+// Issue 38: the settings that change the image are one list (RAYSTREAM_CHECKPOINT_SETTINGS), so a
+// setting added to it is compared and filled from the render's settings without more code.
+TEST(Checkpoints, EverySettingThatChangesTheImageIsComparedAndFilledFromTheSettings) {
+  const Checkpoint c = sample_checkpoint(false);
+  const auto refused = [&](const CheckpointKey& other) {
+    try {
+      check_checkpoint(c, other, "x.checkpoint");
+    } catch (const SceneError&) {
+      return true;
+    }
+    return false;
+  };
+#define RAYSTREAM_REFUSED(field, type, file_type, init, words) \
+  {                                                            \
+    CheckpointKey other = c.key;                               \
+    other.field = other.field ? type{} : type{1};              \
+    EXPECT_TRUE(refused(other)) << #field;                     \
+  }
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_REFUSED)
+#undef RAYSTREAM_REFUSED
+
+  const RenderSettings settings;
+  CheckpointKey key;
+#define RAYSTREAM_OTHER(field, type, file_type, init, words) \
+  key.field = settings.field ? type{} : type{1};
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_OTHER)
+#undef RAYSTREAM_OTHER
+  set_image_settings(key, settings);
+#define RAYSTREAM_FILLED(field, type, file_type, init, words) \
+  EXPECT_EQ(key.field, settings.field) << #field;
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_FILLED)
+#undef RAYSTREAM_FILLED
 }
 
 TEST(Checkpoints, SceneFingerprintFollowsTheContentNotTheNames) {

@@ -15,7 +15,7 @@
 #include "cli/progress.h"
 #include "cli/sample_budget.h"
 #include "cli/warnings.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {

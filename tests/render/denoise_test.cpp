@@ -13,7 +13,7 @@
 
 #include "film/denoiser.h"
 #include "integrator/render.h"
-#include "io/film_output.h"
+#include "io/image/film_output.h"
 
 namespace raystream {
 namespace {

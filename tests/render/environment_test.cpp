@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "io/environment_reader.h"
-#include "io/scene_loader.h"
+#include "io/image/environment_reader.h"
+#include "io/scene/scene_loader.h"
 #include "lights/environment_map.h"
 
 namespace raystream {

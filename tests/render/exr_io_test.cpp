@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
-#include "io/environment_reader.h"
-#include "io/exr_image.h"
-#include "io/film_output.h"
-#include "io/image_output.h"
-#include "io/input_file.h"
+#include "io/files/input_file.h"
+#include "io/image/environment_reader.h"
+#include "io/image/exr_image.h"
+#include "io/image/film_output.h"
+#include "io/image/image_output.h"
 #include "scene/scene_error.h"
 #include "temp_folder.h"
 

@@ -2,7 +2,7 @@
 // is one line naming the file and the problem), small assets written here for each rule (the
 // material mapping, the node hierarchy, accessors, indices, texture coordinates), the scene-file
 // object TYPE gltf and a glTF file as the whole scene.
-#include "io/gltf_loader.h"
+#include "io/scene/gltf_loader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "scene/scene_error.h"
 #include "temp_folder.h"
 

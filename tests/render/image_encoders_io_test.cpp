@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "io/hdr_encoder.h"
-#include "io/image_output.h"
-#include "io/png_encoder.h"
+#include "io/image/hdr_encoder.h"
+#include "io/image/image_output.h"
+#include "io/image/png_encoder.h"
 #include "temp_folder.h"
 
 #define STB_IMAGE_STATIC

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "io/atomic_file.h"
-#include "io/image_output.h"
+#include "io/files/atomic_file.h"
+#include "io/image/image_output.h"
 
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION

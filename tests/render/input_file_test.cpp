@@ -2,7 +2,7 @@
 // within their kind's size cap. A FIFO or a device is refused at once: each load runs in a child
 // process with an alarm and a memory limit, so a load that waits on a FIFO or reads /dev/zero
 // without end fails the test instead of hanging it.
-#include "io/input_file.h"
+#include "io/files/input_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "io/environment_reader.h"
-#include "io/image_reader.h"
-#include "io/obj_loader.h"
-#include "io/scene_loader.h"
+#include "io/image/environment_reader.h"
+#include "io/image/image_reader.h"
+#include "io/scene/obj_loader.h"
+#include "io/scene/scene_loader.h"
 #include "temp_folder.h"
 
 namespace raystream {

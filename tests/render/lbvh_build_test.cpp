@@ -13,7 +13,7 @@
 #include "geometry/scene_geometry.h"
 #include "integrator/render.h"
 #include "integrator/scene_upload.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "lbvh_checks.h"
 #include "render_test_scenes.h"
 

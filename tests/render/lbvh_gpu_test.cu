@@ -17,7 +17,7 @@
 #include "integrator/render.h"
 #include "integrator/scene_upload.h"
 #include "integrator/wavefront.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "lbvh_checks.h"
 #include "render_test_scenes.h"
 

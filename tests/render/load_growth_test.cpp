@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "io/gltf_loader.h"
-#include "io/obj_loader.h"
-#include "io/scene_loader.h"
+#include "io/scene/gltf_loader.h"
+#include "io/scene/obj_loader.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {

@@ -13,7 +13,7 @@
 #include "geometry/scene_acceleration.h"
 #include "geometry/scene_geometry.h"
 #include "geometry/triangle.h"
-#include "io/obj_loader.h"
+#include "io/scene/obj_loader.h"
 #include "lbvh_checks.h"
 
 namespace raystream {

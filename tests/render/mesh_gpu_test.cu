@@ -9,16 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "geometry/scene_acceleration.h"
-#include "geometry/scene_geometry.h"
 #include "execution/buffer.h"
 #include "execution/executor.h"
 #include "execution/parallel_for.cuh"
 #include "execution/path_primitives.h"
+#include "geometry/scene_acceleration.h"
+#include "geometry/scene_geometry.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
-#include "io/obj_loader.h"
-#include "io/scene_loader.h"
+#include "io/scene/obj_loader.h"
+#include "io/scene/scene_loader.h"
 #include "render_test_scenes.h"
 
 namespace raystream {

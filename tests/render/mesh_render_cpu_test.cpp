@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "integrator/render.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "render_test_scenes.h"
 
 namespace raystream {

@@ -1,6 +1,6 @@
 // Meshes from OBJ files: the MTL mapping, the Cornell Box family, mesh objects in scenes, and
 // malformed or unusual files (a clear error naming the file, or the documented fallback).
-#include "io/obj_loader.h"
+#include "io/scene/obj_loader.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {

@@ -17,7 +17,7 @@
 #include "integrator/path/path_state.h"
 #include "integrator/render.h"
 #include "integrator/wavefront.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "render_suite.h"
 #include "render_test_scenes.h"
 #include "stats/report.h"

@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "io/atomic_file.h"
+#include "io/files/atomic_file.h"
 #include "stats/report.h"
 
 namespace raystream {

@@ -1,5 +1,5 @@
 // The scene loader: every key of the course format, every error with its file, key and line.
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "io/image_reader.h"
-#include "io/obj_loader.h"
-#include "io/scene_loader.h"
+#include "io/image/image_reader.h"
+#include "io/scene/obj_loader.h"
+#include "io/scene/scene_loader.h"
 #include "temp_folder.h"
 
 namespace raystream {

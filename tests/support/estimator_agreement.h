@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "integrator/render.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "render_test_scenes.h"
 #include "statistics.h"
 

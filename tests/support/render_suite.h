@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "integrator/render.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "materials/material_data.h"
 #include "render_test_scenes.h"
 

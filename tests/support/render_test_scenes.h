@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "integrator/render.h"
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "scene/scene.h"
 
 namespace raystream::test {

@@ -1,4 +1,4 @@
-#include "io/exr_image.h"
+#include "io/image/exr_image.h"
 
 #include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/mtl_reader.h"
+#include "io/scene/mtl_reader.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -33,11 +33,11 @@ struct ObjMesh {
   std::vector<KdMap> kd_maps;
 };
 
-// Reads the OBJ at `path`: faces split into triangles (io/face_triangulation.h), vertex normals
-// where every corner of a face has a finite one (else the face normal), winding turned to agree
-// with the vertex normals, texture coordinates (vt) per corner ((0, 0) for a corner without one,
-// and for one whose vt index is out of range or whose vt is not finite: those are counted in one
-// warning). Faces with fewer than 3 vertices, out-of-range indices, non-finite or coincident
+// Reads the OBJ at `path`: faces split into triangles (io/scene/face_triangulation.h), vertex
+// normals where every corner of a face has a finite one (else the face normal), winding turned to
+// agree with the vertex normals, texture coordinates (vt) per corner ((0, 0) for a corner without
+// one, and for one whose vt index is out of range or whose vt is not finite: those are counted in
+// one warning). Faces with fewer than 3 vertices, out-of-range indices, non-finite or coincident
 // vertices are skipped and counted (the warning names the first such line). Throws SceneError
 // naming `path` (and the line where there is one): the OBJ or an MTL file cannot be read
 // (read_input_file), a face index is not an integer or does not fit in one, a face that is not

@@ -1,4 +1,4 @@
-#include "io/face_triangulation.h"
+#include "io/scene/face_triangulation.h"
 
 #include <cmath>
 

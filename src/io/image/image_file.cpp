@@ -1,4 +1,4 @@
-#include "io/image_file.h"
+#include "io/image/image_file.h"
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "io/image_output.h"
+#include "io/image/image_output.h"
 
 #include <algorithm>
 #include <array>
@@ -8,9 +8,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
-#include "io/exr_image.h"
-#include "io/png_encoder.h"
+#include "io/files/atomic_file.h"
+#include "io/image/exr_image.h"
+#include "io/image/png_encoder.h"
 
 namespace raystream {
 namespace {
@@ -33,9 +33,6 @@ bool ends_with(const std::string& path, const char* suffix) {
                              std::tolower(static_cast<unsigned char>(b));
                     });
 }
-
-constexpr ImageFormat kImageFormats[] = {ImageFormat::png, ImageFormat::hdr, ImageFormat::pfm,
-                                         ImageFormat::exr};
 
 }  // namespace
 
@@ -159,28 +156,17 @@ std::vector<unsigned char> encode_exr(const Image& image) {
 }
 
 const char* image_format_name(ImageFormat format) {
-  switch (format) {
-    case ImageFormat::hdr:
-      return "hdr";
-    case ImageFormat::pfm:
-      return "pfm";
-    case ImageFormat::exr:
-      return "exr";
-    case ImageFormat::png:
-      break;
-  }
-  return "png";
+  return enum_name(format, kImageFormatNames);
 }
 
 std::optional<ImageFormat> image_format_named(const std::string& name) {
-  for (const ImageFormat f : kImageFormats)
-    if (name == image_format_name(f)) return f;
-  return std::nullopt;
+  return enum_named<ImageFormat>(name, kImageFormatNames);
 }
 
 std::optional<ImageFormat> image_format_of_path(const std::string& path) {
-  for (const ImageFormat f : kImageFormats)
-    if (ends_with(path, (std::string(".") + image_format_name(f)).c_str())) return f;
+  for (std::size_t k = 0; k < std::size(kImageFormatNames); ++k)
+    if (ends_with(path, (std::string(".") + kImageFormatNames[k]).c_str()))
+      return static_cast<ImageFormat>(k);
   return std::nullopt;
 }
 

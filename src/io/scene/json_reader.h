@@ -1,6 +1,6 @@
 // The JSON machinery of the readers: parsing with comments, a duplicate-key check, a nesting
 // limit and messages that give the line and column; and JsonReader, which reads typed values
-// with key paths for messages. The scene rules live in io/scene_loader.cpp.
+// with key paths for messages. The scene rules live in io/scene/scene_loader.cpp.
 #pragma once
 
 #include <algorithm>

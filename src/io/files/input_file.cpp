@@ -1,4 +1,4 @@
-#include "io/input_file.h"
+#include "io/files/input_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 namespace raystream {
 namespace {

@@ -1,4 +1,4 @@
-#include "io/json_reader.h"
+#include "io/scene/json_reader.h"
 
 #include <cstdint>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "io/environment_reader.h"
+#include "io/image/environment_reader.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -6,13 +6,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "io/exr_image.h"
-#include "io/image_file.h"
-#include "io/input_file.h"
+#include "io/files/input_file.h"
+#include "io/image/exr_image.h"
+#include "io/image/image_file.h"
 #include "lights/environment_map.h"
 #include "scene/scene_error.h"
 
-// stb_image's Radiance HDR reader: the one the textures use (io/stb_image_impl.cpp).
+// stb_image's Radiance HDR reader: the one the textures use (io/image/stb_image_impl.cpp).
 #include <stb/stb_image.h>
 
 namespace raystream {
@@ -57,7 +57,7 @@ Environment load_environment_map(const std::string& path, float scale, float rot
       fail(path, "not a Radiance HDR (.hdr) or OpenEXR (.exr) image");
     }
     // The header, the size, then the pixels walked to their end: the rule of every image read
-    // (io/image_file.h).
+    // (io/image/image_file.h).
     const HdrLayout layout = read_hdr_header(file, path);
     if (layout.width > kMaxEnvironmentWidth || layout.height > kMaxEnvironmentHeight) {
       fail(path, excerpt(layout.width_digits, 24) + " x " + excerpt(layout.height_digits, 24) +

@@ -1,4 +1,4 @@
-#include "io/obj_loader.h"
+#include "io/scene/obj_loader.h"
 
 #include <tiny_obj_loader.h>
 
@@ -17,9 +17,9 @@
 
 #include "core/excerpt.h"
 #include "core/stop_request.h"
-#include "io/face_triangulation.h"
-#include "io/input_file.h"
-#include "io/text_lines.h"
+#include "io/files/input_file.h"
+#include "io/files/text_lines.h"
+#include "io/scene/face_triangulation.h"
 #include "scene/scene_error.h"
 
 namespace raystream {

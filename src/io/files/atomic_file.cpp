@@ -1,4 +1,4 @@
-#include "io/atomic_file.h"
+#include "io/files/atomic_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

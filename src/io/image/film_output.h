@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "film/film_state.h"
-#include "io/exr_image.h"
+#include "io/image/exr_image.h"
 
 namespace raystream {
 

@@ -13,18 +13,44 @@
 
 namespace raystream {
 
+// The render settings that change the image, each once: X(field, type, its type in the file, its
+// default, how a refusal words a difference: <words>_refusal in checkpoint_file.cpp).
+// RenderSettings has a field of each name. From this list follow CheckpointKey's fields, their
+// encoding (in this order, after the scene's fingerprint) and decoding, check_checkpoint's
+// comparison, and set_image_settings. Left out on purpose: the schedule, the pool, the
+// compaction, the sorting and shading, the BVH, the executor and the devices, which trace the same
+// samples with the same random numbers (only the order of the film's additions, and so their
+// rounding, differs), so a checkpoint resumes under any of them.
+#define RAYSTREAM_CHECKPOINT_SETTINGS(X)         \
+  X(width, int, std::int32_t, 0, size)           \
+  X(height, int, std::int32_t, 0, size)          \
+  X(depth, int, std::int32_t, 0, depth)          \
+  X(spp, int, std::int32_t, 0, spp)              \
+  X(seed, std::uint64_t, std::uint64_t, 0, seed) \
+  X(nee, bool, std::uint8_t, true, integrator)
+
 // What a checkpoint resumes only: the same raystream, scene (its content: materials, shapes,
-// triangles, camera, environment, textures), image size, depth, samples per pixel, seed and
-// integrator, and the same process of as many (an MPI run's processes write one file each).
+// triangles, camera, environment, textures), settings that change the image (image size, depth,
+// samples per pixel, seed, integrator), and the same process of as many (an MPI run's processes
+// write one file each).
 struct CheckpointKey {
   std::string version;           // raystream's version
   std::string scene;             // the scene file's path, for messages
   std::uint64_t scene_hash = 0;  // scene_fingerprint()
-  int width = 0, height = 0, depth = 0, spp = 0;
-  std::uint64_t seed = 0;
-  bool nee = true;
+#define RAYSTREAM_CHECKPOINT_FIELD(field, type, file_type, init, words) type field = init;
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_CHECKPOINT_FIELD)
+#undef RAYSTREAM_CHECKPOINT_FIELD
   int process = 0, processes = 1;
 };
+
+// The key's settings that change the image, from the render's `settings` (RenderSettings).
+template <class Settings>
+void set_image_settings(CheckpointKey& key, const Settings& settings) {
+#define RAYSTREAM_SET_CHECKPOINT_SETTING(field, type, file_type, init, words) \
+  key.field = settings.field;
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_SET_CHECKPOINT_SETTING)
+#undef RAYSTREAM_SET_CHECKPOINT_SETTING
+}
 
 struct Checkpoint {
   CheckpointKey key;

@@ -1,4 +1,4 @@
-#include "io/hdr_encoder.h"
+#include "io/image/hdr_encoder.h"
 
 #include <algorithm>
 #include <atomic>

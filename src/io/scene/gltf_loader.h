@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 #include "scene/scene.h"
 
 namespace raystream {

@@ -1,10 +1,11 @@
-#include "io/checkpoint_file.h"
+#include "io/checkpoint/checkpoint_file.h"
 
 #include <cstring>
 #include <type_traits>
 
-#include "io/input_file.h"
-#include "io/scene_loader.h"
+#include "integrator/render.h"
+#include "io/files/input_file.h"
+#include "io/scene/scene_loader.h"
 #include "scene/scene_error.h"
 
 namespace raystream {
@@ -117,6 +118,29 @@ std::string size_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
 
+// How check_checkpoint words a difference in each setting of RAYSTREAM_CHECKPOINT_SETTINGS,
+// between the checkpoint's key `k` and the render's `e`.
+std::string size_refusal(const CheckpointKey& k, const CheckpointKey& e) {
+  return "a checkpoint of a " + size_text(k.width, k.height) + " render (this one is " +
+         size_text(e.width, e.height) + ")";
+}
+std::string depth_refusal(const CheckpointKey& k, const CheckpointKey& e) {
+  return "a checkpoint of depth " + std::to_string(k.depth) + " (this render's is " +
+         std::to_string(e.depth) + ")";
+}
+std::string spp_refusal(const CheckpointKey& k, const CheckpointKey& e) {
+  return "a checkpoint of " + std::to_string(k.spp) + " samples per pixel (this render has " +
+         std::to_string(e.spp) + ")";
+}
+std::string seed_refusal(const CheckpointKey& k, const CheckpointKey& e) {
+  return "a checkpoint of seed " + std::to_string(k.seed) + " (this render's is " +
+         std::to_string(e.seed) + ")";
+}
+std::string integrator_refusal(const CheckpointKey& k, const CheckpointKey& e) {
+  return std::string("a checkpoint of --integrator ") + integrator_name(k.nee) +
+         " (this render's is " + integrator_name(e.nee) + ")";
+}
+
 }  // namespace
 
 std::uint64_t scene_fingerprint(const Scene& scene) {
@@ -174,12 +198,10 @@ std::vector<unsigned char> encode_checkpoint(const Checkpoint& c) {
   w.text(c.key.version);
   w.text(c.key.scene);
   w.value(c.key.scene_hash);
-  w.value(std::int32_t(c.key.width));
-  w.value(std::int32_t(c.key.height));
-  w.value(std::int32_t(c.key.depth));
-  w.value(std::int32_t(c.key.spp));
-  w.value(c.key.seed);
-  w.value(std::uint8_t(c.key.nee ? 1 : 0));
+#define RAYSTREAM_WRITE_SETTING(field, type, file_type, init, words) \
+  w.value(static_cast<file_type>(c.key.field));
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_WRITE_SETTING)
+#undef RAYSTREAM_WRITE_SETTING
   w.value(std::int32_t(c.key.process));
   w.value(std::int32_t(c.key.processes));
   const FilmState& f = c.film;
@@ -221,12 +243,10 @@ Checkpoint read_checkpoint(const std::string& path) {
   c.key.version = r.text(256);
   c.key.scene = r.text(1u << 16);
   c.key.scene_hash = r.value<std::uint64_t>();
-  c.key.width = r.value<std::int32_t>();
-  c.key.height = r.value<std::int32_t>();
-  c.key.depth = r.value<std::int32_t>();
-  c.key.spp = r.value<std::int32_t>();
-  c.key.seed = r.value<std::uint64_t>();
-  c.key.nee = r.value<std::uint8_t>() != 0;
+#define RAYSTREAM_READ_SETTING(field, type, file_type, init, words) \
+  c.key.field = static_cast<type>(r.value<file_type>());
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_READ_SETTING)
+#undef RAYSTREAM_READ_SETTING
   c.key.process = r.value<std::int32_t>();
   c.key.processes = r.value<std::int32_t>();
   FilmState& f = c.film;
@@ -262,21 +282,10 @@ void check_checkpoint(const Checkpoint& c, const CheckpointKey& e, const std::st
                ? "the scene " + excerpt(k.scene) +
                      " changed since the checkpoint was written (its content differs)"
                : "a checkpoint of another scene (written for " + excerpt(k.scene) + ")");
-  if (k.width != e.width || k.height != e.height)
-    refuse("a checkpoint of a " + size_text(k.width, k.height) + " render (this one is " +
-           size_text(e.width, e.height) + ")");
-  if (k.seed != e.seed)
-    refuse("a checkpoint of seed " + std::to_string(k.seed) + " (this render's is " +
-           std::to_string(e.seed) + ")");
-  if (k.spp != e.spp)
-    refuse("a checkpoint of " + std::to_string(k.spp) + " samples per pixel (this render has " +
-           std::to_string(e.spp) + ")");
-  if (k.depth != e.depth)
-    refuse("a checkpoint of depth " + std::to_string(k.depth) + " (this render's is " +
-           std::to_string(e.depth) + ")");
-  if (k.nee != e.nee)
-    refuse(std::string("a checkpoint of --integrator ") + (k.nee ? "path" : "bsdf") +
-           " (this render's is " + (e.nee ? "path" : "bsdf") + ")");
+#define RAYSTREAM_CHECK_SETTING(field, type, file_type, init, words) \
+  if (k.field != e.field) refuse(words##_refusal(k, e));
+  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_CHECK_SETTING)
+#undef RAYSTREAM_CHECK_SETTING
   if (k.process != e.process || k.processes != e.processes)
     refuse("a checkpoint of process " + std::to_string(k.process) + " of " +
            std::to_string(k.processes) + " (this is process " + std::to_string(e.process) + " of " +

@@ -1,4 +1,4 @@
-#include "io/scene_loader.h"
+#include "io/scene/scene_loader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,12 +16,12 @@
 
 #include "core/stop_request.h"
 #include "execution/host_pages.h"
-#include "io/environment_reader.h"
-#include "io/gltf_loader.h"
-#include "io/image_reader.h"
-#include "io/input_file.h"
-#include "io/json_reader.h"
-#include "io/obj_loader.h"
+#include "io/files/input_file.h"
+#include "io/image/environment_reader.h"
+#include "io/image/image_reader.h"
+#include "io/scene/gltf_loader.h"
+#include "io/scene/json_reader.h"
+#include "io/scene/obj_loader.h"
 #include "lights/environment_map.h"
 
 namespace raystream {
@@ -62,47 +62,37 @@ bool emits(const Material& m) {
   return m.emittance > 0 && (m.color.x > 0 || m.color.y > 0 || m.color.z > 0);
 }
 
-// `path`: the scene file (TEXTURE is relative to its folder); textures read go to scene.textures.
-Material read_material(JsonReader& r, const std::string& name, const Json& j,
-                       const std::string& key, const std::string& path, Scene& scene,
-                       TextureIds& textures) {
-  r.object(j, key);
-  r.check_keys(j, key,
-               {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED", "TEXTURE"},
-               {"SPECRGB", "SPECEX"});
-  Material m;
-  m.name = name;
+// The TYPE, in any case ("Dielectric" is Refractive's other name).
+MaterialType read_material_type(JsonReader& r, const Json& j, const std::string& key) {
   const std::string type_key = key + ".TYPE";
   std::string type = lower(r.string(r.require(j, key, "TYPE"), type_key));
   if (type == "dielectric") type = "refractive";  // the other name of a Refractive material
-  bool known = false;
   std::string names;
-#define RAYSTREAM_READ_TYPE(name, scene_name, traits) \
-  if (type == lower(scene_name)) {                    \
-    m.type = MaterialType::name;                      \
-    known = true;                                     \
-  }                                                   \
+#define RAYSTREAM_READ_TYPE(name, scene_name, traits)       \
+  if (type == lower(scene_name)) return MaterialType::name; \
   names += std::string(names.empty() ? "" : ", ") + scene_name;
   RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_READ_TYPE)
 #undef RAYSTREAM_READ_TYPE
-  if (!known)
-    r.fail(type_key, "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
-                         "\" (expected one of " + names + ", or Dielectric for Refractive)");
-  if (m.type == MaterialType::plastic) m.roughness = 0.3f;  // a plastic's default coat
-  const unsigned traits = material_type_traits(m.type);
-  // The types a trait belongs to, for messages: "Specular, Refractive and Plastic".
-  const auto types_with = [](unsigned trait) {
-    std::vector<std::string> with;
+  r.fail(type_key, "unknown material TYPE \"" + excerpt(j["TYPE"].get<std::string>()) +
+                       "\" (expected one of " + names + ", or Dielectric for Refractive)");
+}
+
+// The types a trait belongs to, for messages: "Specular, Refractive and Plastic".
+std::string types_with(unsigned trait) {
+  std::vector<std::string> with;
 #define RAYSTREAM_TYPE_WITH(name, scene_name, traits) \
   if ((traits)&trait) with.push_back(scene_name);
-    RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_TYPE_WITH)
+  RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_TYPE_WITH)
 #undef RAYSTREAM_TYPE_WITH
-    std::string text;
-    for (std::size_t i = 0; i < with.size(); ++i)
-      text += (i == 0 ? "" : i + 1 == with.size() ? " and " : ", ") + with[i];
-    return text;
-  };
-  // Refractive materials default to clear glass; the others need their colour.
+  std::string text;
+  for (std::size_t i = 0; i < with.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == with.size() ? " and " : ", ") + with[i];
+  return text;
+}
+
+// RGB and EMITTANCE: the colour (refractive materials default to clear glass; the others need
+// theirs), and the emittance an Emitting material needs and the others ignore.
+void read_color_and_emittance(JsonReader& r, const Json& j, const std::string& key, Material& m) {
   if (m.type == MaterialType::refractive && !j.contains("RGB")) {
     m.color = glm::vec3(1.0f);
   } else {
@@ -125,6 +115,12 @@ Material read_material(JsonReader& r, const std::string& name, const Json& j,
   if (m.type == MaterialType::emitting &&
       !(std::isfinite(radiance.x) && std::isfinite(radiance.y) && std::isfinite(radiance.z)))
     r.fail(key + ".EMITTANCE", "RGB x EMITTANCE overflows a float");
+}
+
+// IOR, ROUGHNESS, EMISSION and TWO_SIDED where given: checked, and ignored with a warning by the
+// types without them (`traits`).
+void read_surface_properties(JsonReader& r, const Json& j, const std::string& key, unsigned traits,
+                             Material& m) {
   if (j.contains("IOR")) {
     m.ior = r.real(j["IOR"], key + ".IOR");
     if (m.ior <= 0) r.fail(key + ".IOR", "expected a positive index of refraction");
@@ -158,23 +154,46 @@ Material read_material(JsonReader& r, const std::string& name, const Json& j,
       r.warn(key + ".TWO_SIDED",
              "only emitters (Emitting, or EMISSION above 0) have sides to emit from; ignored");
   }
-  if (j.contains("TEXTURE")) {
-    const std::string texture_key = key + ".TEXTURE";
-    const std::string file = r.path(j["TEXTURE"], texture_key, "image file path");
-    if (!(traits & kTypeTextured)) {
-      r.warn(texture_key, "only " + types_with(kTypeTextured) + " materials are textured; ignored");
-    } else {
-      const std::string resolved =
-          (std::filesystem::path(path).parent_path() / std::filesystem::path(file))
-              .lexically_normal()
-              .string();
-      try {
-        m.texture = texture_id(scene, textures, resolved);
-      } catch (const SceneError& e) {
-        r.fail(texture_key, e.what());
-      }
-    }
+}
+
+// TEXTURE, relative to the scene file's folder (`path`), read into scene.textures on first use.
+void read_material_texture(JsonReader& r, const Json& j, const std::string& key,
+                           const std::string& path, unsigned traits, Scene& scene,
+                           TextureIds& textures, Material& m) {
+  if (!j.contains("TEXTURE")) return;
+  const std::string texture_key = key + ".TEXTURE";
+  const std::string file = r.path(j["TEXTURE"], texture_key, "image file path");
+  if (!(traits & kTypeTextured)) {
+    r.warn(texture_key, "only " + types_with(kTypeTextured) + " materials are textured; ignored");
+    return;
   }
+  const std::string resolved =
+      (std::filesystem::path(path).parent_path() / std::filesystem::path(file))
+          .lexically_normal()
+          .string();
+  try {
+    m.texture = texture_id(scene, textures, resolved);
+  } catch (const SceneError& e) {
+    r.fail(texture_key, e.what());
+  }
+}
+
+// `path`: the scene file (TEXTURE is relative to its folder); textures read go to scene.textures.
+Material read_material(JsonReader& r, const std::string& name, const Json& j,
+                       const std::string& key, const std::string& path, Scene& scene,
+                       TextureIds& textures) {
+  r.object(j, key);
+  r.check_keys(j, key,
+               {"TYPE", "RGB", "EMITTANCE", "IOR", "ROUGHNESS", "EMISSION", "TWO_SIDED", "TEXTURE"},
+               {"SPECRGB", "SPECEX"});
+  Material m;
+  m.name = name;
+  m.type = read_material_type(r, j, key);
+  if (m.type == MaterialType::plastic) m.roughness = 0.3f;  // a plastic's default coat
+  const unsigned traits = material_type_traits(m.type);
+  read_color_and_emittance(r, j, key, m);
+  read_surface_properties(r, j, key, traits, m);
+  read_material_texture(r, j, key, path, traits, scene, textures, m);
   return m;
 }
 

@@ -1,4 +1,4 @@
-#include "io/png_encoder.h"
+#include "io/image/png_encoder.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "io/mtl_reader.h"
+#include "io/scene/mtl_reader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/excerpt.h"
-#include "io/text_lines.h"
+#include "io/files/text_lines.h"
 #include "scene/scene_error.h"
 
 namespace raystream {

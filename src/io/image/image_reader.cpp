@@ -1,4 +1,4 @@
-#include "io/image_reader.h"
+#include "io/image/image_reader.h"
 
 #include <stb/stb_image.h>
 
@@ -6,8 +6,8 @@
 #include <cmath>
 #include <memory>
 
-#include "io/image_file.h"
-#include "io/input_file.h"
+#include "io/files/input_file.h"
+#include "io/image/image_file.h"
 #include "scene/scene_error.h"
 
 namespace raystream {

@@ -1,4 +1,4 @@
-#include "io/film_output.h"
+#include "io/image/film_output.h"
 
 #include <algorithm>
 #include <limits>

@@ -2,13 +2,16 @@
 // atomically.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/enum_names.h"
 #include "film/image.h"
-#include "io/hdr_encoder.h"
+#include "io/image/hdr_encoder.h"
 
 namespace raystream {
 
@@ -24,15 +27,19 @@ std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 // writes larger values, and infinity, as this one; negative and NaN values as 0.
 inline constexpr float kLargestHdrValue = kLargestRgbeValue;
 
-// The image formats written: PNG (8-bit sRGB, tone mapped; io/png_encoder.h), Radiance HDR
-// (linear, RGBE: 8 bits of mantissa shared by the three channels; io/hdr_encoder.h), PFM
+// The image formats written: PNG (8-bit sRGB, tone mapped; io/image/png_encoder.h), Radiance HDR
+// (linear, RGBE: 8 bits of mantissa shared by the three channels; io/image/hdr_encoder.h), PFM
 // (linear, 32-bit float per channel, lossless: for measurements, since RGBE rounds a channel far
 // below the pixel's brightest to a few steps) and OpenEXR (linear, 32-bit float channels,
 // compressed losslessly: the only one with room for AOV layers beside the beauty,
-// io/film_output.h). Each encodes in parallel (OpenMP, OpenEXR's thread pool).
+// io/image/film_output.h). Each encodes in parallel (OpenMP, OpenEXR's thread pool).
 enum class ImageFormat { png, hdr, pfm, exr };
+// Their names in the enum's order (core/enum_names.h); the file name extension is the same with a
+// dot.
+inline constexpr const char* kImageFormatNames[] = {"png", "hdr", "pfm", "exr"};
+static_assert(std::size(kImageFormatNames) == std::size_t(ImageFormat::exr) + 1);
 
-// "png", "hdr", "pfm", "exr"; the file name extension is the same with a dot.
+// "png", "hdr", "pfm", "exr".
 const char* image_format_name(ImageFormat format);
 
 // The format a path's extension names (.png, .hdr, .pfm, .exr, any case), or none.
@@ -47,7 +54,7 @@ std::vector<unsigned char> encode_hdr(const Image& image);
 // PFM as written: "PF", the size, -1 (little-endian floats), then the rows bottom to top, RGB
 // interleaved; values as the film holds them (finite: the film drops non-finite samples).
 std::vector<unsigned char> encode_pfm(const Image& image);
-// EXR as written: R, G, B as 32-bit floats, compressed as io/exr_image.h's default.
+// EXR as written: R, G, B as 32-bit floats, compressed as io/image/exr_image.h's default.
 std::vector<unsigned char> encode_exr(const Image& image);
 std::vector<unsigned char> encode_image(const Image& image, ImageFormat format);
 
