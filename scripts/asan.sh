@@ -20,8 +20,15 @@ for flag in "${sanitize[@]}"; do
     cuda_host+=("-Xcompiler=$flag")
   fi
 done
+# -Og -g1: optimized enough to run the tests at a fair speed, with the line tables the reports
+# need, and far quicker to build under the sanitizers than -O2 -g. The kernels only ever run
+# on a GPU, which this build does not test: they are compiled to PTX alone and unoptimized (-G),
+# which skips the device back end (ptxas) and most of cicc's work.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="${sanitize[*]}" -DCMAKE_CUDA_FLAGS="${cuda_host[*]}" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-Og -g1 -DNDEBUG" \
+  -DCMAKE_CUDA_FLAGS_RELWITHDEBINFO="-Xcompiler=-Og -Xcompiler=-g1 -DNDEBUG -G" \
+  -DCMAKE_CUDA_ARCHITECTURES=90-virtual \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 
 tests=(scene_loader_test scene_memory_test input_file_test image_output_io_test report_io_test
@@ -38,6 +45,11 @@ echo "asan: built raystream and ${#tests[@]} test binaries in $((SECONDS - start
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
+# The statistical renders run with fewer samples here, where every sample costs many times more:
+# the shipped scenes' means (the same scenes and schedules, a tolerance from the same standard
+# errors) and the resume test (as long a render as in the Release build).
+export RAYSTREAM_TEST_SHIPPED_HALF_SPP=${RAYSTREAM_TEST_SHIPPED_HALF_SPP:-4}
+export RAYSTREAM_TEST_RESUME_SPP=${RAYSTREAM_TEST_RESUME_SPP:-300}
 regex="^($(IFS='|'; echo "${tests[*]}"))\$|^raystream_cli_"
 cd build-asan
 # The Thrust binary is not built here; its command-line cases are left out.

@@ -3,9 +3,10 @@
 # build-fuzz/, puts together their seed corpora and runs each for a bounded time.
 #   bash scripts/fuzz.sh [SECONDS]
 # SECONDS per target: the argument, else $FUZZ_SECONDS, else 60. FUZZ_TARGETS picks targets
-# (default: fuzz_scene fuzz_obj fuzz_gltf fuzz_cli). Exit status 1 when a target crashed, leaked, ran out of
-# memory or time on one input; the input is kept in build-fuzz/artifacts/<target>/ and printed
-# (base64) in the log. docs/robustness.md describes the targets and how to reproduce a crash.
+# (default: fuzz_scene fuzz_obj fuzz_gltf fuzz_cli); $JOBS of them (default 2) run side by side,
+# each a single-threaded process. Exit status 1 when a target crashed, leaked, ran out of memory
+# or time on one input; the input is kept in build-fuzz/artifacts/<target>/ and printed (base64)
+# in the log. docs/robustness.md describes the targets and how to reproduce a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-${FUZZ_SECONDS:-60}}
@@ -14,7 +15,10 @@ out=build-fuzz
 
 start=$SECONDS
 mkdir -p "$out"
+# -O1 and line tables, as libFuzzer's documentation builds its targets (docs/testing.md gives
+# the build times).
 cmake -S tests/fuzz -B "$out" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   >"$out/configure.log" 2>&1 || { cat "$out/configure.log"; exit 1; }
 cmake --build "$out" -j "${JOBS:-2}" --target "${targets[@]}" >"$out/build.log" 2>&1 ||
   { tail -n 50 "$out/build.log"; exit 1; }
@@ -61,12 +65,12 @@ find /usr/share/assimp/models/glTF2 \( -name '*.gltf' -o -name '*.glb' \) -size 
 cp tests/fuzz/seeds/gltf/* "$seeds/gltf/"
 cp tests/fuzz/seeds/cli/* "$seeds/cli/"
 
-failed=()
-for target in "${targets[@]}"; do
-  kind=${target#fuzz_}
-  corpus=$out/corpus/$target      # what the fuzzer finds, kept between local runs
-  artifacts=$out/artifacts/$target
-  log=$out/$target.log
+# One target: runs it, then prints its line (and on failure its log's end and its inputs).
+fuzz_target() {
+  local target=$1 kind=${1#fuzz_}
+  local corpus=$out/corpus/$target      # what the fuzzer finds, kept between local runs
+  local artifacts=$out/artifacts/$target
+  local log=$out/$target.log
   mkdir -p "$corpus" "$artifacts"
   # -rss_limit_mb / -malloc_limit_mb: a scene must cost a small multiple of its size, so an input
   # of at most 100 KB that needs 1 GB is a failure too. -timeout: one input, 10 s at most.
@@ -78,16 +82,32 @@ for target in "${targets[@]}"; do
     -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     echo "fuzz: $target: ok, ${runs:-?} inputs in ${seconds} s, corpus $(find "$corpus" -type f | wc -l) files"
-  else
-    failed+=("$target")
-    echo "fuzz: $target: FAILED; log $log, inputs kept in $artifacts/:"
-    tail -n 60 "$log"
-    for f in "$artifacts"/*; do
-      [ -f "$f" ] || continue
-      echo "fuzz: $f ($(stat -c %s "$f") bytes), base64 (first 8 KiB):"
-      head -c 8192 "$f" | base64
-    done
+    return 0
   fi
+  echo "fuzz: $target: FAILED; log $log, inputs kept in $artifacts/:"
+  tail -n 60 "$log"
+  for f in "$artifacts"/*; do
+    [ -f "$f" ] || continue
+    echo "fuzz: $f ($(stat -c %s "$f") bytes), base64 (first 8 KiB):"
+    head -c 8192 "$f" | base64
+  done
+  return 1
+}
+
+# The targets in groups of $JOBS; each one's report is printed whole once its group has ended.
+failed=()
+jobs=${JOBS:-2}
+for ((first = 0; first < ${#targets[@]}; first += jobs)); do
+  group=("${targets[@]:first:jobs}")
+  pids=()
+  for target in "${group[@]}"; do
+    fuzz_target "$target" >"$out/$target.report" 2>&1 &
+    pids+=($!)
+  done
+  for k in "${!group[@]}"; do
+    wait "${pids[$k]}" || failed+=("${group[$k]}")
+    cat "$out/${group[$k]}.report"
+  done
 done
 if ((${#failed[@]})); then
   echo "fuzz: failed: ${failed[*]} (reproduce: ./$out/<target> <input>)" >&2

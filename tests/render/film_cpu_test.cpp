@@ -87,7 +87,8 @@ TEST(FilmCpu, ATimeBudgetStopsTheRenderAndTheImageIsTheMeanOfWhatEachPixelGot) {
 // what its paths in flight need to end, so it overruns the budget by about half a wave. It used
 // to stop issuing only when the budget was spent and then drain the pool, several waves of it
 // (`--time 2` ran 2.985 s). The bound, two full waves, is generous: it catches the drain, and
-// does not measure speed.
+// does not measure speed. A wave's time is wall time, so a busy machine (other tests beside this
+// one) can stretch the last waves: up to three renders are tried, and the drain fails all three.
 TEST(FilmCpu, TheCpuStreamScheduleOverrunsATimeBudgetByLessThanTwoWaves) {
   const Scene scene = box_scene();
   RenderSettings s = settings_for(scene, ExecutorKind::cpu, 100000);
@@ -95,21 +96,25 @@ TEST(FilmCpu, TheCpuStreamScheduleOverrunsATimeBudgetByLessThanTwoWaves) {
   s.height = 256;
   s.pool = 16384;  // short waves: the budget holds many, and several drains
   s.time_budget_s = 2.0;
-  const RenderResult r = render(scene, s);
-  EXPECT_EQ(r.stats.stopped, "time budget");
-  double full_ms = 0.0;
-  int full = 0;
-  for (const WaveStats& w : r.stats.waves) {
-    if (w.live_in + w.regenerated == r.stats.pool && w.ms > 0.0) {
-      full_ms += w.ms;
-      ++full;
+  double over_ms = 0.0, full_ms = 0.0;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const RenderResult r = render(scene, s);
+    ASSERT_EQ(r.stats.stopped, "time budget");
+    full_ms = 0.0;
+    int full = 0;
+    for (const WaveStats& w : r.stats.waves) {
+      if (w.live_in + w.regenerated == r.stats.pool && w.ms > 0.0) {
+        full_ms += w.ms;
+        ++full;
+      }
     }
+    ASSERT_GT(full, 0);
+    full_ms /= full;
+    over_ms = r.stats.total_ms - 1000.0 * s.time_budget_s;
+    std::printf("%zu waves, a full one %.1f ms; the render loop took %.1f ms of a %.0f ms budget\n",
+                r.stats.waves.size(), full_ms, r.stats.total_ms, 1000.0 * s.time_budget_s);
+    if (over_ms < 2.0 * full_ms) break;
   }
-  ASSERT_GT(full, 0);
-  full_ms /= full;
-  const double over_ms = r.stats.total_ms - 1000.0 * s.time_budget_s;
-  std::printf("%zu waves, a full one %.1f ms; the render loop took %.1f ms of a %.0f ms budget\n",
-              r.stats.waves.size(), full_ms, r.stats.total_ms, 1000.0 * s.time_budget_s);
   EXPECT_LT(over_ms, 2.0 * full_ms);
 }
 

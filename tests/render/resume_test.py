@@ -20,8 +20,10 @@ import sys
 import time
 
 SCENE = "scenes/cornell.json"
-SPP = "3000"
-# Long enough that each of three kills, up to a second after the start, lands mid-render.
+# Long enough that each of three kills, up to a second after the start, lands mid-render. An
+# instrumented build (scripts/asan.sh) renders many times slower and sets RAYSTREAM_TEST_RESUME_SPP
+# lower, to the same length.
+SPP = os.environ.get("RAYSTREAM_TEST_RESUME_SPP", "3000")
 SIZE = {"cpu": "48x48", "gpu": "2048x1536"}
 
 
@@ -138,7 +140,7 @@ def main():
     cases = [
         (["--seed", "1"], "a checkpoint of seed 0 (this render's is 1)"),
         (["--resolution", "32x32"], f"a checkpoint of a {size} render (this one is 32x32)"),
-        (["--spp", "10"], "a checkpoint of 3000 samples per pixel (this render has 10)"),
+        (["--spp", "10"], f"a checkpoint of {SPP} samples per pixel (this render has 10)"),
         (["--depth", "3"], "a checkpoint of depth 8 (this render's is 3)"),
         (["--integrator", "bsdf"], "a checkpoint of --integrator path (this render's is bsdf)"),
     ]
