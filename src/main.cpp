@@ -19,6 +19,7 @@
 #include "cli/team.h"
 #include "cli/warnings.h"
 #include "core/stop_request.h"
+#include "core/stopwatch.h"
 #include "film/denoiser.h"
 #include "integrator/render.h"
 #include "io/checkpoint/checkpoint_file.h"
@@ -134,11 +135,6 @@ bool stopped_before_first_sample(int& code, std::string& message) {
   message = std::string("stopped by ") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
             " before the first sample; nothing written";
   return true;
-}
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
 }
 
 // Creates the CUDA context of the render's one GPU on a thread of its own while the scene loads

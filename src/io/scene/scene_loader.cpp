@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "core/stop_request.h"
+#include "core/stopwatch.h"
 #include "execution/host_pages.h"
 #include "io/files/input_file.h"
 #include "io/image/environment_reader.h"
@@ -372,11 +373,6 @@ Object read_object(JsonReader& r, const Json& j, const std::string& key,
   read_transform(r, j, key, o);
   check_object_transform(r, key, o);
   return o;
-}
-
-double milliseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
 }
 
 // A mesh object's triangles as add_triangles queues them for place_meshes, which carries every
