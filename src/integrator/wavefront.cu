@@ -254,6 +254,34 @@ void report_depth_counts(const Executor& ex, const Buffer<unsigned long long>& c
   }
 }
 
+// The constants every stage reads: the scene as uploaded (with what the settings and its lobes
+// turn on), the film, the per-depth counters, the depth and the seed.
+void fill_stage_context(StageContext& k, const RenderSettings& settings, const SceneUpload& upload,
+                        const Film& film, const Buffer<unsigned long long>& depth_counts,
+                        const LobeFeatures& lobes) {
+  k.scene = upload.view();
+  k.scene.nee = settings.nee && k.scene.lights.count > 0;
+  k.scene.lobes = lobes;
+  k.scene.geometry.object_uvs = lobes.textured ? 1 : 0;
+  k.film = film.view();
+  const int depth = settings.depth;
+  k.counts = DepthCounts{depth_counts.data(), depth_counts.data() + depth,
+                         depth_counts.data() + 2 * depth};
+  k.max_depth = depth;
+  k.seed = settings.seed;
+}
+
+// The render's film brought back, [begin, next_sample), and its image (in the test mode of
+// counted samples, the counts themselves).
+void take_film(RenderResult& result, const Film& film, const RenderSettings& settings,
+               unsigned long long begin, unsigned long long next_sample) {
+  result.film = film.download(begin, next_sample);
+  result.next_samples = {next_sample};
+  count_film_samples(result.film, result.stats);
+  result.image = film_image(result.film);
+  if (settings.count_samples) result.image.rgb = result.film.sums;
+}
+
 }  // namespace
 
 void count_film_samples(const FilmState& film, RenderStats& stats) {
@@ -334,21 +362,11 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   stats.startup.device_ms = device_ms;
 
   RenderContext context(ex, settings, primitives, tally, stats);
-  StageContext& k = context.stages;
-  k.scene = upload.view();
-  k.scene.nee = settings.nee && k.scene.lights.count > 0;
-  k.scene.lobes = lobes;
-  k.scene.geometry.object_uvs = lobes.textured ? 1 : 0;
-  k.film = film.view();
-  const int depth = settings.depth;
-  k.counts = DepthCounts{depth_counts.data(), depth_counts.data() + depth,
-                         depth_counts.data() + 2 * depth};
-  k.max_depth = depth;
-  k.seed = settings.seed;
+  fill_stage_context(context.stages, settings, upload, film, depth_counts, lobes);
   if (settings.schedule == Schedule::megakernel || settings.shade == ShadeMode::single)
     stats.kernel_variant = settings.schedule == Schedule::megakernel
-                               ? megakernel_variant(k.scene)
-                               : shade_kernel_variant(k.scene);
+                               ? megakernel_variant(context.stages.scene)
+                               : shade_kernel_variant(context.stages.scene);
   context.pixels = static_cast<std::uint32_t>(pixels);
   context.key_bits = material_key_bits(material_count);
   context.dead_key = static_cast<std::uint16_t>(material_count);
@@ -373,11 +391,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   stats.stopped = stop_reason_name(clock.stopped());
   stats.samples = context.next_sample - range.begin;
 
-  result.film = film.download(range.begin, context.next_sample);
-  result.next_samples = {context.next_sample};
-  count_film_samples(result.film, stats);
-  result.image = film_image(result.film);
-  if (settings.count_samples) result.image.rgb = result.film.sums;  // the test mode: counts
+  take_film(result, film, settings, range.begin, context.next_sample);
   return result;
 }
 
