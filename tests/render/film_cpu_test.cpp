@@ -87,8 +87,9 @@ TEST(FilmCpu, ATimeBudgetStopsTheRenderAndTheImageIsTheMeanOfWhatEachPixelGot) {
 // what its paths in flight need to end, so it overruns the budget by about half a wave. It used
 // to stop issuing only when the budget was spent and then drain the pool, several waves of it
 // (`--time 2` ran 2.985 s). The bound, two full waves, is generous: it catches the drain, and
-// does not measure speed. A wave's time is wall time, so a busy machine (other tests beside this
-// one) can stretch the last waves: up to three renders are tried, and the drain fails all three.
+// does not measure speed. A wave's time is wall time, so a busy machine can stretch the last
+// waves: ctest runs this binary alone (RUN_SERIAL), and up to three renders are tried; the drain
+// fails all three.
 TEST(FilmCpu, TheCpuStreamScheduleOverrunsATimeBudgetByLessThanTwoWaves) {
   const Scene scene = box_scene();
   RenderSettings s = settings_for(scene, ExecutorKind::cpu, 100000);
