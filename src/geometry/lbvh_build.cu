@@ -4,9 +4,9 @@
 //      primitives' indices
 //   3. the (code, index) pairs sorted by the primitives' radix sort
 //   4. every internal node's range and split from the sorted codes (Karras 2012)
-//   5. bottom up from the leaves: boxes, SAH costs, treelet restructuring, and which subtrees
-//      become leaves; the second of a node's two children to finish goes on to the node (one
-//      atomic counter per node)
+//   5. bottom up from the leaves: boxes, SAH costs and which subtrees become leaves; the second
+//      of a node's two children to finish goes on to the node (one atomic counter per node);
+//      then treelet restructuring, the nodes sorted by height and done one height at a time
 //   6. depth-first positions by pointer jumping: each internal node adds up its offset below its
 //      ancestors in log2(depth) rounds (internal nodes lie at most 61 levels deep: 6 rounds)
 //   7. the nodes written at their positions, and the leaf slot of every primitive
@@ -500,50 +500,96 @@ RAYSTREAM_HD inline bool restructure_treelet(const TreeView& tree, int root, flo
   return true;
 }
 
-// Stage 5, one thread per leaf: the second child to finish goes on to the parent, restructures
-// its treelet (when `treelets`) and records it.
+// Stage 5's work at one internal node whose children are done: its box, cost, size and height,
+// after restructuring its treelet (when `treelets` and it holds kTreeletMinPrimitives or more).
+RAYSTREAM_HD inline void fit_node(const TreeView& tree, Summary* summary, int node, bool treelets) {
+  Subtree a = tree.subtree(tree.child_of(node, 0, true), true);
+  Subtree b = tree.subtree(tree.child_of(node, 1, true), true);
+  const LbvhBox box = box_union(a.box, b.box);
+  const float area = box_area(box);
+  const std::int32_t count = a.count + b.count;
+  NodeChoice choice = choose_node(area, count, a.cost + b.cost);
+  const int height = 1 + (a.height > b.height ? a.height : b.height);
+  if (treelets && count >= kTreeletMinPrimitives &&
+      restructure_treelet(tree, node, choice.cost, height)) {
+    a = tree.subtree(tree.child_of(node, 0, true), true);
+    b = tree.subtree(tree.child_of(node, 1, true), true);
+    choice = choose_node(area, count, a.cost + b.cost);
+  }
+  NodeRecord r;
+  r.lo = box.lo;
+  r.hi = box.hi;
+  r.cost = choice.cost;
+  r.count = count;
+  tree.records[node] = r;
+  const std::int32_t size = choice.collapse ? 1 : 1 + a.size + b.size;
+  tree.sizes[node] = choice.collapse ? -1 : size;
+  tree.heights[node] = static_cast<std::uint8_t>(1 + (a.height > b.height ? a.height : b.height));
+  if (node == 0) {
+    summary->root_cost = r.cost;
+    summary->root_area = area;
+    summary->nodes = static_cast<std::uint32_t>(size);
+    summary->root_collapsed = choice.collapse ? 1u : 0u;
+  }
+}
+
+// Stage 5a, one thread per leaf: the second child to finish goes on to the parent and fits it,
+// without treelets, so that every internal node has its height.
 struct BottomUp {
   TreeView tree;
   std::uint32_t* counters;  // by internal node, zeroed
   Summary* summary;
-  bool treelets;
 
   RAYSTREAM_HD void operator()(std::size_t k) const {
     int node = tree.parent[static_cast<int>(tree.n - 1) + static_cast<int>(k)];
     while (node >= 0) {
       if (arrive(counters + node) == 0) return;  // the other child is not done yet
-      Subtree a = tree.subtree(tree.child_of(node, 0, true), true);
-      Subtree b = tree.subtree(tree.child_of(node, 1, true), true);
-      const LbvhBox box = box_union(a.box, b.box);
-      const float area = box_area(box);
-      const std::int32_t count = a.count + b.count;
-      NodeChoice choice = choose_node(area, count, a.cost + b.cost);
-      const int height = 1 + (a.height > b.height ? a.height : b.height);
-      if (treelets && count >= kTreeletMinPrimitives &&
-          restructure_treelet(tree, node, choice.cost, height)) {
-        a = tree.subtree(tree.child_of(node, 0, true), true);
-        b = tree.subtree(tree.child_of(node, 1, true), true);
-        choice = choose_node(area, count, a.cost + b.cost);
-      }
-      NodeRecord r;
-      r.lo = box.lo;
-      r.hi = box.hi;
-      r.cost = choice.cost;
-      r.count = count;
-      tree.records[node] = r;
-      const std::int32_t size = choice.collapse ? 1 : 1 + a.size + b.size;
-      tree.sizes[node] = choice.collapse ? -1 : size;
-      tree.heights[node] =
-          static_cast<std::uint8_t>(1 + (a.height > b.height ? a.height : b.height));
-      if (node == 0) {
-        summary->root_cost = r.cost;
-        summary->root_area = area;
-        summary->nodes = static_cast<std::uint32_t>(size);
-        summary->root_collapsed = choice.collapse ? 1u : 0u;
-        return;
-      }
+      fit_node(tree, summary, node, false);
       node = tree.parent[node];
     }
+  }
+};
+
+// Stage 5b's sort keys: the internal nodes that restructure their treelets by height (a node's
+// descendants are lower), the others first under key 0.
+constexpr int kLevelKeyBits = 8;  // heights are at most 62 (the keys' 31 bits and 30 of index)
+constexpr int kLevels = 1 << kLevelKeyBits;
+
+struct LevelKeys {
+  TreeView tree;
+  std::uint32_t* keys;
+  std::uint32_t* ids;
+  RAYSTREAM_HD void operator()(std::size_t i) const {
+    const bool restructures = tree.records[i].count >= kTreeletMinPrimitives;
+    keys[i] = restructures ? tree.heights[i] : 0u;
+    ids[i] = static_cast<std::uint32_t>(i);
+  }
+};
+
+// Where each height's nodes start among the sorted keys: starts[h], h in [0, kLevels].
+struct LevelStarts {
+  const std::uint32_t* keys;  // sorted
+  std::size_t count;
+  std::uint32_t* starts;
+  RAYSTREAM_HD void operator()(std::size_t i) const {
+    const std::uint32_t below = i == 0 ? 0u : keys[i - 1] + 1, key = keys[i];
+    for (std::uint32_t h = i == 0 ? 0u : below; h <= key; ++h)
+      starts[h] = static_cast<std::uint32_t>(i);
+    if (i + 1 == count)
+      for (std::uint32_t h = key + 1; h <= kLevels; ++h) starts[h] = static_cast<std::uint32_t>(count);
+  }
+};
+
+// Stage 5b, one thread per node of one height: refits it with its treelet. The nodes of a height
+// have disjoint subtrees, and every node below them was done in an earlier height, so all lanes
+// of a warp do a treelet each (climbing from the leaves, a warp's lanes mostly wait on the one
+// whose node is ready).
+struct LevelFit {
+  TreeView tree;
+  const std::uint32_t* nodes;  // this height's
+  Summary* summary;
+  RAYSTREAM_HD void operator()(std::size_t k) const {
+    fit_node(tree, summary, static_cast<int>(nodes[k]), true);
   }
 };
 
@@ -824,14 +870,38 @@ Hierarchy emit_hierarchy(const Executor& ex, SortedKeys& keys, std::size_t n, Bu
   return h;
 }
 
-// Stage 5, with its counters.
-void fit_bottom_up(const Executor& ex, const TreeView& view, Summary* summary, bool treelets,
-                   BuildMemory& memory) {
-  BuildBuffer<std::uint32_t> counters(ex, "node counters", static_cast<std::size_t>(view.n - 1),
-                                      memory);
+// Stage 5: the tree fitted bottom up (5a); with treelets, the internal nodes sorted by height by
+// the primitives' radix sort and refitted one height after another with their treelets (5b). The
+// host reads the heights' starts (some hundred bytes) to size each height's launch.
+void fit_bottom_up(const Executor& ex, const PathPrimitives& primitives, const TreeView& view,
+                   Summary* summary, bool treelets, SortWorkspace& sort, BuildMemory& memory,
+                   StageClock& clock) {
+  const std::size_t internal = static_cast<std::size_t>(view.n - 1);
+  BuildBuffer<std::uint32_t> counters(ex, "node counters", internal, memory);
   fill_bytes(ex, counters.data(), 0, counters.bytes());
   parallel_for(ex, "lbvh: bottom up", static_cast<std::size_t>(view.n),
-               BottomUp{view, counters.data(), summary, treelets});
+               BottomUp{view, counters.data(), summary});
+  clock.lap("bottom up");
+  if (!treelets) return;
+  BuildBuffer<std::uint32_t>& keys = counters;  // done with
+  BuildBuffer<std::uint32_t> ids(ex, "nodes by height", internal, memory);
+  BuildBuffer<std::uint32_t> sorted_keys(ex, "heights (sorted)", internal, memory);
+  BuildBuffer<std::uint32_t> sorted_ids(ex, "nodes by height (sorted)", internal, memory);
+  BuildBuffer<std::uint32_t> starts(ex, "height starts", kLevels + 1, memory);
+  parallel_for(ex, "lbvh: level keys", internal, LevelKeys{view, keys.data(), ids.data()});
+  primitives.sort_codes(keys.data(), sorted_keys.data(), ids.data(), sorted_ids.data(), internal,
+                        kLevelKeyBits, sort.workspace, ex.stream);
+  parallel_for(ex, "lbvh: level starts", internal,
+               LevelStarts{sorted_keys.data(), internal, starts.data()});
+  std::uint32_t host_starts[kLevels + 1];
+  copy_to_host(ex, host_starts, starts.data(), sizeof host_starts);
+  for (int h = 1; h < kLevels; ++h) {
+    const std::uint32_t begin = host_starts[h], end = host_starts[h + 1];
+    if (end > begin)
+      parallel_for(ex, "lbvh: treelets", end - begin,
+                   LevelFit{view, sorted_ids.data() + begin, summary});
+  }
+  clock.lap("treelets");
 }
 
 // Stage 6's two buffers of positions, which the rounds read and write in turn; `last` is the one
@@ -996,8 +1066,7 @@ LbvhTree build_lbvh(const Executor& ex, const PathPrimitives& primitives,
     const Hierarchy hierarchy = emit_hierarchy(ex, keys, n, memory);
     clock.lap("hierarchy");
     const TreeView view = hierarchy.view(keys, boxes, n);
-    fit_bottom_up(ex, view, summary.data(), options.treelets, memory);
-    clock.lap("bottom up");
+    fit_bottom_up(ex, primitives, view, summary.data(), options.treelets, sort, memory, clock);
     const Positions positions = find_positions(ex, view, memory);
     clock.lap("positions");
     built = allocate_nodes(ex, n, tree, memory);

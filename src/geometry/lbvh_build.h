@@ -1,11 +1,12 @@
 // The LBVH build on the executor (Karras 2012): Morton codes of the primitives' centroids, sorted
 // with the primitives' indices by the primitives' radix sort, the hierarchy emitted from the
-// sorted codes, boxes and SAH costs bottom up (one atomic counter per node) with one pass of
-// treelet restructuring (Karras and Aila 2013) on the way, every subtree of at most
+// sorted codes, boxes and SAH costs bottom up (one atomic counter per node), then one pass of
+// treelet restructuring (Karras and Aila 2013) over the nodes by height, every subtree of at most
 // kBvhMaxLeafSize primitives that costs no more as a leaf collapsed into one, and the tree laid
 // out depth first in the nodes traversal reads (geometry/bvh.h). Each stage is a
 // parallel_for functor: CUDA kernels on the GPU executor, OpenMP loops on the CPU executor. The
-// host reads nothing back until the tree is done.
+// host reads back only where each height starts (to size the treelets' launches) until the tree
+// is done.
 #pragma once
 
 #include <algorithm>
@@ -147,8 +148,8 @@ struct LbvhStageTimes {
 };
 
 struct LbvhOptions {
-  // One pass of treelet restructuring (Karras and Aila 2013) on the way up; false: the hierarchy
-  // the sorted keys give, only collapsed.
+  // One pass of treelet restructuring (Karras and Aila 2013), lowest nodes first; false: the
+  // hierarchy the sorted keys give, only collapsed.
   bool treelets = true;
   LbvhStageTimes* times = nullptr;  // where given, every step is timed (and waited for)
 };
