@@ -8,16 +8,20 @@
 // pixel of noise, every AOV layer) unless --film gives a checkpoint of a real render (raystream
 // --checkpoint; its size then replaces --size). MB/s counts the linear float values that go in
 // (4 bytes each: 3 per pixel for the beauty, 13 with the four AOVs), the same basis for every
-// format. The "before" rows are the encoders raystream used until now: stb_image_write for PNG
-// and HDR, OpenEXR with ZIP at its default level on one thread, every layer 32-bit float.
+// format. The "before" rows are the encoders raystream used first: stb_image_write for PNG and
+// HDR, OpenEXR with ZIP at its default level on one thread, every layer 32-bit float; the
+// "OpenEXR writer" rows the EXR writer it used before its own (OpenEXR 3.1, ZIPS at zlib level 1
+// on the library's thread pool).
 // --variants adds the tone mapping alone and the other settings that were weighed (PNG filters
 // and zlib levels, the EXR compressions).
+#include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>
 #include <OpenEXR/ImfCompression.h>
 #include <OpenEXR/ImfFrameBuffer.h>
 #include <OpenEXR/ImfHeader.h>
 #include <OpenEXR/ImfIO.h>
 #include <OpenEXR/ImfOutputFile.h>
+#include <OpenEXR/ImfThreading.h>
 #include <omp.h>
 #include <time.h>
 
@@ -190,23 +194,44 @@ class MemoryOut : public Imf::OStream {
 
 // The EXR as raystream wrote it before: every channel 32-bit float, ZIP at the library's default
 // level, the calling thread alone.
-Bytes exr_before(const FilmState& film, const AovSet& aovs) {
+// OpenEXR 3.1's own writer: `compression` at zlib `level` (-1: the library's default) on
+// `threads` (0: the calling thread), the half layers half (else every layer float). The rows
+// "before" (ZIP, one thread, float) and "OpenEXR writer" (ZIPS at level 1 on its thread pool,
+// albedo and normal half: raystream's writer until the own encoder replaced it).
+Bytes exr_openexr(const FilmState& film, const AovSet& aovs, Imf::Compression compression,
+                  int level, int threads, bool halves) {
   const std::vector<ExrLayer> layers = film_exr_layers(film, aovs);
+  const std::size_t pixels = film.pixels();
   Imf::Header header(film.width, film.height);
-  header.compression() = Imf::ZIP_COMPRESSION;
+  header.compression() = compression;
+  if (level >= 0) header.zipCompressionLevel() = level;
   Imf::FrameBuffer frame;
+  std::vector<std::vector<Imath::half>> planes;
+  planes.reserve(16);
   for (const ExrLayer& layer : layers) {
     const std::size_t n = layer.channels.size();
     for (std::size_t c = 0; c < n; ++c) {
       const std::string name =
           layer.name.empty() ? layer.channels[c] : layer.name + "." + layer.channels[c];
-      header.channels().insert(name, Imf::Channel(Imf::FLOAT));
-      frame.insert(name, Imf::Slice(Imf::FLOAT, (char*)(layer.values.data() + c), sizeof(float) * n,
-                                    sizeof(float) * n * std::size_t(film.width)));
+      if (halves && layer.half) {
+        planes.emplace_back(pixels);
+        std::vector<Imath::half>& plane = planes.back();
+#pragma omp parallel for
+        for (long p = 0; p < long(pixels); ++p) plane[p] = Imath::half(layer.values[p * n + c]);
+        header.channels().insert(name, Imf::Channel(Imf::HALF));
+        frame.insert(name, Imf::Slice(Imf::HALF, (char*)plane.data(), sizeof(Imath::half),
+                                      sizeof(Imath::half) * std::size_t(film.width)));
+      } else {
+        header.channels().insert(name, Imf::Channel(Imf::FLOAT));
+        frame.insert(name,
+                     Imf::Slice(Imf::FLOAT, (char*)(layer.values.data() + c), sizeof(float) * n,
+                                sizeof(float) * n * std::size_t(film.width)));
+      }
     }
   }
+  if (threads > 0) Imf::setGlobalThreadCount(threads);
   MemoryOut out;
-  Imf::OutputFile file(out, header, 0);
+  Imf::OutputFile file(out, header, threads);
   file.setFrameBuffer(frame);
   file.writePixels(film.height);
   return out.bytes;
@@ -230,16 +255,23 @@ void bench_film(const FilmState& film, int reps, bool variants) {
   measure("hdr", "raystream (RGBE, RLE, parallel bands)", rgb_mb, reps,
           [&] { return encode_hdr(image); });
   measure("pfm", "raystream", rgb_mb, reps, [&] { return encode_pfm(image); });
-  const std::string exr_name =
-      std::string("raystream (") + exr_compression_name(kDefaultExrCompression) + ", thread pool)";
+  const std::string exr_name = std::string("raystream (") +
+                               exr_compression_name(kDefaultExrCompression) +
+                               " level 1, libdeflate, parallel blocks)";
   measure("exr", exr_name, rgb_mb, reps, [&] { return encode_film_exr(film, AovSet{}); });
   measure("exr + 4 AOVs", exr_name, aov_mb, reps, [&] { return encode_film_exr(film, all); });
   measure("png", "before: stb_image_write", rgb_mb, reps, [&] { return stb_png(image); });
   measure("hdr", "before: stb_image_write", rgb_mb, reps, [&] { return stb_hdr(image); });
-  measure("exr", "before: OpenEXR ZIP, 1 thread, float", rgb_mb, reps,
-          [&] { return exr_before(film, AovSet{}); });
-  measure("exr + 4 AOVs", "before: OpenEXR ZIP, 1 thread, float", aov_mb, reps,
-          [&] { return exr_before(film, all); });
+  const int threads = omp_get_max_threads();
+  for (const AovSet& aovs : {AovSet{}, all}) {
+    const char* format = aovs.any() ? "exr + 4 AOVs" : "exr";
+    const double mb = aovs.any() ? aov_mb : rgb_mb;
+    measure(format, "OpenEXR writer (ZIPS level 1, thread pool)", mb, reps, [&] {
+      return exr_openexr(film, aovs, Imf::ZIPS_COMPRESSION, 1, threads, true);
+    });
+    measure(format, "before: OpenEXR ZIP, 1 thread, float", mb, reps,
+            [&] { return exr_openexr(film, aovs, Imf::ZIP_COMPRESSION, -1, 0, false); });
+  }
   if (!variants) return;
   const std::vector<std::uint8_t> pixels8 = tone_map_srgb8(image);
   measure("png", "tone mapping alone", rgb_mb, reps, [&] {
@@ -258,8 +290,8 @@ void bench_film(const FilmState& film, int reps, bool variants) {
     });
   }
   for (const ExrCompression c :
-       {ExrCompression::none, ExrCompression::zips, ExrCompression::zip, ExrCompression::piz}) {
-    const std::string name = std::string(exr_compression_name(c)) + ", thread pool";
+       {ExrCompression::none, ExrCompression::zips, ExrCompression::zip}) {
+    const std::string name = std::string(exr_compression_name(c)) + ", parallel blocks";
     measure("exr", name, rgb_mb, reps, [&] { return encode_film_exr(film, AovSet{}, c); });
     measure("exr + 4 AOVs", name, aov_mb, reps, [&] { return encode_film_exr(film, all, c); });
   }

@@ -1,6 +1,7 @@
-// OpenEXR images in memory (OpenEXR's C++ library): written as named float or half channels, so
-// that the output goes through the atomic writer like every other image, and read as linear RGB
-// from the bytes of a file already read under its size cap (environment maps).
+// OpenEXR images in memory: written by raystream's own encoder (exr_encoder.cpp, libdeflate) as
+// named float or half channels, so that the output goes through the atomic writer like every
+// other image, and read as linear RGB by OpenEXR's C++ library from the bytes of a file already
+// read under its size cap (environment maps).
 #pragma once
 
 #include <string>
@@ -17,15 +18,15 @@ struct ExrLayer {
   bool half = false;                  // stored as 16-bit half floats (else 32-bit floats)
 };
 
-// The EXR compressions written, all lossless: none; zips, zlib per scanline; zip, zlib per 16
-// scanlines; piz, a wavelet transform and Huffman coding per 32 scanlines.
-enum class ExrCompression { none, zips, zip, piz };
+// The EXR compressions written, all lossless: none; zips, deflate per scanline; zip, deflate per
+// 16 scanlines.
+enum class ExrCompression { none, zips, zip };
 
-// The default: the fastest that compresses (zlib at level 1 per scanline: the most blocks to share
-// among threads), as docs/cli.md says; the others measured in renders/encoding/RESULTS.md.
+// The default: the fastest that compresses (deflate at level 1 per scanline: the most blocks to
+// share among threads), as docs/cli.md says; the others measured in renders/encoding/RESULTS.md.
 inline constexpr ExrCompression kDefaultExrCompression = ExrCompression::zips;
 
-// "none", "zips", "zip", "piz".
+// "none", "zips", "zip".
 const char* exr_compression_name(ExrCompression compression);
 
 // A layer whose values stay where they are (width x height x channels.size() floats at
@@ -37,10 +38,11 @@ struct ExrLayerView {
   bool half = false;
 };
 
-// A scanline EXR with every layer's channels, its blocks compressed on OpenEXR's thread pool
-// (as many threads as OpenMP uses). Throws std::invalid_argument when a layer's values do not fit
-// the size (the views: when a layer has no channel or no values), and std::runtime_error when
-// the library fails.
+// A scanline EXR with every layer's channels, its blocks compressed on OpenMP's threads (the
+// same bytes on any number). Throws std::invalid_argument when a layer's values do not fit the
+// size (the views: when a layer has no channel or no values, a channel name is empty, longer
+// than 255 characters or given twice), and std::runtime_error when memory for the compressor
+// runs out.
 std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers,
                                       ExrCompression compression = kDefaultExrCompression);
 std::vector<unsigned char> encode_exr(int width, int height,
