@@ -68,6 +68,28 @@ ReadBack read_back(const std::string& file) {
   return r;
 }
 
+// The values of `layers` (of `pixels` pixels) that the file read back does not hold exactly (half
+// layers: as half rounds them), the first few reported; a channel of the wrong type fails too.
+std::size_t wrong_values(const ReadBack& r, const std::vector<ExrLayer>& layers,
+                         std::size_t pixels) {
+  std::size_t wrong = 0;
+  for (const ExrLayer& layer : layers) {
+    for (std::size_t k = 0; k < layer.channels.size(); ++k) {
+      const std::string name =
+          layer.name.empty() ? layer.channels[k] : layer.name + "." + layer.channels[k];
+      EXPECT_EQ(r.types.at(name), layer.half ? Imf::HALF : Imf::FLOAT) << name;
+      const std::vector<float>& got = r.channels.at(name);
+      for (std::size_t p = 0; p < pixels; ++p) {
+        const float v = layer.values[p * layer.channels.size() + k];
+        const float expected = layer.half ? float(Imath::half(v)) : v;
+        if (got[p] != expected && ++wrong < 5)
+          ADD_FAILURE() << name << " at " << p << ": " << got[p] << ", expected " << expected;
+      }
+    }
+  }
+  return wrong;
+}
+
 TEST_F(ExrFiles, ImageIsWrittenAsFloatRgbAndReadBackExactly) {
   Image image;
   image.width = 3;
@@ -116,20 +138,7 @@ TEST_F(ExrFiles, EncoderEdgeCasesReadBackExactly) {
     ASSERT_EQ(r.width, w);
     ASSERT_EQ(r.height, h);
     ASSERT_EQ(r.channels.size(), 6u);
-    std::size_t wrong = 0;
-    for (const ExrLayer& layer : layers) {
-      for (std::size_t k = 0; k < layer.channels.size(); ++k) {
-        const std::string name =
-            layer.name.empty() ? layer.channels[k] : layer.name + "." + layer.channels[k];
-        EXPECT_EQ(r.types.at(name), layer.half ? Imf::HALF : Imf::FLOAT) << name;
-        for (int p = 0; p < w * h; ++p) {
-          const float v = layer.values[std::size_t(p) * layer.channels.size() + k];
-          const float expected = layer.half ? float(Imath::half(v)) : v;
-          if (r.channels.at(name)[std::size_t(p)] != expected) ++wrong;
-        }
-      }
-    }
-    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(wrong_values(r, layers, std::size_t(w) * h), 0u);
   }
   EXPECT_THROW(encode_exr(0, 1, layers), std::invalid_argument);
   EXPECT_THROW(encode_exr(w, h, std::vector<ExrLayer>{}), std::invalid_argument);
@@ -232,21 +241,7 @@ TEST_F(ExrFiles, EveryCompressionReadsBackExactly) {
     ASSERT_EQ(r.width, w);
     ASSERT_EQ(r.height, h);
     ASSERT_EQ(r.channels.size(), 13u);
-    std::size_t wrong = 0;
-    for (const ExrLayer& layer : layers) {
-      for (std::size_t k = 0; k < layer.channels.size(); ++k) {
-        const std::string name =
-            layer.name.empty() ? layer.channels[k] : layer.name + "." + layer.channels[k];
-        const std::vector<float>& got = r.channels.at(name);
-        for (std::size_t p = 0; p < film.pixels(); ++p) {
-          const float v = layer.values[p * layer.channels.size() + k];
-          const float expected = layer.half ? float(Imath::half(v)) : v;
-          if (got[p] != expected && ++wrong < 5)
-            ADD_FAILURE() << name << " at " << p << ": " << got[p] << ", expected " << expected;
-        }
-      }
-    }
-    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(wrong_values(r, layers, film.pixels()), 0u);
   }
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
