@@ -266,9 +266,8 @@ void bench_film(const FilmState& film, int reps, bool variants) {
   for (const AovSet& aovs : {AovSet{}, all}) {
     const char* format = aovs.any() ? "exr + 4 AOVs" : "exr";
     const double mb = aovs.any() ? aov_mb : rgb_mb;
-    measure(format, "OpenEXR writer (ZIPS level 1, thread pool)", mb, reps, [&] {
-      return exr_openexr(film, aovs, Imf::ZIPS_COMPRESSION, 1, threads, true);
-    });
+    measure(format, "OpenEXR writer (ZIPS level 1, thread pool)", mb, reps,
+            [&] { return exr_openexr(film, aovs, Imf::ZIPS_COMPRESSION, 1, threads, true); });
     measure(format, "before: OpenEXR ZIP, 1 thread, float", mb, reps,
             [&] { return exr_openexr(film, aovs, Imf::ZIP_COMPRESSION, -1, 0, false); });
   }
@@ -289,8 +288,7 @@ void bench_film(const FilmState& film, int reps, bool variants) {
       return encode_png_rgb8(image.width, image.height, pixels8.data(), pixels8.size(), s);
     });
   }
-  for (const ExrCompression c :
-       {ExrCompression::none, ExrCompression::zips, ExrCompression::zip}) {
+  for (const ExrCompression c : {ExrCompression::none, ExrCompression::zips, ExrCompression::zip}) {
     const std::string name = std::string(exr_compression_name(c)) + ", parallel blocks";
     measure("exr", name, rgb_mb, reps, [&] { return encode_film_exr(film, AovSet{}, c); });
     measure("exr + 4 AOVs", name, aov_mb, reps, [&] { return encode_film_exr(film, all, c); });

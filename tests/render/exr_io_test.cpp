@@ -232,8 +232,7 @@ TEST_F(ExrFiles, EveryCompressionReadsBackExactly) {
   }
   const AovSet all = parse_aovs("albedo,normal,depth,variance");
   const std::vector<ExrLayer> layers = film_exr_layers(film, all);
-  for (const ExrCompression c :
-       {ExrCompression::none, ExrCompression::zips, ExrCompression::zip}) {
+  for (const ExrCompression c : {ExrCompression::none, ExrCompression::zips, ExrCompression::zip}) {
     SCOPED_TRACE(exr_compression_name(c));
     const std::string file = path(std::string(exr_compression_name(c)) + ".exr");
     write(file, encode_film_exr(film, all, c));

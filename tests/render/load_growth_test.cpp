@@ -5,7 +5,6 @@
 // thread's CPU time, which other work on the machine does not stretch as it does wall time; the
 // two sizes are loaded in turn, five times each, and the best of each counts.
 #include <gtest/gtest.h>
-
 #include <time.h>
 
 #include <algorithm>

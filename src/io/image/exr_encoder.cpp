@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,11 +78,12 @@ struct Channel {
   std::size_t stride;
   bool half;
 };
+using Channels = std::map<std::string, Channel>;
 
 // The header: the channels (sorted by name, as the file requires), the compression, the windows,
 // the line order, and the three attributes every file must have.
-void write_header(std::vector<unsigned char>& out, int width, int height,
-                  const std::map<std::string, Channel>& channels, ExrCompression compression) {
+void write_header(std::vector<unsigned char>& out, int width, int height, const Channels& channels,
+                  ExrCompression compression) {
   bool long_names = false;
   std::int32_t list_size = 1;
   for (const auto& [name, channel] : channels) {
@@ -123,8 +125,7 @@ void write_header(std::vector<unsigned char>& out, int width, int height,
 
 // One block's pixels as the file stores them uncompressed: each scanline, each channel in name
 // order, its values from left to right.
-void gather_block(const std::map<std::string, Channel>& channels, int width, int y0, int y1,
-                  unsigned char* out) {
+void gather_block(const Channels& channels, int width, int y0, int y1, unsigned char* out) {
   for (int y = y0; y < y1; ++y) {
     for (const auto& [name, c] : channels) {
       const std::size_t row = std::size_t(y) * std::size_t(width);
@@ -162,6 +163,95 @@ struct FreeCompressor {
   void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
 };
 
+// The channels of the layers by name (the file's order), checked.
+Channels channels_of(const std::vector<ExrLayerView>& layers) {
+  Channels channels;
+  for (const ExrLayerView& layer : layers) {
+    const std::size_t n = layer.channels.size();
+    if (n == 0 || layer.values == nullptr)
+      throw std::invalid_argument("encode_exr: layer '" + layer.name + "' has no values");
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::string name =
+          layer.name.empty() ? layer.channels[c] : layer.name + "." + layer.channels[c];
+      if (name.empty() || name.size() > 255)
+        throw std::invalid_argument("encode_exr: a channel name of " + std::to_string(name.size()) +
+                                    " characters");
+      if (!channels.emplace(name, Channel{layer.values + c, n, layer.half}).second)
+        throw std::invalid_argument("encode_exr: channel '" + name + "' twice");
+    }
+  }
+  if (channels.empty()) throw std::invalid_argument("encode_exr: no channels");
+  return channels;
+}
+
+// One block as the file holds it (its first scanline, its size, its data) from scanlines
+// [y0, y1): deflated, or as it is where deflate would not shrink it (the reader knows by the
+// size). `compressor` is null for no compression; `raw` and `predicted` are scratch of the size.
+std::vector<unsigned char> encode_block(const Channels& channels, int width, int y0, int y1,
+                                        std::size_t bytes, libdeflate_compressor* compressor,
+                                        unsigned char* raw, unsigned char* predicted) {
+  gather_block(channels, width, y0, y1, raw);
+  std::vector<unsigned char> block;
+  std::size_t size = 0;
+  if (compressor) {
+    predict(raw, bytes, predicted);
+    block.resize(8 + libdeflate_zlib_compress_bound(compressor, bytes));
+    size =
+        libdeflate_zlib_compress(compressor, predicted, bytes, block.data() + 8, block.size() - 8);
+  }
+  if (size == 0 || size >= bytes) {
+    block.resize(8 + bytes);
+    std::memcpy(block.data() + 8, raw, bytes);
+    size = bytes;
+  }
+  block.resize(8 + size);
+  const std::int32_t head[2] = {y0, std::int32_t(size)};
+  std::memcpy(block.data(), head, 8);
+  return block;
+}
+
+// Every block, each encoded on its own (the same bytes on any number of threads). Memory that
+// runs out inside the threads is an exception here, not a crash.
+std::vector<std::vector<unsigned char>> encode_blocks(const Channels& channels, int width,
+                                                      int height, std::size_t line_bytes,
+                                                      ExrCompression compression) {
+  const int per_block = lines_per_block(compression);
+  const int count = (height + per_block - 1) / per_block;
+  std::vector<std::vector<unsigned char>> blocks(static_cast<std::size_t>(count));
+  bool failed = false;
+#pragma omp parallel
+  {
+    std::unique_ptr<libdeflate_compressor, FreeCompressor> compressor;
+    std::vector<unsigned char> raw, predicted;
+    bool ready = true;
+    try {
+      if (compression != ExrCompression::none) {
+        compressor.reset(libdeflate_alloc_compressor(kDeflateLevel));
+        ready = compressor != nullptr;
+      }
+      raw.resize(line_bytes * std::size_t(per_block));
+      predicted.resize(raw.size());
+    } catch (const std::bad_alloc&) {
+      ready = false;
+    }
+#pragma omp for schedule(dynamic, 4)
+    for (int k = 0; k < count; ++k) {
+      const int y0 = k * per_block, y1 = std::min(height, y0 + per_block);
+      try {
+        if (!ready) throw std::bad_alloc();
+        blocks[std::size_t(k)] =
+            encode_block(channels, width, y0, y1, line_bytes * std::size_t(y1 - y0),
+                         compressor.get(), raw.data(), predicted.data());
+      } catch (const std::bad_alloc&) {
+#pragma omp atomic write
+        failed = true;
+      }
+    }
+  }
+  if (failed) throw std::runtime_error("EXR encoding failed: out of memory");
+  return blocks;
+}
+
 }  // namespace
 
 const char* exr_compression_name(ExrCompression compression) {
@@ -197,87 +287,33 @@ std::vector<unsigned char> encode_exr(int width, int height,
                                       const std::vector<ExrLayerView>& layers,
                                       ExrCompression compression) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
-  std::map<std::string, Channel> channels;
+  const Channels channels = channels_of(layers);
   std::size_t line_bytes = 0;
-  for (const ExrLayerView& layer : layers) {
-    const std::size_t n = layer.channels.size();
-    if (n == 0 || layer.values == nullptr)
-      throw std::invalid_argument("encode_exr: layer '" + layer.name + "' has no values");
-    for (std::size_t c = 0; c < n; ++c) {
-      const std::string name =
-          layer.name.empty() ? layer.channels[c] : layer.name + "." + layer.channels[c];
-      if (name.empty() || name.size() > 255)
-        throw std::invalid_argument("encode_exr: a channel name of " +
-                                    std::to_string(name.size()) + " characters");
-      if (!channels.emplace(name, Channel{layer.values + c, n, layer.half}).second)
-        throw std::invalid_argument("encode_exr: channel '" + name + "' twice");
-      line_bytes += (layer.half ? 2 : 4) * std::size_t(width);
-    }
-  }
-  if (channels.empty()) throw std::invalid_argument("encode_exr: no channels");
+  for (const auto& [name, channel] : channels)
+    line_bytes += (channel.half ? 2 : 4) * std::size_t(width);
 
   std::vector<unsigned char> out;
   write_header(out, width, height, channels, compression);
-  const int per_block = lines_per_block(compression);
-  const int blocks = (height + per_block - 1) / per_block;
+  const std::vector<std::vector<unsigned char>> blocks =
+      encode_blocks(channels, width, height, line_bytes, compression);
+  // The offset table, then the blocks in their places.
   const std::size_t table = out.size();
-  out.resize(table + 8 * std::size_t(blocks));
-
-  // Each block compressed on its own (the same bytes on any number of threads), then placed.
-  std::vector<std::vector<unsigned char>> data(static_cast<std::size_t>(blocks));
-  bool failed = false;
-#pragma omp parallel
-  {
-    std::unique_ptr<libdeflate_compressor, FreeCompressor> compressor(
-        compression == ExrCompression::none ? nullptr
-                                            : libdeflate_alloc_compressor(kDeflateLevel));
-    std::vector<unsigned char> raw(line_bytes * std::size_t(per_block));
-    std::vector<unsigned char> predicted(raw.size());
-#pragma omp for schedule(dynamic, 4)
-    for (int k = 0; k < blocks; ++k) {
-      const int y0 = k * per_block, y1 = std::min(height, y0 + per_block);
-      const std::size_t n = line_bytes * std::size_t(y1 - y0);
-      gather_block(channels, width, y0, y1, raw.data());
-      std::vector<unsigned char>& block = data[std::size_t(k)];
-      std::size_t size = 0;
-      if (compression != ExrCompression::none) {
-        if (!compressor) {
-#pragma omp atomic write
-          failed = true;
-          continue;
-        }
-        predict(raw.data(), n, predicted.data());
-        block.resize(8 + libdeflate_zlib_compress_bound(compressor.get(), n));
-        size = libdeflate_zlib_compress(compressor.get(), predicted.data(), n, block.data() + 8,
-                                        block.size() - 8);
-      }
-      // Stored as they are where compressing saves nothing (the reader knows by the size).
-      if (size == 0 || size >= n) {
-        block.resize(8 + n);
-        std::memcpy(block.data() + 8, raw.data(), n);
-        size = n;
-      }
-      block.resize(8 + size);
-      const std::int32_t head[2] = {y0, std::int32_t(size)};
-      std::memcpy(block.data(), head, 8);
-    }
-  }
-  if (failed) throw std::runtime_error("EXR encoding failed: out of memory for the compressor");
-
-  std::vector<std::size_t> offsets(static_cast<std::size_t>(blocks));
-  std::size_t end = out.size();
-  for (int k = 0; k < blocks; ++k) {
-    offsets[std::size_t(k)] = end;
-    const std::uint64_t offset = end;
-    std::memcpy(out.data() + table + 8 * std::size_t(k), &offset, 8);
-    end += data[std::size_t(k)].size();
+  std::vector<std::size_t> offsets(blocks.size());
+  std::size_t end = table + 8 * blocks.size();
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    offsets[k] = end;
+    end += blocks[k].size();
   }
   out.resize(end);
-#pragma omp parallel for schedule(dynamic, 16)
-  for (int k = 0; k < blocks; ++k) {
-    std::memcpy(out.data() + offsets[std::size_t(k)], data[std::size_t(k)].data(),
-                data[std::size_t(k)].size());
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const std::uint64_t offset = offsets[k];
+    std::memcpy(out.data() + table + 8 * k, &offset, 8);
   }
+  const long count = long(blocks.size());
+#pragma omp parallel for schedule(dynamic, 16)
+  for (long k = 0; k < count; ++k)
+    std::memcpy(out.data() + offsets[std::size_t(k)], blocks[std::size_t(k)].data(),
+                blocks[std::size_t(k)].size());
   return out;
 }
 
