@@ -1,8 +1,9 @@
 // raystream's OpenEXR writer: a single-part scanline file (OpenEXR's "file layout": the magic
 // and version, the header's attributes, the offset table, then the blocks), its blocks
-// compressed by libdeflate in parallel. OpenEXR 3.1's own writer compresses with zlib, about 3x
-// the work of libdeflate at the same level for the same bytes, and appends its blocks from one
-// thread; OpenEXR's reader checks every file this writes (exr_io_test).
+// compressed by libdeflate in parallel. OpenEXR 3.1's own writer compresses with zlib, which does
+// more work than libdeflate at the same level for files no smaller, and appends its blocks from
+// one thread (renders/encoding/RESULTS.md); OpenEXR's reader checks every file this writes
+// (exr_io_test).
 #include <Imath/half.h>
 #include <libdeflate.h>
 #if defined(_OPENMP)
@@ -186,27 +187,25 @@ Channels channels_of(const std::vector<ExrLayerView>& layers) {
 
 // One block as the file holds it (its first scanline, its size, its data) from scanlines
 // [y0, y1): deflated, or as it is where deflate would not shrink it (the reader knows by the
-// size). `compressor` is null for no compression; `raw` and `predicted` are scratch of the size.
+// size). `compressor` is null for no compression. The thread's scratch: `raw` and `predicted` of
+// `bytes`, `deflated` of at least `bytes` (deflate that would not fit saves nothing), so that a
+// block holds only its own bytes.
 std::vector<unsigned char> encode_block(const Channels& channels, int width, int y0, int y1,
                                         std::size_t bytes, libdeflate_compressor* compressor,
-                                        unsigned char* raw, unsigned char* predicted) {
+                                        unsigned char* raw, unsigned char* predicted,
+                                        unsigned char* deflated) {
   gather_block(channels, width, y0, y1, raw);
-  std::vector<unsigned char> block;
   std::size_t size = 0;
   if (compressor) {
     predict(raw, bytes, predicted);
-    block.resize(8 + libdeflate_zlib_compress_bound(compressor, bytes));
-    size =
-        libdeflate_zlib_compress(compressor, predicted, bytes, block.data() + 8, block.size() - 8);
+    size = libdeflate_zlib_compress(compressor, predicted, bytes, deflated, bytes);
   }
-  if (size == 0 || size >= bytes) {
-    block.resize(8 + bytes);
-    std::memcpy(block.data() + 8, raw, bytes);
-    size = bytes;
-  }
-  block.resize(8 + size);
+  const unsigned char* data = size > 0 && size < bytes ? deflated : raw;
+  if (data == raw) size = bytes;
+  std::vector<unsigned char> block(8 + size);
   const std::int32_t head[2] = {y0, std::int32_t(size)};
   std::memcpy(block.data(), head, 8);
+  std::memcpy(block.data() + 8, data, size);
   return block;
 }
 
@@ -222,7 +221,7 @@ std::vector<std::vector<unsigned char>> encode_blocks(const Channels& channels, 
 #pragma omp parallel
   {
     std::unique_ptr<libdeflate_compressor, FreeCompressor> compressor;
-    std::vector<unsigned char> raw, predicted;
+    std::vector<unsigned char> raw, predicted, deflated;
     bool ready = true;
     try {
       if (compression != ExrCompression::none) {
@@ -231,6 +230,7 @@ std::vector<std::vector<unsigned char>> encode_blocks(const Channels& channels, 
       }
       raw.resize(line_bytes * std::size_t(per_block));
       predicted.resize(raw.size());
+      deflated.resize(raw.size());
     } catch (const std::bad_alloc&) {
       ready = false;
     }
@@ -241,7 +241,7 @@ std::vector<std::vector<unsigned char>> encode_blocks(const Channels& channels, 
         if (!ready) throw std::bad_alloc();
         blocks[std::size_t(k)] =
             encode_block(channels, width, y0, y1, line_bytes * std::size_t(y1 - y0),
-                         compressor.get(), raw.data(), predicted.data());
+                         compressor.get(), raw.data(), predicted.data(), deflated.data());
       } catch (const std::bad_alloc&) {
 #pragma omp atomic write
         failed = true;
