@@ -20,8 +20,8 @@ for flag in "${sanitize[@]}"; do
     cuda_host+=("-Xcompiler=$flag")
   fi
 done
-# -O1 -g1: the level ASan's documentation suggests for speed, and line tables for the reports; far quicker
-# to build under the sanitizers than -O2 -g. The tests' own C++ at -Og, which builds quicker
+# -O1 -g1: the level ASan's documentation suggests for speed, and line tables for the reports;
+# far quicker to build under the sanitizers than -O2 -g. The tests' own C++ at -Og, which builds quicker
 # still (their renders run in the libraries). The kernels only ever run on a GPU, which this
 # build does not test: they are compiled to PTX alone and unoptimized (-G), which skips the
 # device back end (ptxas) and most of cicc's work.
