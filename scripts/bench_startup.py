@@ -12,7 +12,7 @@ wall time to the image encoded, each start-up phase of the report (scene, of whi
 transforms; the CUDA context made during the load; device, prepare, BVH, upload, allocate), the
 encoding, and the LBVH's build_ms. The first run also reads the files from disk.
 
-Then, unless --no-lbvh-bench, BUILD/tests/bench/lbvh_bench on the same scene (the build step by
+Then, unless --no-lbvh-bench, BUILD/src/bench/lbvh_bench on the same scene (the build step by
 step, cold and warm; once more with --no-pool-hold), on the GPU unless `--device cpu` is among
 the options.
 """

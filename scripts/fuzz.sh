@@ -30,14 +30,14 @@ echo "fuzz: built ${targets[*]} in $((SECONDS - start)) s"
 seeds=$out/seeds
 rm -rf "$seeds"
 mkdir -p "$seeds"/{scene,obj,gltf,cli}
-cp tests/fuzz/seeds/scene/* scenes/*.json tests/render/data/*.json tests/render/data/meshes/*.json \
+cp tests/fuzz/seeds/scene/* scenes/*.json tests/data/*.json tests/data/meshes/*.json \
   "$seeds/scene/"
 python3 - "$seeds" <<'PY'
 import glob, os, re, sys
 seeds = sys.argv[1]
 # Finding 1: deep nesting, alone and under an extra key of a valid scene, and long nested keys.
 open(f"{seeds}/scene/deep_arrays.json", "w").write("[" * 40000)
-scene = open("tests/render/data/tiny.json").read()
+scene = open("tests/data/tiny.json").read()
 open(f"{seeds}/scene/deep_extra_key.json", "w").write(
     '{"Extra": ' + "[" * 20000 + "]" * 20000 + ", " + scene.lstrip()[1:])
 open(f"{seeds}/scene/long_keys.json", "w").write(
@@ -46,7 +46,7 @@ open(f"{seeds}/scene/long_keys.json", "w").write(
 open(f"{seeds}/scene/unterminated_long.json", "w").write('{"Materials": "' + "a" * 60000)
 # Meshes below 64 KB with the MTL each names appended after the marker line.
 for obj in sorted(glob.glob("scenes/meshes/**/*.obj", recursive=True) +
-                  glob.glob("tests/render/data/meshes/*.obj")):
+                  glob.glob("tests/data/meshes/*.obj")):
     if os.path.getsize(obj) > 65536:
         continue
     text = open(obj, errors="replace").read()

@@ -88,13 +88,13 @@ if has sanitize-render; then
   # tool x target: the exit code (99: the tool found errors) and the error or hazard count.
   render_targets=()
   for t in render_gpu_test render_stages_gpu_test; do
-    if [ -x "build-gpu/tests/render/$t" ]; then
+    if [ -x "build-gpu/tests/integrator/$t" ]; then
       # In gtest shards (SANITIZE_SHARDS, default 8) that run side by side.
       for ((shard = 0; shard < ${SANITIZE_SHARDS:-8}; ++shard)); do
         render_targets+=("test:$t:$shard")
       done
     else
-      note "sanitize-render: build-gpu/tests/render/$t missing (run the build step)"
+      note "sanitize-render: build-gpu/tests/integrator/$t missing (run the build step)"
     fi
   done
   for scene in scenes/*.json; do
@@ -113,7 +113,7 @@ if has sanitize-render; then
     IFS=: read -r kind name schedule <<<"$target"
     if [[ $kind == test ]]; then
       command=(env GTEST_TOTAL_SHARDS="${SANITIZE_SHARDS:-8}" GTEST_SHARD_INDEX="$schedule"
-               "build-gpu/tests/render/$name" --gtest_filter="$SANITIZE_RENDER_FILTER")
+               "build-gpu/tests/integrator/$name" --gtest_filter="$SANITIZE_RENDER_FILTER")
       label=${name}_shard$schedule
     else
       command=(build-gpu/raystream "scenes/$name.json" --device gpu --resolution 64x48 --spp 2

@@ -2,7 +2,7 @@
 """The reference means of every shipped scene that the render tests check their images against.
 
     shipped_scene_means.py [--raystream build/raystream] [--spp 1024] [--device cpu]
-                           [--out tests/render/data/shipped_scene_means.json]
+                           [--out tests/data/shipped_scene_means.json]
 
 Renders each scenes/*.json at the tests' size (64x48, the scene's depth, the default integrator
 and schedule) with many samples, and writes per scene the image's mean per channel. Every
@@ -29,7 +29,7 @@ def main():
     ap.add_argument("--raystream", default="build/raystream")
     ap.add_argument("--spp", type=int, default=1024)
     ap.add_argument("--device", default="cpu")
-    ap.add_argument("--out", default="tests/render/data/shipped_scene_means.json")
+    ap.add_argument("--out", default="tests/data/shipped_scene_means.json")
     args = ap.parse_args()
     means = {}
     with tempfile.TemporaryDirectory() as folder:

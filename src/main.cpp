@@ -2,6 +2,7 @@
 // per-bounce report. Run with --help for the options; the README documents them.
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -20,8 +21,9 @@
 #include "cli/warnings.h"
 #include "core/stop_request.h"
 #include "core/stopwatch.h"
+#include "execution/devices.h"
 #include "film/denoiser.h"
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "io/checkpoint/checkpoint_file.h"
 #include "io/files/atomic_file.h"
 #include "io/files/file_identity.h"
@@ -29,6 +31,7 @@
 #include "io/image/film_output.h"
 #include "io/image/image_output.h"
 #include "io/scene/scene_loader.h"
+#include "scene/scene_fingerprint.h"
 #include "stats/report.h"
 
 #ifndef RAYSTREAM_VERSION
@@ -104,8 +107,8 @@ RenderResult empty_share(const RenderSettings& settings) {
   r.stats.width = settings.width;
   r.stats.height = settings.height;
   r.stats.depth = settings.depth;
-  r.stats.schedule = schedule_name(settings.schedule);
-  r.stats.timing = stage_timing_name(settings.timing);
+  r.stats.schedule = settings.schedule;
+  r.stats.timing = settings.timing;
   r.stats.first_sample = settings.first_sample;
   r.stats.bounces.resize(std::size_t(settings.depth));
   for (int b = 0; b < settings.depth; ++b) r.stats.bounces[b].bounce = b;
@@ -163,17 +166,6 @@ class ContextAhead {
   double ms_ = 0.0;
 };
 
-// The checkpoint of this process's render so far (its own film: the processes of an MPI run
-// write one each).
-Checkpoint make_checkpoint(const CheckpointKey& key, const FilmState& film,
-                           const std::vector<std::uint64_t>& next_samples) {
-  Checkpoint c;
-  c.key = key;
-  c.film = film;
-  c.next_samples = next_samples;
-  return c;
-}
-
 // --denoise: filters result.image in place (the film keeps the samples, for the EXR's noisy
 // layer) and says how in info: on the GPU when the render ran there, else (or when the GPU
 // filter fails, with a warning) on the CPU.
@@ -185,9 +177,9 @@ void denoise_image(RenderResult& result, const Options& options, RunInfo& info) 
   AtrousSettings settings;
   settings.demodulate = options.denoise == DenoiseMode::irradiance;
   info.denoiser = denoiser_description(settings);
-  info.denoise_device = result.stats.executor == "gpu" ? "gpu" : "cpu";
+  info.denoise_device = result.stats.executor;
   DenoiseTimes times;
-  if (info.denoise_device == "gpu") {
+  if (info.denoise_device == ExecutorKind::gpu) {
     try {
       times = denoise_gpu(image.width, image.height, image.rgb.data(),
                           result.film.first_hits.data(), image.rgb.data(), settings);
@@ -195,10 +187,10 @@ void denoise_image(RenderResult& result, const Options& options, RunInfo& info) 
     } catch (const std::exception& e) {
       std::cerr << "raystream: warning: the GPU denoiser failed (" << e.what()
                 << "); denoising on the CPU\n";
-      info.denoise_device = "cpu";
+      info.denoise_device = ExecutorKind::cpu;
     }
   }
-  if (info.denoise_device == "cpu")
+  if (info.denoise_device == ExecutorKind::cpu)
     times = denoise_cpu(image.width, image.height, image.rgb.data(), result.film.first_hits.data(),
                         image.rgb.data(), settings);
   info.denoise_ms = times.filter_ms;
@@ -251,7 +243,8 @@ class Run {
     result_.stats.startup.scene_ms = load_times_.total_ms;
     result_.stats.startup.obj_ms = load_times_.obj_ms;
     result_.stats.startup.meshes_ms = load_times_.meshes_ms;
-    if (result_.stats.executor == "gpu") result_.stats.startup.context_ms = context_ms_;
+    if (result_.stats.executor == ExecutorKind::gpu)
+      result_.stats.startup.context_ms = context_ms_;
     ends(write_results());
     // Stopped by a signal: what it rendered is written; the exit status says how it ended.
     if (code_ == 0 && signal_ != 0) return 128 + signal_;
@@ -364,12 +357,12 @@ class Run {
     key_.version = RAYSTREAM_VERSION;
     key_.scene = options_.scene;
     key_.scene_hash = scene_fingerprint(scene_);
-    set_image_settings(key_, settings_);
+    key_.settings = image_settings(settings_);
     key_.process = team_.rank();
     key_.processes = team_.size();
     if (!options_.resume) return {};
-    if (!options_.spp) settings_.spp = resumed_.key.spp;
-    set_image_settings(key_, settings_);
+    if (!options_.spp) settings_.spp = resumed_spp();
+    key_.settings = image_settings(settings_);
     Outcome o = check_resumed();
     settings_.resume_at = resumed_.next_samples;
     settings_.initial_film = &resumed_.film;
@@ -399,6 +392,13 @@ class Run {
     return {};
   }
 
+  // The samples per pixel of the render the checkpoint resumes (its key's --spp).
+  int resumed_spp() const {
+    for (const auto& [name, text] : resumed_.key.settings)
+      if (name == kSppSettingName) return std::atoi(text.c_str());
+    return settings_.spp;
+  }
+
   bool split_across_devices() const {
     return executor_ == ExecutorKind::gpu && devices_.size() > 1;
   }
@@ -421,7 +421,7 @@ class Run {
         settings_.spp = team_.broadcast(spp);
       }
       // The key is the whole render's; the settings then take this process's share.
-      set_image_settings(key_, settings_);
+      key_.settings = image_settings(settings_);
       const int first = share_first_sample(settings_, team_.rank(), team_.size());
       settings_.spp = share_first_sample(settings_, team_.rank() + 1, team_.size()) - first;
       settings_.first_sample = first;
@@ -430,8 +430,7 @@ class Run {
         settings_.on_checkpoint = [this](const FilmState& film,
                                          const std::vector<std::uint64_t>& next) {
           try {
-            write_file_atomically(checkpoint_path_,
-                                  encode_checkpoint(make_checkpoint(key_, film, next)));
+            raystream::write_checkpoint(checkpoint_path_, key_, film, next);
           } catch (const std::exception& e) {
             std::cerr << "raystream: warning: checkpoint not written: " << e.what() << "\n";
           }
@@ -471,8 +470,7 @@ class Run {
   Outcome write_checkpoint() {
     try {
       if (writes_checkpoint())
-        write_file_atomically(checkpoint_path_, encode_checkpoint(make_checkpoint(
-                                                    key_, result_.film, result_.next_samples)));
+        raystream::write_checkpoint(checkpoint_path_, key_, result_.film, result_.next_samples);
     } catch (const std::exception& e) {
       return {kExitRuntimeError, e.what()};
     }
@@ -511,7 +509,7 @@ class Run {
   RunInfo run_info() const {
     RunInfo info;
     info.version = RAYSTREAM_VERSION;
-    info.binary_backend = primitives_backend_name();
+    info.binary_backend = primitives_backend();
     info.scene = options_.scene;
     info.output = output_;
     info.seed = settings_.seed;
@@ -559,7 +557,8 @@ int main(int argc, char** argv) {
   set_stop_check([] { return stop_signal() != 0; });
   Team team(argc, argv);
   const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
-                              " (primitives backend: " + primitives_backend_name() + ")" +
+                              " (primitives backend: " +
+                              primitives_backend_name(primitives_backend()) + ")" +
                               (RAYSTREAM_MPI ? " with MPI" : "");
   Options options;
   // Every process parses the same command line, so all of them stop here or none; only the

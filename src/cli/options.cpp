@@ -10,8 +10,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/excerpt.h"
 #include "io/files/atomic_file.h"
-#include "io/scene/scene_loader.h"
+#include "scene/scene_limits.h"
 
 namespace raystream {
 namespace {
@@ -220,7 +221,9 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
                      "bounce) combined with BSDF sampling by multiple importance sampling; bsdf: "
                      "BSDF sampling only, light found by hitting it (default: path)")
           ->check(one_of(kIntegratorNames));
-  const auto on_off_text = [](bool v) { return std::string(v ? "on" : "off"); };
+  const auto on_off_text = [](bool v) {
+    return std::string(kSortChoiceNames[int(v ? SortChoice::on : SortChoice::off)]);
+  };
   g.shade_opt =
       app.add_option("--shade", g.shade,
                      "Wavefronts: queues splits the live paths into one queue per BSDF lobe kind "
@@ -234,7 +237,7 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
                               "shading: on (radix sort), multisplit (a stable partition into "
                               "up to 32 material queues, the same order) or off (default: " +
                                   on_off_text(defaults.sort_by_material) + ")")
-                   ->check(CLI::IsMember({"on", "off", "multisplit"}));
+                   ->check(one_of(kSortChoiceNames));
   g.compact_opt =
       app.add_option("--compact", g.compact,
                      "How ended paths are removed: on (the schedule's way: the stream schedule "
@@ -243,7 +246,7 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
                      "stage writes the paths that go on compacted), separate (a compaction pass "
                      "over the path ids, then the survivors moved), off (frame schedule only) "
                      "(default: on)")
-          ->check(CLI::IsMember({"on", "off", "fused", "separate"}));
+          ->check(one_of(kCompactChoiceNames));
   g.bvh_opt =
       app.add_option("--bvh", g.bvh,
                      "The BVH: gpu builds it on the executor from sorted Morton codes (LBVH; on "
@@ -334,14 +337,16 @@ void read_choices(const GivenOptions& g, Options& options) {
   if (*g.timing_opt) options.timing = named<StageTiming>(g.timing, kStageTimingNames);
   if (*g.shade_opt) options.shade = named<ShadeMode>(g.shade, kShadeModeNames);
   if (*g.sort_opt) {
-    options.sort_by_material = g.sort != "off";
-    options.material_multisplit = g.sort == "multisplit";
+    const SortChoice sort = named<SortChoice>(g.sort, kSortChoiceNames);
+    options.sort_by_material = sort != SortChoice::off;
+    options.material_multisplit = sort == SortChoice::multisplit;
   }
   if (*g.integrator_opt) options.nee = g.integrator == integrator_name(true);
   if (*g.compact_opt) {
-    options.compact = g.compact != "off";
-    if (g.compact == "fused" || g.compact == "separate")
-      options.fused_compaction = g.compact == "fused";
+    const CompactChoice compact = named<CompactChoice>(g.compact, kCompactChoiceNames);
+    options.compact = compact != CompactChoice::off;
+    if (compact == CompactChoice::fused || compact == CompactChoice::separate)
+      options.fused_compaction = compact == CompactChoice::fused;
   }
   if (*g.bvh_opt) options.bvh = named<BvhChoice>(g.bvh, kBvhChoiceNames);
   options.device = named<DeviceChoice>(g.device, kDeviceChoiceNames);

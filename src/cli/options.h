@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "integrator/render.h"
+#include "integrator/api/render_settings.h"
 #include "io/image/film_output.h"
 #include "io/image/image_output.h"
 #include "scene/scene.h"
@@ -33,6 +33,17 @@ static_assert(std::size(kDenoiseModeNames) == std::size_t(DenoiseMode::radiance)
 enum class BvhChoice { automatic, gpu, sah, off, on };
 inline constexpr const char* kBvhChoiceNames[] = {"auto", "gpu", "sah", "off", "on"};
 static_assert(std::size(kBvhChoiceNames) == std::size_t(BvhChoice::on) + 1);
+
+// --compact: on (the schedule's way), off (frame schedule), or one of the Compaction names.
+enum class CompactChoice { on, off, fused, separate };
+inline constexpr const char* kCompactChoiceNames[] = {
+    "on", "off", kCompactionNames[int(Compaction::fused)], kCompactionNames[int(Compaction::separate)]};
+static_assert(std::size(kCompactChoiceNames) == std::size_t(CompactChoice::separate) + 1);
+
+// --sort-by-material: on (the radix sort), off, or multisplit.
+enum class SortChoice { on, off, multisplit };
+inline constexpr const char* kSortChoiceNames[] = {"on", "off", "multisplit"};
+static_assert(std::size(kSortChoiceNames) == std::size_t(SortChoice::multisplit) + 1);
 
 struct Options {
   std::string scene;

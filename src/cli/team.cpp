@@ -57,9 +57,7 @@ std::vector<double> pack(const RenderStats& s) {
                            double(s.pool),
                            double(s.shadow_rays),
                            double(s.samples),
-                           s.stopped == stop_reason_name(StopReason::time_budget) ? 1.0
-                           : s.stopped == stop_reason_name(StopReason::requested) ? 2.0
-                                                                                  : 0.0};
+                           double(s.stopped)};
   for (double ms : s.stage_ms) v.push_back(ms);
   for (int k = 0; k < kBsdfKindCount; ++k)
     v.push_back(k < int(s.queue_paths.size()) ? double(s.queue_paths[k]) : 0.0);
@@ -87,9 +85,7 @@ RenderStats unpack(const double* v, const RenderStats& like, const char* device,
   s.pool = std::size_t(v[7]);
   s.shadow_rays = std::uint64_t(v[8]);
   s.samples = std::uint64_t(v[9]);
-  s.stopped = stop_reason_name(v[10] == 1.0   ? StopReason::time_budget
-                               : v[10] == 2.0 ? StopReason::requested
-                                              : StopReason::none);
+  s.stopped = static_cast<StopReason>(int(v[10]));
   for (int k = 0; k < kStageCount; ++k) s.stage_ms[k] = v[11 + k];
   for (std::size_t k = 0; k < s.queue_paths.size(); ++k)
     s.queue_paths[k] = std::uint64_t(v[11 + kStageCount + k]);

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 
 namespace raystream {
 

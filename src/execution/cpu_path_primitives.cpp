@@ -11,7 +11,7 @@ namespace {
 
 class CpuPathPrimitives final : public PathPrimitives {
  public:
-  const char* name() const override { return "cpu"; }
+  PrimitivesBackend backend() const override { return PrimitivesBackend::cpu; }
   std::size_t workspace_bytes(std::size_t, bool, int, bool) const override { return 0; }
   void compact_live(const std::uint32_t* ids_in, std::uint32_t* ids_out, std::size_t n,
                     const std::size_t* live, std::size_t* count, prim::Workspace&,

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "execution/executor_kind.h"
 #include "primitives/workspace.h"
 
 namespace raystream {
@@ -15,12 +16,20 @@ namespace raystream {
 // Material keys of at most this many bits (32 buckets) can be sorted by the multisplit.
 inline constexpr int kMultisplitKeyBits = 5;
 
+// Bits of a material sort key: keys are 0..material_count-1 for hits and material_count for
+// dead slots, so ceil(log2(material_count + 1)) bits, at least 1.
+constexpr int material_key_bits(int material_count) {
+  int bits = 1;
+  while ((1 << bits) <= material_count) ++bits;
+  return bits;
+}
+
 class PathPrimitives {
  public:
   virtual ~PathPrimitives() = default;
 
-  // "own", "thrust" or "cpu".
-  virtual const char* name() const = 0;
+  // own, thrust or cpu.
+  virtual PrimitivesBackend backend() const = 0;
 
   // Workspace bytes for compaction of n slots (when compact) and a sort of n slots
   // over key_bits bits (when key_bits > 0; by the multisplit when `multisplit`).

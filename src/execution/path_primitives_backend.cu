@@ -43,7 +43,13 @@ constexpr int sort_end_bit(int code_bits) {
 
 class BackendPathPrimitives final : public PathPrimitives {
  public:
-  const char* name() const override { return prim::kBackendName; }
+  PrimitivesBackend backend() const override {
+#if PRIM_BACKEND == PRIM_BACKEND_THRUST
+    return PrimitivesBackend::thrust;
+#else
+    return PrimitivesBackend::own;
+#endif
+  }
 
   std::size_t workspace_bytes(std::size_t n, bool compact, int key_bits,
                               bool multisplit) const override {

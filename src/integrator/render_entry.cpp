@@ -1,7 +1,7 @@
-// render() and primitives_backend_name() for the backend this library is compiled for (one copy
+// render() and primitives_backend() for the backend this library is compiled for (one copy
 // per backend library; a binary links exactly one).
 #include "execution/path_primitives.h"
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "integrator/wavefront.h"
 
 namespace raystream {
@@ -18,8 +18,8 @@ const PathPrimitives& backend_primitives() {
 
 }  // namespace
 
-const char* primitives_backend_name() {
-  return backend_primitives().name();
+PrimitivesBackend primitives_backend() {
+  return backend_primitives().backend();
 }
 
 RenderResult render(const Scene& scene, const RenderSettings& settings) {

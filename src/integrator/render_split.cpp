@@ -15,38 +15,11 @@
 #include <thread>
 #include <vector>
 
-#include "integrator/render.h"
+#include "execution/devices.h"
+#include "integrator/api/render.h"
 #include "primitives/error.h"
 
 namespace raystream {
-
-std::vector<int> all_gpu_devices() {
-  std::vector<int> devices;
-  if (!gpu_available()) return devices;
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) return devices;
-  for (int d = 0; d < count; ++d) devices.push_back(d);
-  return devices;
-}
-
-void set_gpu_device(int device) {
-  int count = 0;
-  PRIM_CUDA_CHECK(cudaGetDeviceCount(&count));
-  if (device < 0 || device >= count)
-    throw std::runtime_error("render: CUDA device " + std::to_string(device) + " does not exist (" +
-                             std::to_string(count) + " visible)");
-  PRIM_CUDA_CHECK(cudaSetDevice(device));
-}
-
-double create_gpu_context(int device) {
-  const auto start = std::chrono::steady_clock::now();
-  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
-    cudaGetLastError();
-    return 0.0;
-  }
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 int share_first_sample(const RenderSettings& settings, int share, int shares) {
   // Rounded up, so the first shares get the extra samples and share 0 is empty only when spp is.
@@ -86,7 +59,7 @@ void add_share_stats(RenderStats& t, const RenderStats& s) {
   t.spp += s.spp;
   t.samples += s.samples;
   // The earliest stop speaks for the render (a share that finished did not stop).
-  if (t.stopped.empty()) t.stopped = s.stopped;
+  if (t.stopped == StopReason::none) t.stopped = s.stopped;
   t.first_sample = std::min(t.first_sample, s.first_sample);
   t.path_segments += s.path_segments;
   t.shadow_rays += s.shadow_rays;

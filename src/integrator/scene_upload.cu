@@ -89,14 +89,16 @@ void SceneUpload::prepare_on_host(const Scene& scene, const std::vector<Material
 void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
                                     const std::vector<MaterialData>& materials,
                                     MemoryTally* tally) {
+  // The environment light builds its sampling tables from the scene's map (lights/).
+  const EnvironmentTables environment = build_environment_tables(scene.environment);
   objects_ = Buffer<SceneObject>(ex, "scene objects", acceleration_.objects.size(), tally);
   materials_ = Buffer<MaterialData>(ex, "materials", materials.size(), tally);
   environment_texels_ =
       Buffer<glm::vec3>(ex, "environment map", scene.environment.texels.size(), tally);
   environment_marginal_ =
-      Buffer<float>(ex, "environment CDF (rows)", scene.environment.marginal_cdf.size(), tally);
+      Buffer<float>(ex, "environment CDF (rows)", environment.marginal_cdf.size(), tally);
   environment_conditional_ = Buffer<float>(ex, "environment CDFs (columns)",
-                                           scene.environment.conditional_cdf.size(), tally);
+                                           environment.conditional_cdf.size(), tally);
   textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
   light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
   light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);
@@ -107,8 +109,8 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
   upload(ex, objects_, acceleration_.objects);
   upload(ex, materials_, materials);
   upload(ex, environment_texels_, scene.environment.texels);
-  upload(ex, environment_marginal_, scene.environment.marginal_cdf);
-  upload(ex, environment_conditional_, scene.environment.conditional_cdf);
+  upload(ex, environment_marginal_, environment.marginal_cdf);
+  upload(ex, environment_conditional_, environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
 #define RAYSTREAM_LIGHT_UPLOAD(type, kind, array) upload(ex, kind##_lights_, lights_.array);
   RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_UPLOAD)
@@ -140,7 +142,7 @@ void SceneUpload::upload_sah_tree(const Executor& ex, MemoryTally* tally) {
 void SceneUpload::record_sah_stats() {
   bvh_stats_.built = !acceleration_.nodes.empty();
   if (bvh_stats_.built) {
-    bvh_stats_.builder = "sah";
+    bvh_stats_.builder = BvhBuilder::sah;
     bvh_stats_.nodes = acceleration_.nodes.size();
     bvh_stats_.leaves = acceleration_.leaves;
     bvh_stats_.depth = acceleration_.depth;
@@ -232,8 +234,8 @@ void SceneUpload::upload_with_lbvh(const Executor& ex, const PathPrimitives& pri
   view_.geometry.triangle_count = static_cast<int>(slots);
   view_.geometry.node_count = static_cast<int>(nodes_.size());
   bvh_stats_.built = true;
-  bvh_stats_.builder = "lbvh";
-  bvh_stats_.sort = primitives.name();
+  bvh_stats_.builder = BvhBuilder::lbvh;
+  bvh_stats_.sort = primitives.backend();
   bvh_stats_.nodes = nodes_.size();
   bvh_stats_.leaves = tree.leaves;
   bvh_stats_.depth = tree.depth;

@@ -14,7 +14,7 @@
 #include "geometry/lbvh.h"
 #include "geometry/scene_acceleration.h"
 #include "integrator/path/path_state.h"
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "lights/light_table.h"
 #include "scene/scene.h"
 

@@ -12,6 +12,7 @@
 
 #include "core/stopwatch.h"
 #include "execution/buffer.h"
+#include "execution/devices.h"
 #include "execution/executor.h"
 #include "film/film.h"
 #include "integrator/path/path_state.h"
@@ -24,32 +25,6 @@
 #include "primitives/error.h"
 
 namespace raystream {
-
-bool gpu_available() {
-  return prim::cuda_device_available();
-}
-
-int material_key_bits(int material_count) {
-  int bits = 1;
-  while ((1 << bits) <= material_count) ++bits;
-  return bits;
-}
-
-void record_allocation_time(RenderContext& c) {
-  c.stats.startup.allocate_ms = milliseconds_since(c.schedule_start);
-}
-
-void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
-                       bool compact, int sort_bits, bool multisplit) {
-  if (!c.ex.gpu() || !(compact || sort_bits > 0)) return;
-  const std::size_t bytes = c.primitives.workspace_bytes(n, compact, sort_bits, multisplit);
-  try {
-    workspace.reserve(bytes);
-  } catch (const prim::Error& e) {
-    throw std::runtime_error("out of GPU memory allocating the primitives workspace (" +
-                             std::to_string(bytes) + " bytes): " + e.what());
-  }
-}
 
 namespace {
 
@@ -149,11 +124,11 @@ SampleRange sample_range(const RenderSettings& settings, std::size_t pixels) {
 
 // What the report states of the render before it runs.
 void describe_render(RenderStats& stats, const RenderSettings& settings, const Executor& ex,
-                     const char* backend, int width, int height) {
-  stats.schedule = schedule_name(settings.schedule);
-  stats.timing = stage_timing_name(settings.timing);
+                     PrimitivesBackend backend, int width, int height) {
+  stats.schedule = settings.schedule;
+  stats.timing = settings.timing;
   stats.backend = backend;
-  stats.executor = executor_kind_name(settings.executor);
+  stats.executor = settings.executor;
   stats.device = device_name(ex);
   stats.spp = settings.spp;
   stats.width = width;
@@ -161,16 +136,13 @@ void describe_render(RenderStats& stats, const RenderSettings& settings, const E
   stats.depth = settings.depth;
   stats.bounces.resize(settings.depth);
   for (int b = 0; b < settings.depth; ++b) stats.bounces[b].bounce = b;
-  stats.integrator = settings.nee ? "path" : "bsdf";
+  stats.nee = settings.nee;
   stats.sort_by_material = settings.sort_by_material;
   stats.material_multisplit = settings.material_multisplit;
   stats.compact = settings.compact;
-  stats.compaction = settings.schedule == Schedule::megakernel      ? ""
-                     : settings.compaction == Compaction::fused         ? "fused"
-                     : settings.compact                                 ? "separate"
-                                                                        : "off";
-  stats.shade =
-      settings.schedule == Schedule::megakernel ? "megakernel" : shade_mode_name(settings.shade);
+  stats.compaction =
+      settings.compaction == Compaction::fused ? Compaction::fused : Compaction::separate;
+  stats.shade = settings.shade;
 }
 
 // The time budget, the stop request and the checkpoints, polled by the schedule between waves or
@@ -330,7 +302,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const bool gpu = asked.executor == ExecutorKind::gpu;
   const PathPrimitives& primitives = gpu ? gpu_primitives : cpu_path_primitives();
   const RenderSettings settings = settings_that_run(asked, lobes, material_count,
-                                                    std::string(primitives.name()) != "thrust");
+                                                    primitives.backend() != PrimitivesBackend::thrust);
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
 
@@ -355,7 +327,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
 
   RenderResult result;
   RenderStats& stats = result.stats;
-  describe_render(stats, settings, ex, primitives.name(), width, height);
+  describe_render(stats, settings, ex, primitives.backend(), width, height);
   stats.bvh = upload.bvh_stats();
   stats.startup = upload.startup();
   stats.layout = StateLayout{kCarriedBytes, kRadianceBytes, kHitBytes, kShadowBytes};
@@ -388,7 +360,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
         std::max<std::size_t>(stats.peak_device_bytes, upload.bvh_stats().build_peak_bytes);
   // A render asked to stop that had nothing left to do stopped for no reason.
   if (context.next_sample >= range.end) clock.forget_stop();
-  stats.stopped = stop_reason_name(clock.stopped());
+  stats.stopped = clock.stopped();
   stats.samples = context.next_sample - range.begin;
 
   take_film(result, film, settings, range.begin, context.next_sample);

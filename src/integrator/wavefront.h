@@ -3,7 +3,7 @@
 #pragma once
 
 #include "execution/path_primitives.h"
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "materials/bsdf.h"
 #include "scene/scene.h"
 
@@ -30,9 +30,5 @@ RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures
                                  int material_count, bool fused_by_default);
 // The same for `scene`'s materials, fused by default.
 RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene);
-
-// Bits of a material sort key: keys are 0..material_count-1 for hits and material_count for
-// dead slots, so ceil(log2(material_count + 1)) bits, at least 1.
-int material_key_bits(int material_count);
 
 }  // namespace raystream

@@ -1,25 +1,33 @@
-// The CDFs of an environment map's importance sampling, built on the host, and the kernels' view
-// of the map. The mapping, the rotation and the sampling are documented in lights/environment.h;
-// the map is read from its file by io/image/environment_reader.h.
+// The environment light's own tables, the CDFs of its importance sampling, built on the host from
+// the scene's map, and the kernels' view of the map. The mapping, the rotation and the sampling
+// are documented in lights/environment.h; the map is read from its file by
+// io/image/environment_reader.h.
 #pragma once
 
 #include <cfloat>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "lights/environment.h"
 #include "scene/environment.h"
 
 namespace raystream {
 
-// (Re)builds env.marginal_cdf and env.conditional_cdf from env.texels (width x height): each
-// texel weighs luminance x sin(theta at the centre of its row); a row, or a whole map, of zero
-// weight gets uniform CDFs so nothing divides by zero. Clears them for a uniform environment
-// (width or height 0). Throws std::invalid_argument when texels does not hold width x height.
-void build_environment_cdfs(Environment& env);
+// The CDFs of an environment map's importance sampling.
+struct EnvironmentTables {
+  std::vector<float> marginal_cdf;     // height + 1 entries, from 0 to 1
+  std::vector<float> conditional_cdf;  // height rows of width + 1 entries, each from 0 to 1
+};
+
+// The tables of env.texels (width x height): each texel weighs luminance x sin(theta at the
+// centre of its row); a row, or a whole map, of zero weight gets uniform CDFs so nothing divides
+// by zero. Empty for a uniform environment (width or height 0). Throws std::invalid_argument when
+// texels does not hold width x height.
+EnvironmentTables build_environment_tables(const Environment& env);
 
 // The kernels' view of `env`, on the arrays the caller supplies: host vectors for the CPU
-// executor, device copies of env.texels, env.marginal_cdf and env.conditional_cdf for the GPU.
+// executor, device copies of env.texels and of its tables' CDFs for the GPU.
 inline EnvironmentView environment_view(const Environment& env, const glm::vec3* texels,
                                         const float* marginal, const float* conditional) {
   EnvironmentView v;

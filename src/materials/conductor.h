@@ -5,7 +5,7 @@
 //
 // Energy lost to single scattering: light that would bounce between microfacets leaves the lobe.
 // With R = 1 the directional albedo at normal incidence is 0.991 at ROUGHNESS 0.3, 0.825 at 0.6
-// and 0.307 (exactly 1 - ln 2) at 1.0 (tests/render/bsdf_sampling_test.cpp); lower at grazing
+// and 0.307 (exactly 1 - ln 2) at 1.0 (tests/materials/bsdf_sampling_test.cpp); lower at grazing
 // angles. Not compensated: keep ROUGHNESS below about 0.6 for metals that should not darken.
 #pragma once
 

@@ -29,6 +29,15 @@ struct Material {
   int texture = -1;
 };
 
+// The fields of each struct of the scene, in two lists: those that change the image (the scene's
+// fingerprint hashes them: scene/scene_fingerprint.h) and those that do not (names, paths, the
+// defaults that the render's settings override). scene_fingerprint.cpp checks that every field is
+// in one list (core/field_count.h), and scene_fingerprint_test that a change to a field of the
+// first list changes the fingerprint and one of the second does not.
+#define RAYSTREAM_MATERIAL_IMAGE_FIELDS(X) \
+  X(type) X(color) X(emittance) X(ior) X(roughness) X(emission) X(two_sided) X(texture)
+#define RAYSTREAM_MATERIAL_OTHER_FIELDS(X) X(name)
+
 struct Object {
   ShapeType shape = ShapeType::sphere;  // unit sphere (radius 0.5) or unit cube ([-0.5, 0.5]^3)
   int material = 0;                     // index into Scene::materials
@@ -36,6 +45,8 @@ struct Object {
   glm::vec3 rotation_degrees{0.0f};     // ROTAT: Euler angles in degrees, applied X, then Y, then Z
   glm::vec3 scale{1.0f};                // SCALE
 };
+#define RAYSTREAM_OBJECT_IMAGE_FIELDS(X) X(shape) X(material) X(translation) X(rotation_degrees) X(scale)
+#define RAYSTREAM_OBJECT_OTHER_FIELDS(X)
 
 // The object's transform (core/transform.h).
 inline glm::mat4 object_to_world(const Object& object) {
@@ -70,6 +81,10 @@ struct Camera {
   float focal_distance = 0.0f;  // FOCAL_DISTANCE: 0 = distance from EYE to LOOKAT
   float near_distance = 0.0f;   // NEAR: camera rays start this far along the view direction
 };
+#define RAYSTREAM_CAMERA_IMAGE_FIELDS(X)                                              \
+  X(width) X(height) X(fovy_degrees) X(eye) X(lookat) X(up) X(lens_radius) X(focal_distance) \
+  X(near_distance)
+#define RAYSTREAM_CAMERA_OTHER_FIELDS(X)
 
 // A file a scene was read from: what it is ("scene file", "OBJ file", "image file"...), where, and
 // which file it is (device and inode), so that no output of the render replaces it.
@@ -95,5 +110,9 @@ struct Scene {
   // map, glTF files and their buffers and images (empty for a scene parsed from text).
   std::vector<SceneInput> inputs;
 };
+// Triangles are hashed whole (their bytes), so every field of theirs is in.
+#define RAYSTREAM_SCENE_IMAGE_FIELDS(X) \
+  X(materials) X(objects) X(triangles) X(camera) X(environment) X(textures)
+#define RAYSTREAM_SCENE_OTHER_FIELDS(X) X(path) X(iterations) X(depth) X(output_name) X(inputs)
 
 }  // namespace raystream

@@ -18,5 +18,8 @@ struct TextureImage {
   int width = 0, height = 0;
   std::vector<glm::vec4> texels;  // linear RGBA, width * height, row 0 = the top of the image
 };
+// Which fields change the image (scene/scene.h says why the lists).
+#define RAYSTREAM_TEXTURE_IMAGE_FIELDS(X) X(width) X(height) X(texels)
+#define RAYSTREAM_TEXTURE_OTHER_FIELDS(X) X(path)
 
 }  // namespace raystream

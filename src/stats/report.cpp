@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "io/files/atomic_file.h"
 
 namespace raystream {
 namespace {
@@ -18,7 +17,7 @@ double per(double value, double frames) {
 // The samples this run rendered: the statistics' count, or for statistics made without one
 // (a render of every sample that was neither stopped nor resumed) spp x width x height.
 double samples_rendered(const RenderStats& stats) {
-  if (stats.samples > 0 || !stats.stopped.empty() || stats.film_samples > 0)
+  if (stats.samples > 0 || stats.stopped != StopReason::none || stats.film_samples > 0)
     return static_cast<double>(stats.samples);
   return static_cast<double>(stats.spp) * stats.width * stats.height;
 }
@@ -50,10 +49,11 @@ std::string mib_text(std::uint64_t bytes) {
 }
 
 // The BVH line's second half: which builder, with what, and its memory.
-std::string bvh_build_text(const BvhStats& bvh, const std::string& executor) {
+std::string bvh_build_text(const BvhStats& bvh, ExecutorKind executor) {
   std::string text;
-  if (bvh.builder == "lbvh") {
-    text = format("lbvh on the %s executor (radix sort: %s)", executor.c_str(), bvh.sort.c_str());
+  if (bvh.builder == BvhBuilder::lbvh) {
+    text = format("lbvh on the %s executor (radix sort: %s)", executor_kind_name(executor),
+                  primitives_backend_name(bvh.sort));
   } else {
     text = "sah on the host";
   }
@@ -137,12 +137,11 @@ double timed_wave_ms(const RenderStats& stats) {
 
 // The first line: the scene, the image, the samples and the settings that shaped the render.
 void print_settings(std::ostream& out, const RenderStats& stats, const RunInfo& info, double spp) {
-  std::string schedule = stats.schedule;
-  if (stats.schedule == "stream")
-    schedule += stats.compaction.empty()
-                    ? format(" (pool %zu)", stats.pool)
-                    : format(" (pool %zu, %s compaction)", stats.pool, stats.compaction.c_str());
-  if (stats.schedule == "frame") schedule += stats.compact ? " (compact on)" : " (compact off)";
+  std::string schedule = schedule_name(stats.schedule);
+  if (stats.schedule == Schedule::stream)
+    schedule += format(" (pool %zu, %s compaction)", stats.pool, compaction_text(stats));
+  if (stats.schedule == Schedule::frame)
+    schedule += stats.compact ? " (compact on)" : " (compact off)";
   const std::string samples_text =
       partial_render(stats) ? format("%.2f of %d samples per pixel", spp, stats.spp)
                             : format("%d sample%s per pixel", stats.spp, stats.spp == 1 ? "" : "s");
@@ -150,7 +149,7 @@ void print_settings(std::ostream& out, const RenderStats& stats, const RunInfo& 
       "%s: %d x %d, %s, depth %d, integrator %s, schedule %s, sort by "
       "material %s, seed %llu\n",
       info.scene.c_str(), stats.width, stats.height, samples_text.c_str(), stats.depth,
-      stats.integrator.c_str(), schedule.c_str(),
+      integrator_name(stats.nee), schedule.c_str(),
       stats.sort_by_material ? (stats.material_multisplit ? "multisplit" : "on") : "off",
       static_cast<unsigned long long>(info.seed));
 }
@@ -158,8 +157,8 @@ void print_settings(std::ostream& out, const RenderStats& stats, const RunInfo& 
 // Per depth; the frame schedule also has stage times per bounce.
 void print_depth_table(std::ostream& out, const RenderStats& stats, const RenderSummary& s,
                        double spp) {
-  const bool frame = stats.schedule == "frame";
-  const bool bounce_ms = frame && stats.timing != "off";
+  const bool frame = stats.schedule == Schedule::frame;
+  const bool bounce_ms = frame && stats.timing != StageTiming::off;
   const auto stage_columns = [&](const auto& ms) {
     return format(" %12.3f %10.3f %10.3f %10.3f %11.3f", per(ms(Stage::intersect), spp),
                   per(ms(Stage::sort), spp), per(ms(Stage::shade), spp),
@@ -198,12 +197,13 @@ void print_depth_table(std::ostream& out, const RenderStats& stats, const Render
 
 // The stream schedule's waves by the pool's fill, and the host's time in the launch calls.
 void print_waves(std::ostream& out, const RenderStats& stats) {
-  if (stats.schedule != "stream") return;
+  if (stats.schedule != Schedule::stream) return;
   out << format("\nwaves by fill of the pool: %zu wave%s", stats.waves.size(),
                 stats.waves.size() == 1 ? "" : "s");
-  out << (stats.timing == "off" ? std::string(" (wave times off)\n") : std::string("\n"));
+  out << (stats.timing == StageTiming::off ? std::string(" (wave times off)\n")
+                                           : std::string("\n"));
   out << format("%8s %8s %12s %14s %12s %8s\n", "fill", "waves", "paths", "regenerated",
-                stats.executor == "cpu" ? "CPU ms" : "GPU ms", "time %");
+                stats.executor == ExecutorKind::cpu ? "CPU ms" : "GPU ms", "time %");
   const double wave_ms = timed_wave_ms(stats);
   for (const WaveFillClass& c : wave_fill_classes(stats)) {
     out << format(
@@ -211,13 +211,13 @@ void print_waves(std::ostream& out, const RenderStats& stats) {
         static_cast<unsigned long long>(c.paths), static_cast<unsigned long long>(c.regenerated),
         c.ms, wave_ms > 0 ? 100.0 * c.ms / wave_ms : 0.0);
   }
-  if (stats.executor == "gpu" && !stats.waves.empty() && stats.host_queue_ms > 0) {
+  if (stats.executor == ExecutorKind::gpu && !stats.waves.empty() && stats.host_queue_ms > 0) {
     // The host's time in the launch calls: they return at once while the launch queue has room,
     // and wait for the GPU once it is full, so a figure near the wave's GPU time means the GPU,
     // not the host, sets the pace.
     out << format("host: %.1f us per wave in launch calls",
                   1000.0 * stats.host_queue_ms / double(stats.waves.size()));
-    if (stats.timing != "off" && stats.total_ms > 0)
+    if (stats.timing != StageTiming::off && stats.total_ms > 0)
       out << format("; waves cover %.1f%% of the loop's time", 100.0 * wave_ms / stats.total_ms);
     out << "\n";
   }
@@ -225,7 +225,9 @@ void print_waves(std::ostream& out, const RenderStats& stats) {
 
 // The stages' times over the render (the frame schedule gives them per bounce instead).
 void print_stage_times(std::ostream& out, const RenderStats& stats, const RenderSummary& s) {
-  if (stats.schedule == "frame" || stats.timing == "off" || stats.timed_units <= 0) return;
+  if (stats.schedule == Schedule::frame || stats.timing == StageTiming::off ||
+      stats.timed_units <= 0)
+    return;
   double total = 0;
   for (double ms : s.stage_ms) total += ms;
   out << format("stage ms (from %d timed wave%s):", stats.timed_units,
@@ -269,7 +271,8 @@ void print_totals(std::ostream& out, const RenderStats& stats, const RenderSumma
     out << format("%-17s %.0f this run, %llu on the film (per pixel %u to %u)%s%s\n", "samples",
                   samples_rendered(stats), static_cast<unsigned long long>(stats.film_samples),
                   stats.pixel_samples_min, stats.pixel_samples_max,
-                  stats.stopped.empty() ? "" : ", stopped by ", stats.stopped.c_str());
+                  stats.stopped == StopReason::none ? "" : ", stopped by ",
+                  stop_reason_name(stats.stopped));
   }
   out << format("%-17s %s\n", "samples/s", rate_text(s.samples_per_second).c_str());
   out << format("%-17s %s (%llu segments)\n", "path segments/s",
@@ -279,9 +282,9 @@ void print_totals(std::ostream& out, const RenderStats& stats, const RenderSumma
     out << format("%-17s %s (%llu rays)\n", "shadow rays/s",
                   rate_text(s.seconds > 0 ? double(stats.shadow_rays) / s.seconds : 0.0).c_str(),
                   static_cast<unsigned long long>(stats.shadow_rays));
-  if (!stats.shade.empty()) {
+  {
     // Shade queues: each lobe kind's share of the shaded paths.
-    std::string shading = stats.shade;
+    std::string shading = shading_text(stats);
     if (!stats.kernel_variant.empty()) shading += " (" + stats.kernel_variant + ")";
     std::uint64_t queued = 0;
     for (const std::uint64_t n : stats.queue_paths) queued += n;
@@ -334,15 +337,17 @@ void print_run(std::ostream& out, const RenderStats& stats, const RunInfo& info)
                      info.denoise_transfer_ms)
             : std::string();
     out << format("%-17s %s on the %s: %.2f ms%s\n", "denoiser", info.denoiser.c_str(),
-                  info.denoise_device.c_str(), info.denoise_ms, transfers.c_str());
+                  executor_kind_name(info.denoise_device), info.denoise_ms, transfers.c_str());
   }
-  if (!info.binary_backend.empty() && info.binary_backend != stats.backend) {
-    out << format("%-17s %s (binary built with %s)\n", "backend", stats.backend.c_str(),
-                  info.binary_backend.c_str());
+  const char* backend = primitives_backend_name(stats.backend);
+  if (info.binary_backend != stats.backend) {
+    out << format("%-17s %s (binary built with %s)\n", "backend", backend,
+                  primitives_backend_name(info.binary_backend));
   } else {
-    out << format("%-17s %s\n", "backend", stats.backend.c_str());
+    out << format("%-17s %s\n", "backend", backend);
   }
-  out << format("%-17s %s (%s)\n", "executor", stats.executor.c_str(), stats.device.c_str());
+  out << format("%-17s %s (%s)\n", "executor", executor_kind_name(stats.executor),
+                stats.device.c_str());
   if (!info.output.empty()) out << format("%-17s %s\n", "image", info.output.c_str());
   if (!info.resumed_from.empty())
     out << format("%-17s %s\n", "resumed from", info.resumed_from.c_str());
@@ -356,14 +361,14 @@ void add_settings_json(OrderedJson& j, const RenderStats& stats, const RunInfo& 
   j["version"] = info.version;
   j["scene"] = info.scene;
   j["output"] = info.output;
-  j["backend"] = stats.backend;
-  j["binary_backend"] = info.binary_backend;
-  j["executor"] = stats.executor;
+  j["backend"] = primitives_backend_name(stats.backend);
+  j["binary_backend"] = primitives_backend_name(info.binary_backend);
+  j["executor"] = executor_kind_name(stats.executor);
   j["device"] = stats.device;
-  j["integrator"] = stats.integrator;
-  j["schedule"] = stats.schedule;
+  j["integrator"] = integrator_name(stats.nee);
+  j["schedule"] = schedule_name(stats.schedule);
   j["pool"] = stats.pool;
-  j["stage_timing"] = stats.timing;
+  j["stage_timing"] = stage_timing_name(stats.timing);
   j["width"] = stats.width;
   j["height"] = stats.height;
   j["spp"] = stats.spp;
@@ -371,7 +376,7 @@ void add_settings_json(OrderedJson& j, const RenderStats& stats, const RunInfo& 
   j["samples"] = static_cast<std::uint64_t>(samples_rendered(stats));  // whole samples
   j["film_samples"] = stats.film_samples;
   j["pixel_samples"] = {{"min", stats.pixel_samples_min}, {"max", stats.pixel_samples_max}};
-  j["stopped"] = stats.stopped;
+  j["stopped"] = stop_reason_name(stats.stopped);
   j["resumed_from"] = info.resumed_from;
   j["checkpoint"] = info.checkpoint;
   j["depth"] = stats.depth;
@@ -379,8 +384,8 @@ void add_settings_json(OrderedJson& j, const RenderStats& stats, const RunInfo& 
   j["sort_by_material"] = stats.sort_by_material;
   j["material_multisplit"] = stats.material_multisplit;
   j["compact"] = stats.compact;
-  j["compaction"] = stats.compaction;
-  j["shade"] = stats.shade;
+  j["compaction"] = compaction_text(stats);
+  j["shade"] = shading_text(stats);
   j["state_bytes"] = {{"carried", stats.layout.carried},
                       {"radiance", stats.layout.radiance},
                       {"hit", stats.layout.hit},
@@ -414,8 +419,9 @@ void add_totals_json(OrderedJson& j, const RenderStats& stats, const RenderSumma
               {"depth", stats.bvh.depth},
               {"sah_cost", stats.bvh.sah_cost},
               {"build_ms", stats.bvh.build_ms},
-              {"builder", stats.bvh.builder},
-              {"sort", stats.bvh.sort},
+              {"builder", stats.bvh.built ? bvh_builder_name(stats.bvh.builder) : ""},
+              {"sort", stats.bvh.builder == BvhBuilder::lbvh ? primitives_backend_name(stats.bvh.sort)
+                                                             : ""},
               {"tree_bytes", stats.bvh.tree_bytes},
               {"primitive_bytes", stats.bvh.primitive_bytes},
               {"build_peak_bytes", stats.bvh.build_peak_bytes}};
@@ -428,7 +434,7 @@ void add_totals_json(OrderedJson& j, const RenderStats& stats, const RenderSumma
     j["denoise"] = nullptr;
   } else {
     j["denoise"] = {{"filter", info.denoiser},
-                    {"device", info.denoise_device},
+                    {"device", executor_kind_name(info.denoise_device)},
                     {"ms", info.denoise_ms},
                     {"transfer_ms", info.denoise_transfer_ms}};
   }
@@ -521,13 +527,8 @@ std::string stats_json(const RenderStats& stats, const RunInfo& info) {
     j["shares"] = shares_json(stats);
     j["wall_ms"] = stats.wall_ms;
   }
-  if (stats.schedule == "stream") j["waves"] = waves_json(stats);
+  if (stats.schedule == Schedule::stream) j["waves"] = waves_json(stats);
   return j.dump(2) + "\n";
-}
-
-void write_stats_json(const std::string& path, const RenderStats& stats, const RunInfo& info) {
-  const std::string text = stats_json(stats, info);
-  write_file_atomically(path, std::vector<unsigned char>(text.begin(), text.end()));
 }
 
 }  // namespace raystream

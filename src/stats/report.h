@@ -7,24 +7,26 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "execution/executor_kind.h"
+#include "integrator/api/render_stats.h"
 
 namespace raystream {
 
 // What was run, for the report's header and the JSON.
 struct RunInfo {
   std::string version;         // raystream's version
-  std::string binary_backend;  // the primitives backend the binary was built with (own, thrust)
+  // The primitives backend the binary was built with (own, thrust).
+  PrimitivesBackend binary_backend = PrimitivesBackend::own;
   std::string scene;           // scene file
   std::string output;          // image file written
   std::uint64_t seed = 0;
   // main's clock: encoding the image, and from the start to the image encoded (-1: not measured).
   double encode_ms = -1;
   double elapsed_ms = -1;
-  // --denoise: the filter that ran ("" when none), where ("gpu" or "cpu"), and its milliseconds:
-  // the filter (the kernels on the GPU), the copies of the image there and back (-1: none).
+  // --denoise: the filter that ran ("" when none), where, and its milliseconds: the filter (the
+  // kernels on the GPU), the copies of the image there and back (-1: none).
   std::string denoiser;
-  std::string denoise_device;
+  ExecutorKind denoise_device = ExecutorKind::cpu;
   double denoise_ms = -1;
   double denoise_transfer_ms = -1;
   std::string resumed_from;  // the checkpoint this render went on from ("" when none)
@@ -61,8 +63,5 @@ void print_report(std::ostream& out, const RenderStats& stats, const RunInfo& in
 
 // The same numbers as a JSON document (pretty-printed, ends with a newline).
 std::string stats_json(const RenderStats& stats, const RunInfo& info);
-
-// Writes stats_json() to `path` atomically; throws OutputError naming the file on failure.
-void write_stats_json(const std::string& path, const RenderStats& stats, const RunInfo& info);
 
 }  // namespace raystream

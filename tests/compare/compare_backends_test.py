@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "compare_backends.py"
-SCENE = "tests/render/data/tiny.json"
+SCENE = "tests/data/tiny.json"
 REQUIRED = ["scene", "schedule", "backend", "compact", "sort", "width", "height", "depth", "spp",
             "ms_per_spp", "samples_per_s", "path_segments_per_s", "compact_ms_per_spp",
             "sort_ms_per_spp", "regenerate_ms_per_spp", "share_compact_sort", "share_low_fill",
@@ -410,7 +410,7 @@ class Options(unittest.TestCase):
         self.assertIn("raystream", proc.stderr)
 
     def test_failing_render_stops_with_its_command(self):
-        proc, _ = self.run_script("--build", BUILD, "--scenes", "tests/render/data/malformed.json")
+        proc, _ = self.run_script("--build", BUILD, "--scenes", "tests/data/malformed.json")
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("malformed.json", proc.stderr)
 

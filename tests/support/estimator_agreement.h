@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "io/scene/scene_loader.h"
 #include "render_test_scenes.h"
 #include "statistics.h"
@@ -114,10 +114,10 @@ inline Agreement expect_estimators_agree(const std::string& path, ExecutorKind e
 }
 
 // The scene files the agreement is tested on: every shipped scene and the test scenes made for
-// it (tests/render/data/agreement), paths relative to the source folder where ctest runs.
+// it (tests/data/agreement), paths relative to the source folder where ctest runs.
 inline std::vector<std::string> agreement_scene_paths() {
   std::vector<std::string> paths;
-  for (const char* folder : {"scenes", "tests/render/data/agreement"})
+  for (const char* folder : {"scenes", "tests/data/agreement"})
     for (const auto& entry : std::filesystem::directory_iterator(folder))
       if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
   std::sort(paths.begin(), paths.end());

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "io/scene/scene_loader.h"
 #include "materials/material_data.h"
 #include "render_test_scenes.h"
@@ -244,7 +244,7 @@ TEST_P(RenderOnExecutor, MaterialQueuesTraceTheSamePathsAsTheSingleKernel) {
       s.height = 32;
       s.shade = ShadeMode::single;
       const RenderResult single = render(scene, s);
-      EXPECT_EQ(single.stats.shade, "single");
+      EXPECT_EQ(single.stats.shade, ShadeMode::single);
       EXPECT_TRUE(single.stats.queue_paths.empty());
       s.shade = ShadeMode::queues;
       for (const Backend& backend : executor_case().backends) {
@@ -252,7 +252,7 @@ TEST_P(RenderOnExecutor, MaterialQueuesTraceTheSamePathsAsTheSingleKernel) {
         const RenderResult queues = backend.render(scene, s);
         expect_consistent_stats(queues, s);
         expect_same_paths(queues, single);
-        EXPECT_EQ(queues.stats.shade, "queues");
+        EXPECT_EQ(queues.stats.shade, ShadeMode::queues);
         ASSERT_EQ(queues.stats.queue_paths.size(), std::size_t(kBsdfKindCount));
         ASSERT_EQ(queues.stats.queue_names.size(), std::size_t(kBsdfKindCount));
         EXPECT_EQ(queues.stats.queue_names[0], "emitter");
@@ -378,14 +378,14 @@ TEST_P(RenderOnExecutor, SortOverMoreThanEightKeyBits) {
 
 TEST_P(RenderOnExecutor, ShippedScenesMatchTheirReferenceMeans) {
   // Every shipped scene in every schedule at 64x48: the image's mean per channel against the
-  // scene's reference (tests/render/data/shipped_scene_means.json, written by
+  // scene's reference (tests/data/shipped_scene_means.json, written by
   // scripts/shipped_scene_means.py from many samples). The render is two halves (samples per
   // pixel: the case's shipped_half_spp) under two seeds: per pixel their difference is pure noise,
   // so its spread gives the standard error of the mean (the scene's own structure cancels); the
   // reference's error is that scaled by the ratio of samples. The mean must lie within six standard
   // errors plus 0.1%.
-  std::ifstream file("tests/render/data/shipped_scene_means.json");
-  ASSERT_TRUE(file) << "tests/render/data/shipped_scene_means.json";
+  std::ifstream file("tests/data/shipped_scene_means.json");
+  ASSERT_TRUE(file) << "tests/data/shipped_scene_means.json";
   const nlohmann::json references = nlohmann::json::parse(file);
   const double reference_spp = references["spp"];
   std::vector<std::string> paths;

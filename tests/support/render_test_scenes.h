@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "integrator/render.h"
+#include "integrator/api/render.h"
 #include "io/scene/scene_loader.h"
 #include "scene/scene.h"
 
@@ -297,10 +297,10 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
   const bool stream = s.schedule == Schedule::stream;
   const bool frame = s.schedule == Schedule::frame;
   const bool megakernel = s.schedule == Schedule::megakernel;
-  EXPECT_EQ(st.schedule, schedule_name(s.schedule));
+  EXPECT_EQ(st.schedule, s.schedule);
   // What ran: the megakernel times no stage, sorts nothing and compacts nothing; the stream
   // schedule always compacts.
-  EXPECT_EQ(st.timing, stage_timing_name(megakernel ? StageTiming::off : s.timing));
+  EXPECT_EQ(st.timing, megakernel ? StageTiming::off : s.timing);
   EXPECT_EQ(st.sort_by_material, s.sort_by_material && !megakernel);
   EXPECT_EQ(st.compact, stream || (frame && s.compact));
   EXPECT_EQ(st.spp, s.spp);
@@ -319,7 +319,7 @@ inline void expect_consistent_stats(const RenderResult& r, const RenderSettings&
   EXPECT_EQ(st.bounces[s.depth - 1].paths_out, 0u);
   // The sort stage: a sort by material id, or the material queues' split.
   const bool sorts =
-      s.schedule != Schedule::megakernel && (s.sort_by_material || st.shade == "queues");
+      s.schedule != Schedule::megakernel && (s.sort_by_material || st.shade == ShadeMode::queues);
   std::uint64_t segments = 0;
   for (int b = 0; b < s.depth; ++b) {
     SCOPED_TRACE("depth " + std::to_string(b));

@@ -1,12 +1,30 @@
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "integrator/schedules/bounce.h"
 #include "integrator/stages/stages.h"
-#include "integrator/wavefront.h"
 #include "materials/bsdf.h"
 
 namespace raystream {
+
+// The set-up every schedule shares (schedules.h).
+void record_allocation_time(RenderContext& c) {
+  c.stats.startup.allocate_ms = milliseconds_since(c.schedule_start);
+}
+
+void reserve_workspace(const RenderContext& c, prim::Workspace& workspace, std::size_t n,
+                       bool compact, int sort_bits, bool multisplit) {
+  if (!c.ex.gpu() || !(compact || sort_bits > 0)) return;
+  const std::size_t bytes = c.primitives.workspace_bytes(n, compact, sort_bits, multisplit);
+  try {
+    workspace.reserve(bytes);
+  } catch (const prim::Error& e) {
+    throw std::runtime_error("out of GPU memory allocating the primitives workspace (" +
+                             std::to_string(bytes) + " bytes): " + e.what());
+  }
+}
 
 WavefrontBounce::WavefrontBounce(const RenderContext& c, std::size_t slots, bool compact,
                                  bool fused)

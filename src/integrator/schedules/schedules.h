@@ -13,7 +13,8 @@
 #include "execution/path_primitives.h"
 #include "integrator/path/path_state.h"
 #include "integrator/path/path_step.h"
-#include "integrator/render.h"
+#include "integrator/api/render_settings.h"
+#include "integrator/api/render_stats.h"
 #include "integrator/stages/stages.h"
 #include "primitives/workspace.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "execution/executor.h"
-#include "integrator/render_stats.h"
+#include "integrator/api/render_stats.h"
 
 namespace raystream {
 

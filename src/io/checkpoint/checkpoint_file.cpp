@@ -1,272 +1,209 @@
 #include "io/checkpoint/checkpoint_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
-#include "integrator/render.h"
+#include "core/excerpt.h"
+#include "core/hash.h"
+#include "io/files/atomic_file.h"
 #include "io/files/input_file.h"
-#include "io/scene/scene_loader.h"
 #include "scene/scene_error.h"
+#include "scene/scene_limits.h"
 
 namespace raystream {
 namespace {
 
 // The layout's version: a file of another is refused rather than misread.
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::uint32_t kSquaresLayer = 1u, kFirstHitsLayer = 2u;
-// Largest checkpoint read: the largest image's film with every layer (16 floats and a count
-// per pixel), and room for the header.
+constexpr std::uint32_t kMaxSettings = 256;
+constexpr std::uint32_t kMaxShares = 65536;
+// Floats per pixel of the film with every layer (sums 3, squares 3, first hits), and a count.
+constexpr std::uint64_t kMaxFloatsPerPixel = 6 + kFirstHitValues;
+// Largest checkpoint read: the largest image's film with every layer, and room for the header.
 constexpr std::uint64_t kMaxCheckpointBytes =
-    std::uint64_t(kMaxImagePixels) * (15 * sizeof(float) + sizeof(std::uint32_t)) + (1u << 20);
+    std::uint64_t(kMaxImagePixels) * (kMaxFloatsPerPixel * sizeof(float) + sizeof(std::uint32_t)) +
+    (1u << 20);
 constexpr InputKind kCheckpointFile{"checkpoint", "a checkpoint", kMaxCheckpointBytes};
+// The film's arrays go to the sink in pieces of this many bytes.
+constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 
-// A 64-bit hash over 8-byte words (FNV-1a's constants): checks a file's integrity and tells
-// scenes apart; not meant to resist a forger.
-class Hash {
- public:
-  void bytes(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (; n >= 8; n -= 8, p += 8) {
-      std::uint64_t word;
-      std::memcpy(&word, p, 8);
-      mix(word);
-    }
-    std::uint64_t tail = n;
-    for (std::size_t i = 0; i < n; ++i) tail = (tail << 8) | p[i];
-    mix(tail);
-  }
-  template <class T>
-  void value(const T& v) {
-    static_assert(std::is_trivially_copyable<T>::value, "plain values only");
-    bytes(&v, sizeof v);
-  }
-  template <class T>
-  void values(const std::vector<T>& v) {
-    value(v.size());
-    if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
-  }
-  std::uint64_t get() const { return h_; }
-
- private:
-  void mix(std::uint64_t word) {
-    h_ ^= word;
-    h_ *= 0x100000001b3ull;
-    h_ ^= h_ >> 29;
-  }
-  std::uint64_t h_ = 0xcbf29ce484222325ull;
-};
-
+// Writes values to a sink, hashing every byte on the way.
 class Writer {
  public:
+  explicit Writer(const ByteSink& sink) : sink_(sink) {}
+  void bytes(const void* data, std::size_t n) {
+    hash_.bytes(data, n);
+    sink_(data, n);
+  }
   template <class T>
   void value(const T& v) {
     static_assert(std::is_trivially_copyable<T>::value, "plain values only");
-    const auto* p = reinterpret_cast<const unsigned char*>(&v);
-    out.insert(out.end(), p, p + sizeof v);  // the host is little-endian (x86-64, Arm)
+    bytes(&v, sizeof v);  // the host is little-endian (x86-64, Arm)
   }
   void text(const std::string& s) {
     value(std::uint32_t(s.size()));
-    out.insert(out.end(), s.begin(), s.end());
+    bytes(s.data(), s.size());
   }
   template <class T>
   void array(const std::vector<T>& v) {
     const auto* p = reinterpret_cast<const unsigned char*>(v.data());
-    out.insert(out.end(), p, p + v.size() * sizeof(T));
+    const std::size_t total = v.size() * sizeof(T);
+    for (std::size_t done = 0; done < total; done += kPieceBytes)
+      bytes(p + done, std::min(kPieceBytes, total - done));
   }
-  std::vector<unsigned char> out;
+  std::uint64_t hash() const { return hash_.get(); }
+
+ private:
+  const ByteSink& sink_;
+  Hash hash_;
 };
 
+// Reads values from the file, hashing every byte on the way; a short read is a truncated file.
 class Reader {
  public:
-  Reader(const std::string& bytes, std::string path) : bytes_(bytes), path_(std::move(path)) {}
+  Reader(InputStream& in, std::string path) : in_(in), path_(std::move(path)) {}
   [[noreturn]] void fail(const std::string& what) const { throw SceneError(path_ + ": " + what); }
-  void need(std::size_t n) const {
-    if (bytes_.size() - pos_ < n) fail("corrupt checkpoint: truncated");
+  void bytes(void* data, std::size_t n) {
+    if (in_.read(data, n) != n) fail("corrupt checkpoint: truncated");
+    hash_.bytes(data, n);
+    position_ += n;
   }
   template <class T>
   T value() {
-    need(sizeof(T));
     T v;
-    std::memcpy(&v, bytes_.data() + pos_, sizeof v);
-    pos_ += sizeof v;
+    bytes(&v, sizeof v);
     return v;
   }
   std::string text(std::size_t max) {
     const std::uint32_t n = value<std::uint32_t>();
     if (n > max) fail("corrupt checkpoint: a name of " + std::to_string(n) + " bytes");
-    need(n);
-    std::string s = bytes_.substr(pos_, n);
-    pos_ += n;
+    std::string s(n, '\0');
+    bytes(s.data(), n);
     return s;
   }
   template <class T>
   void array(std::vector<T>& v, std::size_t n) {
-    if (n > (bytes_.size() - pos_) / sizeof(T)) fail("corrupt checkpoint: truncated");
     v.resize(n);
-    if (n) std::memcpy(v.data(), bytes_.data() + pos_, n * sizeof(T));
-    pos_ += n * sizeof(T);
+    auto* p = reinterpret_cast<unsigned char*>(v.data());
+    const std::size_t total = n * sizeof(T);
+    for (std::size_t done = 0; done < total; done += kPieceBytes)
+      bytes(p + done, std::min(kPieceBytes, total - done));
   }
-  std::size_t position() const { return pos_; }
+  std::uint64_t hash() const { return hash_.get(); }
+  std::uint64_t position() const { return position_; }
 
  private:
-  const std::string& bytes_;
+  InputStream& in_;
   std::string path_;
-  std::size_t pos_ = 0;
+  Hash hash_;
+  std::uint64_t position_ = 0;
 };
 
 std::string size_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
 
-// How check_checkpoint words a difference in each setting of RAYSTREAM_CHECKPOINT_SETTINGS,
-// between the checkpoint's key `k` and the render's `e`.
-std::string size_refusal(const CheckpointKey& k, const CheckpointKey& e) {
-  return "a checkpoint of a " + size_text(k.width, k.height) + " render (this one is " +
-         size_text(e.width, e.height) + ")";
-}
-std::string depth_refusal(const CheckpointKey& k, const CheckpointKey& e) {
-  return "a checkpoint of depth " + std::to_string(k.depth) + " (this render's is " +
-         std::to_string(e.depth) + ")";
-}
-std::string spp_refusal(const CheckpointKey& k, const CheckpointKey& e) {
-  return "a checkpoint of " + std::to_string(k.spp) + " samples per pixel (this render has " +
-         std::to_string(e.spp) + ")";
-}
-std::string seed_refusal(const CheckpointKey& k, const CheckpointKey& e) {
-  return "a checkpoint of seed " + std::to_string(k.seed) + " (this render's is " +
-         std::to_string(e.seed) + ")";
-}
-std::string integrator_refusal(const CheckpointKey& k, const CheckpointKey& e) {
-  return std::string("a checkpoint of --integrator ") + integrator_name(k.nee) +
-         " (this render's is " + integrator_name(e.nee) + ")";
-}
-
-}  // namespace
-
-std::uint64_t scene_fingerprint(const Scene& scene) {
-  Hash h;
-  h.value(scene.materials.size());
-  for (const Material& m : scene.materials) {
-    h.value(m.type);
-    h.value(m.color);
-    h.value(m.emittance);
-    h.value(m.ior);
-    h.value(m.roughness);
-    h.value(m.emission);
-    h.value(m.two_sided);
-    h.value(m.texture);
-  }
-  h.value(scene.objects.size());
-  for (const Object& o : scene.objects) {
-    h.value(o.shape);
-    h.value(o.material);
-    h.value(o.translation);
-    h.value(o.rotation_degrees);
-    h.value(o.scale);
-  }
-  h.values(scene.triangles);
-  const Camera& c = scene.camera;
-  h.value(c.width);
-  h.value(c.height);
-  h.value(c.fovy_degrees);
-  h.value(c.eye);
-  h.value(c.lookat);
-  h.value(c.up);
-  h.value(c.lens_radius);
-  h.value(c.focal_distance);
-  h.value(c.near_distance);
-  const Environment& e = scene.environment;
-  h.value(e.present);
-  h.value(e.constant);
-  h.value(e.rotate_degrees);
-  h.value(e.width);
-  h.value(e.height);
-  h.values(e.texels);
-  h.value(scene.textures.size());
-  for (const TextureImage& t : scene.textures) {
-    h.value(t.width);
-    h.value(t.height);
-    h.values(t.texels);
-  }
-  return h.get();
-}
-
-std::vector<unsigned char> encode_checkpoint(const Checkpoint& c) {
-  Writer w;
-  w.out.assign(kCheckpointMagic, kCheckpointMagic + sizeof kCheckpointMagic - 1);
+void write_film(Writer& w, const CheckpointKey& key, const FilmState& f,
+                const std::vector<std::uint64_t>& next_samples) {
+  w.bytes(kCheckpointMagic, sizeof kCheckpointMagic - 1);
   w.value(kFormatVersion);
-  w.text(c.key.version);
-  w.text(c.key.scene);
-  w.value(c.key.scene_hash);
-#define RAYSTREAM_WRITE_SETTING(field, type, file_type, init, words) \
-  w.value(static_cast<file_type>(c.key.field));
-  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_WRITE_SETTING)
-#undef RAYSTREAM_WRITE_SETTING
-  w.value(std::int32_t(c.key.process));
-  w.value(std::int32_t(c.key.processes));
-  const FilmState& f = c.film;
+  w.text(key.version);
+  w.text(key.scene);
+  w.value(key.scene_hash);
+  w.value(std::uint32_t(key.settings.size()));
+  for (const auto& [name, text] : key.settings) {
+    w.text(name);
+    w.text(text);
+  }
+  w.value(std::int32_t(key.process));
+  w.value(std::int32_t(key.processes));
   w.value(std::int32_t(f.width));
   w.value(std::int32_t(f.height));
   w.value(std::uint32_t((f.squares.empty() ? 0u : kSquaresLayer) |
                         (f.first_hits.empty() ? 0u : kFirstHitsLayer)));
-  w.value(std::uint32_t(c.next_samples.size()));
-  for (std::uint64_t next : c.next_samples) w.value(next);
+  w.value(std::uint32_t(next_samples.size()));
+  for (std::uint64_t next : next_samples) w.value(next);
   w.array(f.sums);
   w.array(f.counts);
   w.array(f.squares);
   w.array(f.first_hits);
-  Hash h;
-  h.bytes(w.out.data(), w.out.size());
-  w.value(h.get());
-  return std::move(w.out);
+}
+
+// The key, up to the film's size.
+void read_key(Reader& r, CheckpointKey& key) {
+  key.version = r.text(256);
+  key.scene = r.text(1u << 16);
+  key.scene_hash = r.value<std::uint64_t>();
+  const std::uint32_t settings = r.value<std::uint32_t>();
+  if (settings > kMaxSettings)
+    r.fail("corrupt checkpoint: " + std::to_string(settings) + " settings");
+  for (std::uint32_t k = 0; k < settings; ++k) {
+    std::string name = r.text(256);
+    std::string text = r.text(256);
+    key.settings.emplace_back(std::move(name), std::move(text));
+  }
+  key.process = r.value<std::int32_t>();
+  key.processes = r.value<std::int32_t>();
+}
+
+}  // namespace
+
+void write_checkpoint(const std::string& path, const CheckpointKey& key, const FilmState& film,
+                      const std::vector<std::uint64_t>& next_samples) {
+  std::vector<OutputFile> files(1);
+  files[0].path = path;
+  files[0].stream = [&](const ByteSink& sink) {
+    Writer w(sink);
+    write_film(w, key, film, next_samples);
+    const std::uint64_t checksum = w.hash();
+    sink(&checksum, sizeof checksum);
+  };
+  write_files_atomically(files);
 }
 
 Checkpoint read_checkpoint(const std::string& path) {
-  const std::string bytes = read_input_file(path, kCheckpointFile);
-  Reader r(bytes, path);
-  const std::size_t magic = sizeof kCheckpointMagic - 1;
-  if (bytes.compare(0, magic, kCheckpointMagic) != 0) r.fail("not a raystream checkpoint");
-  if (bytes.size() < magic + 8) r.fail("corrupt checkpoint: truncated");
-  for (std::size_t k = 0; k < magic; ++k) r.value<char>();
+  InputStream in(path, kCheckpointFile);
+  Reader r(in, path);
+  char magic[sizeof kCheckpointMagic - 1];
+  if (in.size() < sizeof magic + 4) r.fail("not a raystream checkpoint");
+  r.bytes(magic, sizeof magic);
+  if (std::memcmp(magic, kCheckpointMagic, sizeof magic) != 0) r.fail("not a raystream checkpoint");
   const std::uint32_t format = r.value<std::uint32_t>();
   if (format != kFormatVersion)
     r.fail("a checkpoint of format " + std::to_string(format) + " (this raystream reads format " +
            std::to_string(kFormatVersion) + ")");
-  // The checksum first: the rest is read only from bytes known to be whole.
-  Hash h;
-  h.bytes(bytes.data(), bytes.size() - 8);
-  std::uint64_t stored;
-  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  if (stored != h.get()) r.fail("corrupt checkpoint: the checksum does not match (truncated?)");
 
   Checkpoint c;
-  c.key.version = r.text(256);
-  c.key.scene = r.text(1u << 16);
-  c.key.scene_hash = r.value<std::uint64_t>();
-#define RAYSTREAM_READ_SETTING(field, type, file_type, init, words) \
-  c.key.field = static_cast<type>(r.value<file_type>());
-  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_READ_SETTING)
-#undef RAYSTREAM_READ_SETTING
-  c.key.process = r.value<std::int32_t>();
-  c.key.processes = r.value<std::int32_t>();
+  read_key(r, c.key);
   FilmState& f = c.film;
   f.width = r.value<std::int32_t>();
   f.height = r.value<std::int32_t>();
   if (f.width <= 0 || f.height <= 0 || f.width > kMaxImageSide || f.height > kMaxImageSide ||
-      std::int64_t(f.width) * f.height > kMaxImagePixels || f.width != c.key.width ||
-      f.height != c.key.height)
+      std::int64_t(f.width) * f.height > kMaxImagePixels)
     r.fail("corrupt checkpoint: a film of " + size_text(f.width, f.height));
   const std::uint32_t layers = r.value<std::uint32_t>();
   const std::uint32_t shares = r.value<std::uint32_t>();
-  if (shares == 0 || shares > 65536)
+  if (shares == 0 || shares > kMaxShares)
     r.fail("corrupt checkpoint: " + std::to_string(shares) + " shares");
   for (std::uint32_t k = 0; k < shares; ++k) c.next_samples.push_back(r.value<std::uint64_t>());
   const std::size_t n = f.pixels();
+  const std::size_t squares = (layers & kSquaresLayer) ? 3 * n : 0;
+  const std::size_t first_hits = (layers & kFirstHitsLayer) ? kFirstHitValues * n : 0;
+  // The file's size is known before the film is allocated: a truncated or padded file is refused
+  // before its film takes memory.
+  const std::uint64_t film_bytes =
+      (3 * n + squares + first_hits) * sizeof(float) + n * sizeof(std::uint32_t);
+  if (r.position() + film_bytes + 8 > in.size()) r.fail("corrupt checkpoint: truncated");
+  if (r.position() + film_bytes + 8 < in.size()) r.fail("corrupt checkpoint: its sizes disagree");
   r.array(f.sums, 3 * n);
   r.array(f.counts, n);
-  r.array(f.squares, (layers & kSquaresLayer) ? 3 * n : 0);
-  r.array(f.first_hits, (layers & kFirstHitsLayer) ? kFirstHitValues * n : 0);
-  if (r.position() + 8 != bytes.size()) r.fail("corrupt checkpoint: its sizes disagree");
+  r.array(f.squares, squares);
+  r.array(f.first_hits, first_hits);
+  const std::uint64_t expected = r.hash();
+  if (r.value<std::uint64_t>() != expected)
+    r.fail("corrupt checkpoint: the checksum does not match (truncated?)");
   return c;
 }
 
@@ -282,10 +219,18 @@ void check_checkpoint(const Checkpoint& c, const CheckpointKey& e, const std::st
                ? "the scene " + excerpt(k.scene) +
                      " changed since the checkpoint was written (its content differs)"
                : "a checkpoint of another scene (written for " + excerpt(k.scene) + ")");
-#define RAYSTREAM_CHECK_SETTING(field, type, file_type, init, words) \
-  if (k.field != e.field) refuse(words##_refusal(k, e));
-  RAYSTREAM_CHECKPOINT_SETTINGS(RAYSTREAM_CHECK_SETTING)
-#undef RAYSTREAM_CHECK_SETTING
+  for (std::size_t i = 0; i < e.settings.size(); ++i) {
+    const auto& [name, text] = e.settings[i];
+    const std::string theirs = i < k.settings.size() && k.settings[i].first == name
+                                   ? k.settings[i].second
+                                   : std::string("(none)");
+    if (theirs != text)
+      refuse("a checkpoint of " + name + " " + excerpt(theirs, 64) + " (this render's is " + text +
+             ")");
+  }
+  if (k.settings.size() != e.settings.size())
+    refuse("a checkpoint of other settings (" + std::to_string(k.settings.size()) +
+           " of them; this render has " + std::to_string(e.settings.size()) + ")");
   if (k.process != e.process || k.processes != e.processes)
     refuse("a checkpoint of process " + std::to_string(k.process) + " of " +
            std::to_string(k.processes) + " (this is process " + std::to_string(e.process) + " of " +

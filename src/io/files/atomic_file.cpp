@@ -134,10 +134,11 @@ mode_t current_umask() {
   return mask;
 }
 
-bool write_all(int fd, const std::vector<unsigned char>& bytes) {
+bool write_all(int fd, const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const unsigned char*>(data);
   std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+  while (done < size) {
+    const ssize_t n = write(fd, bytes + done, size - done);
     if (n < 0) {
       if (errno == EINTR) continue;
       return false;
@@ -147,10 +148,25 @@ bool write_all(int fd, const std::vector<unsigned char>& bytes) {
   return true;
 }
 
+// The output's bytes, all of them or streamed, into `fd`; false (errno set) when a write fails.
+bool write_output(int fd, const OutputFile& file) {
+  if (!file.stream) return write_all(fd, file.bytes.data(), file.bytes.size());
+  bool ok = true;
+  int error = 0;
+  file.stream([&](const void* data, std::size_t n) {
+    if (ok && !write_all(fd, data, n)) {
+      ok = false;
+      error = errno;
+    }
+  });
+  errno = error;
+  return ok;
+}
+
 // Writes a complete temporary file for `target`, with the permission bits (and, where allowed,
 // the owner) of the file it replaces; returns its name.
 std::string write_temporary(const std::string& path, const Target& target,
-                            const std::vector<unsigned char>& bytes) {
+                            const OutputFile& file) {
   std::string temp;
   const int fd = create_temporary(path, target.file, temp);
   const auto abandon = [&](const std::string& what, int error) {
@@ -158,7 +174,7 @@ std::string write_temporary(const std::string& path, const Target& target,
     unlink(temp.c_str());
     fail(path, what, error);
   };
-  if (!write_all(fd, bytes)) abandon("write failed", errno);
+  if (!write_output(fd, file)) abandon("write failed", errno);
   if (target.exists) {
     struct stat own;
     if (fstat(fd, &own) == 0 &&
@@ -180,17 +196,16 @@ std::string write_temporary(const std::string& path, const Target& target,
   return temp;
 }
 
-void write_through(const std::string& path, const Target& target,
-                   const std::vector<unsigned char>& bytes) {
+void write_through(const std::string& path, const Target& target, const OutputFile& file) {
   if (target.descriptor >= 0) {
-    if (!write_all(target.descriptor, bytes)) fail(path, "write failed", errno);
+    if (!write_output(target.descriptor, file)) fail(path, "write failed", errno);
     return;
   }
   // No O_CREAT (it exists), no O_TRUNC (a device or FIFO has nothing to truncate). Opening a
   // FIFO waits for its reader, as any writer does.
   const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) fail(path, "cannot open it", errno);
-  if (!write_all(fd, bytes)) {
+  if (!write_output(fd, file)) {
     const int error = errno;
     close(fd);
     fail(path, "write failed", error);
@@ -257,11 +272,11 @@ void write_files_atomically(const std::vector<OutputFile>& files) {
   try {
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (targets[i].kind != Target::atomic) continue;
-      staged.emplace_back(write_temporary(files[i].path, targets[i], files[i].bytes), i);
+      staged.emplace_back(write_temporary(files[i].path, targets[i], files[i]), i);
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (targets[i].kind == Target::through)
-        write_through(files[i].path, targets[i], files[i].bytes);
+        write_through(files[i].path, targets[i], files[i]);
     }
     while (!staged.empty()) {
       const auto& [temp, i] = staged.front();
@@ -276,8 +291,11 @@ void write_files_atomically(const std::vector<OutputFile>& files) {
   }
 }
 
-void write_file_atomically(const std::string& path, const std::vector<unsigned char>& bytes) {
-  write_files_atomically({OutputFile{path, bytes}});
+void write_file_atomically(const std::string& path, std::vector<unsigned char> bytes) {
+  std::vector<OutputFile> files(1);
+  files[0].path = path;
+  files[0].bytes = std::move(bytes);
+  write_files_atomically(files);
 }
 
 void check_writable(const std::string& path) {

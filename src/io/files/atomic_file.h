@@ -12,6 +12,8 @@
 //  - anything else (a folder, a socket, a block device): refused with an OutputError.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,10 +26,15 @@ class OutputError : public std::runtime_error {
   explicit OutputError(const std::string& what) : std::runtime_error(what) {}
 };
 
-// One output: where it goes and its bytes.
+// Takes an output's bytes piece by piece; throws OutputError when they cannot be written.
+using ByteSink = std::function<void(const void* data, std::size_t n)>;
+
+// One output: where it goes and its bytes, or the function that hands them to a sink piece by
+// piece (then `bytes` is unused: a large output, a checkpoint, is never held whole in memory).
 struct OutputFile {
   std::string path;
   std::vector<unsigned char> bytes;
+  std::function<void(const ByteSink&)> stream;
 };
 
 // Writes all of `files` or, of those written atomically, none: first every temporary file is
@@ -39,7 +46,7 @@ struct OutputFile {
 void write_files_atomically(const std::vector<OutputFile>& files);
 
 // One file, as above.
-void write_file_atomically(const std::string& path, const std::vector<unsigned char>& bytes);
+void write_file_atomically(const std::string& path, std::vector<unsigned char> bytes);
 
 // Throws OutputError when `path` cannot be written by the rules above: for a file written
 // atomically, a file cannot be created in its folder (checked by creating and removing a

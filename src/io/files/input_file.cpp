@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "io/scene/scene_loader.h"
+#include "scene/scene_error.h"
 
 namespace raystream {
 namespace {
@@ -43,26 +43,63 @@ void check_type_and_size(const std::string& path, const InputKind& kind, const s
 
 }  // namespace
 
-std::string read_input_file(const std::string& path, const InputKind& kind) {
+namespace {
+
+// Opens `path` for reading after the checks of read_input_file; fills `st` from the open file.
+int open_input(const std::string& path, const InputKind& kind, struct stat& st) {
   if (path.find('\0') != std::string::npos) fail(path, "the path holds a NUL character");
   // The type is checked before the file is opened (opening a FIFO for reading waits for a
   // writer), and again on the open descriptor, in case the path changed in between.
-  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     fail(path, std::string("cannot open the ") + kind.name + ": " + std::strerror(errno));
   }
   check_type_and_size(path, kind, st);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) fail(path, std::string("cannot open the ") + kind.name + ": " + std::strerror(errno));
+  if (::fstat(fd, &st) != 0) {
+    const int error = errno;
+    ::close(fd);
+    fail(path, std::string("cannot read the ") + kind.name + ": " + std::strerror(error));
+  }
+  try {
+    check_type_and_size(path, kind, st);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  return fd;
+}
+
+// Reads up to n bytes (fewer only at the end of the file).
+std::size_t read_some(int fd, void* data, std::size_t n, const std::string& path,
+                      const InputKind& kind) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t got = ::read(fd, static_cast<char*>(data) + done, n - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      fail(path, std::string("error while reading the ") + kind.name + ": " + std::strerror(errno));
+    }
+    if (got == 0) break;
+    done += std::size_t(got);
+  }
+  return done;
+}
+
+void record(const std::string& path, const InputKind& kind, const struct stat& st) {
+  if (active_log)
+    active_log->add({kind.name, path, std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)});
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, const InputKind& kind) {
+  struct stat st {};
+  const int fd = open_input(path, kind, st);
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  if (::fstat(fd, &st) != 0) {
-    fail(path, std::string("cannot read the ") + kind.name + ": " + std::strerror(errno));
-  }
-  check_type_and_size(path, kind, st);
-
   std::string bytes;
   bytes.resize(std::size_t(std::min<std::uint64_t>(std::uint64_t(st.st_size), kind.max_bytes)) + 1);
   std::size_t size = 0;
@@ -74,18 +111,29 @@ std::string read_input_file(const std::string& path, const InputKind& kind) {
       }
       bytes.resize(std::min<std::uint64_t>(2 * size, kind.max_bytes + 1));
     }
-    const ssize_t n = ::read(fd, &bytes[size], bytes.size() - size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      fail(path, std::string("error while reading the ") + kind.name + ": " + std::strerror(errno));
-    }
+    const std::size_t n = read_some(fd, &bytes[size], bytes.size() - size, path, kind);
     if (n == 0) break;
-    size += std::size_t(n);
+    size += n;
   }
   bytes.resize(size);
-  if (active_log)
-    active_log->add({kind.name, path, std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)});
+  record(path, kind, st);
   return bytes;
+}
+
+InputStream::InputStream(const std::string& path, const InputKind& kind)
+    : path_(path), kind_(kind) {
+  struct stat st {};
+  fd_ = open_input(path, kind, st);
+  size_ = std::uint64_t(st.st_size);
+  record(path, kind, st);
+}
+
+InputStream::~InputStream() {
+  ::close(fd_);
+}
+
+std::size_t InputStream::read(void* data, std::size_t n) {
+  return read_some(fd_, data, n, path_, kind_);
 }
 
 InputFileLog::InputFileLog() : outer_(active_log) {

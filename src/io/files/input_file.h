@@ -34,6 +34,28 @@ inline constexpr InputKind kEnvironmentFile{"environment map", "an environment m
 // kind.max_bytes, or reading it fails.
 std::string read_input_file(const std::string& path, const InputKind& kind);
 
+// A file opened by the rules of read_input_file (and recorded as it records them), read piece by
+// piece: a checkpoint is read straight into the film it holds, never whole into memory first.
+class InputStream {
+ public:
+  InputStream(const std::string& path, const InputKind& kind);
+  ~InputStream();
+  InputStream(const InputStream&) = delete;
+  InputStream& operator=(const InputStream&) = delete;
+
+  // The file's size when it was opened.
+  std::uint64_t size() const { return size_; }
+  // Reads up to `n` bytes into `data`; returns how many (fewer only at the end of the file).
+  // Throws SceneError naming the file when reading fails.
+  std::size_t read(void* data, std::size_t n);
+
+ private:
+  std::string path_;
+  const InputKind& kind_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
 // Records the files read_input_file reads on this thread while it lives: the kind's name, the
 // path and the file's device and inode. Logs nest: an inner one's files also go to the one
 // around it when it ends.

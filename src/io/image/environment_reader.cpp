@@ -9,7 +9,6 @@
 #include "io/files/input_file.h"
 #include "io/image/exr_image.h"
 #include "io/image/image_file.h"
-#include "lights/environment_map.h"
 #include "scene/scene_error.h"
 
 // stb_image's Radiance HDR reader: the one the textures use (io/image/stb_image_impl.cpp).
@@ -100,7 +99,6 @@ Environment load_environment_map(const std::string& path, float scale, float rot
     }
     env.texels[t] = scaled;
   }
-  build_environment_cdfs(env);
   return env;
 }
 

@@ -1,5 +1,5 @@
-// Reading an environment map, a Radiance HDR or OpenEXR image, into an Environment with the CDFs of
-// its importance sampling (lights/environment_map.h builds those).
+// Reading an environment map, a Radiance HDR or OpenEXR image, into an Environment (the light
+// builds the tables of its importance sampling: lights/environment_map.h).
 #pragma once
 
 #include <string>
@@ -14,7 +14,7 @@ inline constexpr int kMaxEnvironmentHeight = 8192;
 
 // Reads the image at `path` as an environment map: a Radiance HDR (.hdr, RGBE) or an OpenEXR
 // (.exr: R, G, B or Y of its first part, told apart by the file's magic number, not its name);
-// texels multiplied by `scale` (>= 0), the CDFs built, rotate_degrees recorded. Throws
+// texels multiplied by `scale` (>= 0), rotate_degrees recorded. Throws
 // SceneError (see scene/scene_error.h) naming the file and the problem: a file that cannot be
 // read (read_input_file: missing, not a regular file, over kEnvironmentFile's cap), a file that
 // is neither (PNG, JPEG, text...), a corrupt or truncated one, a size beyond

@@ -23,7 +23,6 @@
 #include "io/scene/gltf_loader.h"
 #include "io/scene/json_reader.h"
 #include "io/scene/obj_loader.h"
-#include "lights/environment_map.h"
 
 namespace raystream {
 namespace {
@@ -876,7 +875,7 @@ Scene parse_scene_timed(const std::string& text, const std::string& path,
     poll_stop();
   }
 
-  const bool sky = environment_power_estimate(scene.environment) > 0.0f;
+  const bool sky = environment_is_lit(scene.environment);
   const bool lit =
       sky ||
       std::any_of(scene.objects.begin(), scene.objects.end(),
