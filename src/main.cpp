@@ -69,20 +69,26 @@ void prepare_outputs(const std::string& image_path, const std::string& stats_pat
     folder.created = std::filesystem::create_directories("renders", ec);
     if (ec) throw OutputError("renders: cannot create the output folder: " + ec.message());
   }
-  check_writable(image_path);
-  if (!stats_path.empty()) check_writable(stats_path);
+  for (const std::string& path : {image_path, stats_path}) {
+    if (path.empty()) continue;
+    remove_stale_temporaries(path);
+    check_writable(path);
+  }
 }
 
 // On the CPU, with the spp taken from the scene file: times one frame and returns the number of
-// frames that fit in about a minute, at most the scene's count.
+// frames that fit in about a minute, at most the scene's count. The frame is the render loop's
+// time alone: the set-up before it (the BVH build, which a large mesh makes long) is paid once
+// per render, and comes off the minute.
 int cpu_frames_for_budget(const Scene& scene, RenderSettings settings, bool quiet) {
   settings.spp = 1;
   settings.on_progress = nullptr;
   const auto start = std::chrono::steady_clock::now();
-  render(scene, settings);
-  const double frame_s =
+  const RenderStats stats = render(scene, settings).stats;
+  const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const int frames = frames_within_budget(frame_s, kCpuBudgetSeconds - frame_s, scene.iterations);
+  const double frame_s = stats.total_ms / 1000.0;
+  const int frames = frames_after_trial(frame_s, wall_s, scene.iterations);
   if (!quiet) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.3g", frame_s);
@@ -168,8 +174,9 @@ class ContextAhead {
 
 // --denoise: filters result.image in place (the film keeps the samples, for the EXR's noisy
 // layer) and says how in info: on the GPU when the render ran there, else (or when the GPU
-// filter fails, with a warning) on the CPU.
-void denoise_image(RenderResult& result, const Options& options, RunInfo& info) {
+// filter fails, with a warning) on the CPU. A stop signal abandons the filter: the image stays
+// unfiltered, and info names no denoiser. Returns whether the image was filtered.
+bool denoise_image(RenderResult& result, const Options& options, RunInfo& info) {
   static_assert(kFirstHitValues == kDenoiseGuideSums, "the film's first-hit sums are its guides");
   Image& image = result.image;
   if (result.film.first_hits.size() != kFirstHitValues * image.rgb.size() / 3)
@@ -179,10 +186,11 @@ void denoise_image(RenderResult& result, const Options& options, RunInfo& info) 
   info.denoiser = denoiser_description(settings);
   info.denoise_device = result.stats.executor;
   DenoiseTimes times;
+  const DenoiseStop stop = [] { return stop_signal() != 0; };
   if (info.denoise_device == ExecutorKind::gpu) {
     try {
       times = denoise_gpu(image.width, image.height, image.rgb.data(),
-                          result.film.first_hits.data(), image.rgb.data(), settings);
+                          result.film.first_hits.data(), image.rgb.data(), settings, stop);
       info.denoise_transfer_ms = times.upload_ms + times.download_ms;
     } catch (const std::exception& e) {
       std::cerr << "raystream: warning: the GPU denoiser failed (" << e.what()
@@ -192,8 +200,13 @@ void denoise_image(RenderResult& result, const Options& options, RunInfo& info) 
   }
   if (info.denoise_device == ExecutorKind::cpu)
     times = denoise_cpu(image.width, image.height, image.rgb.data(), result.film.first_hits.data(),
-                        image.rgb.data(), settings);
+                        image.rgb.data(), settings, stop);
   info.denoise_ms = times.filter_ms;
+  if (times.stopped) {
+    info.denoiser.clear();
+    std::cerr << "raystream: the denoiser stopped at the signal; the image is written unfiltered\n";
+  }
+  return !times.stopped;
 }
 
 // How a step of the run went: code 0 (and no message) when it went well.
@@ -235,17 +248,25 @@ class Run {
     settings_.stop_requested = [] { return stop_signal() != 0; };
     if (const Outcome stop = stopped_now(); stop.code != 0 && ends(stop)) return code_;
     if (ends(render_share())) return code_;
-    // This process's checkpoint, before the films are combined: with --checkpoint, and whenever
-    // a signal stopped the render (then also without, unless the image has no "beside").
+    // This process's checkpoint: with --checkpoint, and whenever a signal stopped the render (then
+    // also without, unless the image has no "beside"). Its failure is a warning: the image is
+    // what was asked for. Alone, the image is written first (it must not lose the disk's last
+    // room to the checkpoint); in a team before the films are combined (each process writes its
+    // own film).
     signal_ = stop_signal();
-    if (ends(write_checkpoint())) return code_;
+    if (team_.size() > 1) save_checkpoint();
     team_.combine(result_);
     result_.stats.startup.scene_ms = load_times_.total_ms;
     result_.stats.startup.obj_ms = load_times_.obj_ms;
     result_.stats.startup.meshes_ms = load_times_.meshes_ms;
     if (result_.stats.executor == ExecutorKind::gpu)
       result_.stats.startup.context_ms = context_ms_;
-    ends(write_results());
+    const bool written = !ends(write_results());
+    if (team_.size() == 1) {
+      signal_ = stop_signal();  // one that came while the image was filtered or written counts
+      save_checkpoint();
+    }
+    if (written) ends(print_results());
     // Stopped by a signal: what it rendered is written; the exit status says how it ended.
     if (code_ == 0 && signal_ != 0) return 128 + signal_;
     return code_;
@@ -377,15 +398,20 @@ class Run {
         throw SceneError(resume_path_ + ": a checkpoint of a render split into " +
                          std::to_string(resumed_.next_samples.size()) + " shares (this one has " +
                          std::to_string(shares) + "); resume it with as many devices");
-      const FilmLayers& wanted = settings_.layers;
-      if ((wanted.squares && resumed_.film.squares.empty()) ||
-          (wanted.first_hits && resumed_.film.first_hits.empty()))
-        throw SceneError(resume_path_ + ": the checkpoint keeps no layers for " +
+      FilmLayers& layers = settings_.layers;
+      const bool has_squares = !resumed_.film.squares.empty();
+      const bool has_first_hits = !resumed_.film.first_hits.empty();
+      if ((layers.squares && !has_squares) || (layers.first_hits && !has_first_hits))
+        throw SceneError(resume_path_ + ": the checkpoint has no " +
+                         (layers.squares && !has_squares ? "variance" : "first-hit") +
+                         " layer for " +
                          (options_.aovs.any() ? "--aov " + aov_names(options_.aovs) : "--denoise") +
-                         " (it was written without them)");
-      // Layers the checkpoint keeps and this render does not are dropped.
-      if (!wanted.squares) resumed_.film.squares.clear();
-      if (!wanted.first_hits) resumed_.film.first_hits.clear();
+                         ": the render that began it kept none (a layer cannot be added to "
+                         "samples already taken; render again with these options)");
+      // Layers the checkpoint keeps go on being kept, asked for or not, so that its next
+      // checkpoint can still resume with them.
+      layers.squares = layers.squares || has_squares;
+      layers.first_hits = layers.first_hits || has_first_hits;
     } catch (const SceneError& e) {
       return {kExitUsageError, e.what()};
     }
@@ -403,12 +429,21 @@ class Run {
     return executor_ == ExecutorKind::gpu && devices_.size() > 1;
   }
 
+  // The image and the statistics must be writable before the render starts (a failure ends the
+  // run); the checkpoint need not (a warning, and the render goes on without checkpoints).
   Outcome prepare_output_files() {
     try {
       if (team_.leader()) prepare_outputs(output_, stats_path_, options_, folder_);
-      if (options_.checkpoint_s) check_writable(checkpoint_path_);
     } catch (const std::exception& e) {
       return {kExitRuntimeError, e.what()};
+    }
+    if (checkpoint_path_.empty()) return {};
+    try {
+      remove_stale_temporaries(checkpoint_path_);
+      check_writable(checkpoint_path_);
+    } catch (const std::exception& e) {
+      checkpoint_writable_ = false;
+      if (options_.checkpoint_s) warn_checkpoint(std::string(e.what()) + "; rendering without");
     }
     return {};
   }
@@ -430,9 +465,11 @@ class Run {
         settings_.on_checkpoint = [this](const FilmState& film,
                                          const std::vector<std::uint64_t>& next) {
           try {
-            raystream::write_checkpoint(checkpoint_path_, key_, film, next);
+            write_checkpoint(checkpoint_path_, key_, film, next);
+          } catch (const std::bad_alloc&) {
+            warn_checkpoint(checkpoint_path_ + ": out of host memory writing the checkpoint");
           } catch (const std::exception& e) {
-            std::cerr << "raystream: warning: checkpoint not written: " << e.what() << "\n";
+            warn_checkpoint(e.what());
           }
         };
       }
@@ -464,25 +501,38 @@ class Run {
   }
 
   bool writes_checkpoint() const {
-    return (options_.checkpoint_s || signal_ != 0) && !checkpoint_path_.empty();
+    return (options_.checkpoint_s || signal_ != 0) && !checkpoint_path_.empty() &&
+           checkpoint_writable_;
   }
 
-  Outcome write_checkpoint() {
+  // Writes this process's checkpoint when one is due; a failure is a warning.
+  void save_checkpoint() {
+    if (!writes_checkpoint()) return;
     try {
-      if (writes_checkpoint())
-        raystream::write_checkpoint(checkpoint_path_, key_, result_.film, result_.next_samples);
+      write_checkpoint(checkpoint_path_, key_, result_.film, result_.next_samples);
+      checkpoint_written_ = true;
+    } catch (const std::bad_alloc&) {
+      warn_checkpoint(checkpoint_path_ + ": out of host memory writing the checkpoint");
     } catch (const std::exception& e) {
-      return {kExitRuntimeError, e.what()};
+      warn_checkpoint(e.what());
     }
-    return {};
   }
 
-  // The leader's image and statistics, which land together or not at all, and its report.
+  void warn_checkpoint(const std::string& why) const {
+    std::cerr << "raystream: warning: checkpoint not written: " << why << "\n";
+  }
+
+  // The leader's image and statistics, which land together or not at all.
   Outcome write_results() {
     try {
       if (!team_.leader()) return {};
-      RunInfo info = run_info();
-      if (options_.denoise != DenoiseMode::off) denoise_image(result_, options_, info);
+      RunInfo& info = info_;
+      info = run_info();
+      // A render stopped by a signal is written as it is: the stop asked to end now.
+      if (options_.denoise != DenoiseMode::off && signal_ == 0)
+        denoised_ = denoise_image(result_, options_, info);
+      if (options_.denoise != DenoiseMode::off && signal_ != 0)
+        std::cerr << "raystream: stopped by a signal: the image is written unfiltered\n";
       const auto encode_start = std::chrono::steady_clock::now();
       std::vector<OutputFile> files = {{output_, encoded_image()}};
       info.encode_ms = milliseconds_since(encode_start);
@@ -493,16 +543,26 @@ class Run {
       }
       write_files_atomically(files);
       folder_.created = false;
-      // Where the image or the statistics go to stdout, the report keeps out of their way.
-      const bool stdout_taken =
-          writes_to_stdout(output_) || (!stats_path_.empty() && writes_to_stdout(stats_path_));
-      std::ostream& report = stdout_taken ? std::cerr : std::cout;
-      print_report(report, result_.stats, info);
-      report.flush();
-      if (!report) throw std::runtime_error("cannot write the report");
+    } catch (const std::bad_alloc&) {
+      return {kExitRuntimeError, output_ + ": out of host memory encoding the image"};
     } catch (const std::exception& e) {
       return {kExitRuntimeError, e.what()};
     }
+    return {};
+  }
+
+  // The leader's report, once the checkpoint is written or not: where the image or the
+  // statistics go to stdout, the report keeps out of their way.
+  Outcome print_results() {
+    if (!team_.leader()) return {};
+    RunInfo& info = info_;
+    if (team_.size() == 1) info.checkpoint = checkpoint_written_ ? checkpoint_path_ : "";
+    const bool stdout_taken =
+        writes_to_stdout(output_) || (!stats_path_.empty() && writes_to_stdout(stats_path_));
+    std::ostream& report = stdout_taken ? std::cerr : std::cout;
+    print_report(report, result_.stats, info);
+    report.flush();
+    if (!report) return {kExitRuntimeError, "cannot write the report"};
     return {};
   }
 
@@ -520,8 +580,7 @@ class Run {
 
   std::vector<unsigned char> encoded_image() const {
     if (format_ != ImageFormat::exr) return encode_image(result_.image, format_);
-    if (options_.denoise != DenoiseMode::off)
-      return encode_denoised_film_exr(result_.film, options_.aovs, result_.image);
+    if (denoised_) return encode_denoised_film_exr(result_.film, options_.aovs, result_.image);
     return encode_film_exr(result_.film, options_.aovs);
   }
 
@@ -542,6 +601,10 @@ class Run {
   std::vector<int> devices_;
   RenderSettings settings_;
   CheckpointKey key_;  // the render a checkpoint belongs to
+  bool checkpoint_writable_ = true;  // false: the checkpoint's place cannot be written
+  RunInfo info_;                     // what the report says of the run
+  bool denoised_ = false;            // the image was filtered (--denoise)
+  bool checkpoint_written_ = false;
   CreatedFolder folder_;
   RenderResult result_;
 };

@@ -328,6 +328,20 @@ std::string read_values(const GivenOptions& g, Options& options) {
   return "";
 }
 
+// A path option given as "": its name and what it wants, or "" when none is.
+std::string empty_path(const GivenOptions& g) {
+  const struct {
+    CLI::Option* option;
+    const std::string& text;
+    const char* wants;
+  } paths[] = {{g.output_opt, g.output, "the image file, or - for stdout"},
+               {g.stats_opt, g.stats, "a .json file, or - for stdout"},
+               {g.resume_opt, g.resume, "the checkpoint to go on from"}};
+  for (const auto& p : paths)
+    if (*p.option && p.text.empty()) return p.option->get_name() + ": an empty path (name " + p.wants + ")";
+  return "";
+}
+
 // The options that name a choice (CLI11 has checked the names) and the paths.
 void read_choices(const GivenOptions& g, Options& options) {
   if (*g.resume_opt) options.resume = g.resume;
@@ -366,6 +380,18 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
   add_schedule_options(app, given);
   add_run_options(app, options, given);
 
+  // --help and --version win wherever they stand, whatever else the line holds.
+  for (int i = 1; i < argc && std::string(argv[i]) != "--"; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      out << app.help();
+      return kExitOk;
+    }
+    if (arg == "--version") {
+      out << version << "\n";
+      return kExitOk;
+    }
+  }
   // An option of a value given twice: our words, naming it (CLI11's are "At Most 1 required but
   // received 2").
   if (const std::string twice = option_given_twice(app, argc, argv); !twice.empty()) {
@@ -383,7 +409,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     err << "raystream: error: " << excerpt(e.what(), kMaxMessage) << " (see --help)\n";
     return kExitUsageError;
   }
-  if (const std::string wrong = read_values(given, options); !wrong.empty()) {
+  if (std::string wrong = read_values(given, options); !wrong.empty() ||
+                                                      !(wrong = empty_path(given)).empty()) {
     err << "raystream: error: " << wrong << "\n";
     return kExitUsageError;
   }

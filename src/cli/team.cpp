@@ -183,7 +183,7 @@ void Team::combine(RenderResult& result) {
   std::size_t k = 0;
   for (float& v : film.sums) v = float(total[k++]);
   for (std::uint32_t& v : film.counts) v = std::uint32_t(total[k++]);
-  for (float& v : film.squares) v = float(total[k++]);
+  for (double& v : film.squares) v = total[k++];
   for (float& v : film.first_hits) v = float(total[k++]);
   result.image = film_image(film);
   count_film_samples(film, result.stats);

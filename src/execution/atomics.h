@@ -18,6 +18,21 @@ RAYSTREAM_HD inline void atomic_add(float* sum, float value) {
 #endif
 }
 
+RAYSTREAM_HD inline void atomic_add(double* sum, double value) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(sum, value);
+#else
+#pragma omp atomic
+  *sum += value;
+#endif
+}
+
+RAYSTREAM_HD inline void atomic_add(glm::dvec3* sum, const glm::dvec3& value) {
+  atomic_add(&sum->x, value.x);
+  atomic_add(&sum->y, value.y);
+  atomic_add(&sum->z, value.z);
+}
+
 RAYSTREAM_HD inline void atomic_add(glm::vec3* sum, const glm::vec3& value) {
   atomic_add(&sum->x, value.x);
   atomic_add(&sum->y, value.y);

@@ -44,14 +44,28 @@ struct AtrousSettings {
   // still steps (an emitter beside a ceiling of another albedo); on radiance, at every edge.
   float sigma_albedo = 0.4f;
   float sigma_albedo_radiance = 0.1f;
+  // The radiance is filtered times this power of two (denoise_scale): the filter is the same at
+  // any scale, and a bright image's squares stay within a float.
+  float scale = 1.0f;
 };
+
+// The scale at which an image whose largest finite value is `largest` is filtered: 1 up to 2^32,
+// else the power of two that brings it there, so that no luminance squared overflows a float.
+inline float denoise_scale(float largest) {
+  if (!(largest > 4294967296.0f)) return 1.0f;
+  int exponent = 0;
+  std::frexp(largest, &exponent);  // largest < 2^exponent
+  return std::ldexp(1.0f, 32 - exponent);
+}
 
 // One pixel's guides: 32 bytes, read as two vectors.
 struct alignas(16) DenoiseGuide {
   glm::vec3 albedo;  // the divisor: mean albedo of the hits, at least kDenoiseMinAlbedo; 1: none
   float depth;       // mean distance to the first hit; negative: no sample hit a surface
   glm::vec3 normal;  // mean shading normal (not renormalized: edges blend)
-  float pad;
+  // 1: the pixel's radiance is not finite (an overflowed sum): it is kept as it is, and neither
+  // it nor its neighbours mix with the other; 0: filtered.
+  float kept;
 };
 
 // The image the passes read: width x height pixels, row-major from the top.
@@ -70,18 +84,20 @@ RAYSTREAM_HD inline bool denoise_finite(float x) {
 }
 
 // Pixel p's guides from its first-hit sums (kDenoiseGuideSums floats) and the colour to filter
-// from its mean radiance (3 floats): a radiance that is not finite counts as 0, and guides that
-// are not finite as no hit, so that one bad sample cannot spread over the image.
+// from its mean radiance (3 floats) times the settings' scale: a radiance that is not finite is
+// kept out of the filter (DenoiseGuide::kept), and guides that are not finite count as no hit, so
+// that one bad sample cannot spread over the image.
 RAYSTREAM_HD inline void denoise_prepare(const float* rgb, const float* first_hits,
                                          const AtrousSettings& s, DenoiseGuide& guide,
                                          glm::vec4& color) {
   const float hits = first_hits[7];
   glm::vec3 c(rgb[0], rgb[1], rgb[2]);
+  guide.kept = 0.0f;
   for (int k = 0; k < 3; ++k)
-    if (!denoise_finite(c[k])) c[k] = 0.0f;
+    if (!denoise_finite(c[k])) guide.kept = 1.0f;
+  c = guide.kept != 0.0f ? glm::vec3(0.0f) : c * s.scale;
   bool finite = true;
   for (int k = 0; k < kDenoiseGuideSums; ++k) finite = finite && denoise_finite(first_hits[k]);
-  guide.pad = 0.0f;
   if (hits > 0.0f && finite) {
     const glm::vec3 albedo(first_hits[0], first_hits[1], first_hits[2]);
     guide.albedo =
@@ -119,7 +135,7 @@ RAYSTREAM_HD inline float denoise_depth_slope(const DenoiseView& v, int x, int y
 RAYSTREAM_HD inline float denoise_guide_exponent(const DenoiseGuide& p, const DenoiseGuide& q,
                                                  float slope, float offset,
                                                  const AtrousSettings& s) {
-  if ((p.depth < 0.0f) != (q.depth < 0.0f)) return -1.0f;
+  if ((p.depth < 0.0f) != (q.depth < 0.0f) || p.kept != q.kept) return -1.0f;
   if (p.depth < 0.0f) return 0.0f;  // both missed: the luminance alone decides
   const glm::vec3 dn = p.normal - q.normal;
   float e = glm::dot(dn, dn) / (s.sigma_normal * s.sigma_normal);
@@ -231,10 +247,12 @@ RAYSTREAM_HD inline float denoise_luminance_sigma(const AtrousSettings& s, int /
   return s.sigma_luminance;
 }
 
-// The filtered colour back in radiance: times the albedo it was divided by.
+// The filtered colour back in radiance: times the albedo it was divided by, over the scale; a
+// pixel kept out of the filter keeps its radiance (rgb, 3 floats).
 RAYSTREAM_HD inline glm::vec3 denoise_finish(const DenoiseGuide& guide, const glm::vec4& color,
-                                             const AtrousSettings& s) {
-  return s.demodulate ? glm::vec3(color) * guide.albedo : glm::vec3(color);
+                                             const AtrousSettings& s, const float* rgb) {
+  if (guide.kept != 0.0f) return glm::vec3(rgb[0], rgb[1], rgb[2]);
+  return (s.demodulate ? glm::vec3(color) * guide.albedo : glm::vec3(color)) / s.scale;
 }
 
 }  // namespace raystream

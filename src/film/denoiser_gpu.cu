@@ -42,11 +42,12 @@ __global__ void atrous_kernel(DenoiseView view, int step, float sigma_luminance,
         denoise_atrous(view, x, y, step, sigma_luminance, settings);
 }
 
+// `out` holds the radiance too (a kept pixel's is read before it is written).
 __global__ void finish_kernel(std::size_t n, const DenoiseGuide* guides, const glm::vec4* color,
                               AtrousSettings settings, float* out) {
   const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (p >= n) return;
-  const glm::vec3 c = denoise_finish(guides[p], color[p], settings);
+  const glm::vec3 c = denoise_finish(guides[p], color[p], settings, out + 3 * p);
   out[3 * p] = c.x, out[3 * p + 1] = c.y, out[3 * p + 2] = c.z;
 }
 
@@ -77,10 +78,16 @@ float elapsed_ms(const Event& from, const Event& to) {
 }  // namespace
 
 DenoiseTimes denoise_gpu(int width, int height, const float* rgb, const float* first_hits,
-                         float* out, const AtrousSettings& settings) {
-  check_denoise_arguments(width, height, settings, "denoise_gpu");
+                         float* out, const AtrousSettings& asked, const DenoiseStop& stop) {
+  check_denoise_arguments(width, height, asked, "denoise_gpu");
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = std::size_t(width) * std::size_t(height);
+  AtrousSettings settings = asked;
+  settings.scale = denoise_scale(largest_finite(rgb, 3 * n));
+  DenoiseTimes times;
+  // Polled before each pass is queued; the passes queued before a stop still run (they take
+  // milliseconds), and nothing comes back.
+  const auto stopped = [&] { return times.stopped = stop && stop(); };
   // With lazy module loading the first launch of a kernel loads it; load them now, so that the
   // kernels' time is the filter's.
   cudaFuncAttributes attributes;
@@ -109,6 +116,7 @@ DenoiseTimes denoise_gpu(int width, int height, const float* rgb, const float* f
   PRIM_LAUNCH_CHECK("prepare_kernel");
   glm::vec4* current = color.data;
   glm::vec4* other = next.data;
+  if (stopped()) return times;
   variance_kernel<<<tiles, tile>>>(DenoiseView{width, height, guides.data, current}, settings,
                                    other);
   PRIM_LAUNCH_CHECK("variance_kernel");
@@ -117,12 +125,15 @@ DenoiseTimes denoise_gpu(int width, int height, const float* rgb, const float* f
   PRIM_LAUNCH_CHECK("least_variance_kernel");
   std::swap(current, other);
   for (int i = 0; i < settings.iterations; ++i) {
+    if (stopped()) return times;
     atrous_kernel<<<tiles, tile>>>(DenoiseView{width, height, guides.data, current}, 1 << i,
                                    denoise_luminance_sigma(settings, i), settings, other);
     PRIM_LAUNCH_CHECK("atrous_kernel");
     std::swap(current, other);
   }
-  // The result goes where the radiance came from (it is read by nothing after prepare_kernel).
+  if (stopped()) return times;
+  // The result goes where the radiance came from (only kept pixels read it after prepare_kernel,
+  // each its own).
   finish_kernel<<<linear_blocks, 256>>>(n, guides.data, current, settings, d_rgb.data);
   PRIM_LAUNCH_CHECK("finish_kernel");
   PRIM_CUDA_CHECK(cudaEventRecord(filtered.event));
@@ -131,7 +142,6 @@ DenoiseTimes denoise_gpu(int width, int height, const float* rgb, const float* f
   PRIM_CUDA_CHECK(cudaEventRecord(downloaded.event));
   PRIM_CUDA_CHECK(cudaEventSynchronize(downloaded.event));
 
-  DenoiseTimes times;
   times.upload_ms = elapsed_ms(uploaded_from, uploaded);
   times.filter_ms = elapsed_ms(uploaded, filtered);
   times.download_ms = elapsed_ms(filtered, downloaded);

@@ -29,12 +29,14 @@ class Film {
 
  private:
   void upload(const FilmState& film);
+  template <class Scalar, class Value>
+  void download_into(std::vector<Scalar>& host, const Buffer<Value>& buffer) const;
 
   const Executor& ex_;
   int width_, height_;
   std::vector<std::uint32_t> initial_counts_;  // the resumed film's, or none
   Buffer<glm::vec3> sums_;
-  Buffer<glm::vec3> squares_;
+  Buffer<glm::dvec3> squares_;
   Buffer<FirstHitSums> first_hits_;
   FilmView view_;
 };

@@ -14,7 +14,7 @@ FilmState empty_film(int width, int height, const FilmLayers& layers) {
   const std::size_t n = f.pixels();
   f.sums.assign(3 * n, 0.0f);
   f.counts.assign(n, 0u);
-  if (layers.squares) f.squares.assign(3 * n, 0.0f);
+  if (layers.squares) f.squares.assign(3 * n, 0.0);
   if (layers.first_hits) f.first_hits.assign(kFirstHitValues * n, 0.0f);
   return f;
 }

@@ -20,8 +20,9 @@ struct FilmState {
   int width = 0, height = 0;
   std::vector<float> sums;            // 3 per pixel: the samples' radiance summed
   std::vector<std::uint32_t> counts;  // per pixel: the samples it got
-  // 3 per pixel: each sample's radiance squared, summed (the variance AOV); empty: not kept.
-  std::vector<float> squares;
+  // 3 per pixel: each sample's radiance squared, summed (the variance AOV), in double so that no
+  // square of a float radiance overflows; empty: not kept.
+  std::vector<double> squares;
   // kFirstHitValues per pixel, summed over the samples whose camera ray hit a surface; empty:
   // not kept.
   std::vector<float> first_hits;

@@ -35,7 +35,9 @@ static_assert(sizeof(FirstHitSums) == kFirstHitValues * sizeof(float), "first-hi
 struct FilmView {
   glm::vec3* sums = nullptr;
   bool count_samples = false;
-  glm::vec3* squares = nullptr;        // each sample's radiance squared, summed; null: not kept
+  // Each sample's radiance squared, summed in double: a float radiance's square always fits (a
+  // float's would overflow above 1.8e19). Null: not kept.
+  glm::dvec3* squares = nullptr;
   FirstHitSums* first_hits = nullptr;  // null: not kept
   // Paths carry their radiance and add it when they end (set with squares; the megakernel sets
   // it on its copy).
@@ -76,9 +78,8 @@ RAYSTREAM_HD inline void finish_sample(const FilmView& film, std::uint32_t pixel
   if (!film.carry) return;  // its light is on the film already
   deposit(film, pixel, radiance);
   if (film.squares && is_finite(radiance)) {
-    const glm::vec3 square = radiance * radiance;
-    if (is_finite(square) && (square.x > 0.0f || square.y > 0.0f || square.z > 0.0f))
-      atomic_add(film.squares + pixel, square);
+    const glm::dvec3 r(radiance);
+    if (r.x != 0.0 || r.y != 0.0 || r.z != 0.0) atomic_add(film.squares + pixel, r * r);
   }
 }
 

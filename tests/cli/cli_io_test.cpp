@@ -192,6 +192,25 @@ TEST(Options, AnOptionGivenTwiceIsNamed) {
   EXPECT_EQ(p.options.output, std::optional<std::string>("--spp"));
 }
 
+// --help and --version win wherever they stand (CLI11 said "At Most 1 required but received 2"
+// for --spp 1 --help --spp 2); an empty path is named (it was "error: : unsupported image type").
+TEST(Options, HelpWinsAndEmptyPathsAreNamed) {
+  Parsed p = parse({"s.json", "--spp", "1", "--help", "--spp", "2"});
+  EXPECT_EQ(p.code, kExitOk);
+  EXPECT_EQ(p.out.rfind("raystream: a wavefront path tracer", 0), 0u) << p.out;
+  p = parse({"--spp", "1", "--version", "--spp", "2"});
+  EXPECT_EQ(p.code, kExitOk);
+  EXPECT_EQ(p.out, "raystream 9.9 (own)\n");
+  p = parse({"s.json", "-o", ""});
+  EXPECT_EQ(p.code, kExitUsageError);
+  EXPECT_EQ(p.err, "raystream: error: --output: an empty path (name the image file, or - for "
+                   "stdout)\n");
+  p = parse({"s.json", "--stats", ""});
+  EXPECT_EQ(p.err, "raystream: error: --stats: an empty path (name a .json file, or - for stdout)\n");
+  p = parse({"s.json", "--resume", ""});
+  EXPECT_EQ(p.err, "raystream: error: --resume: an empty path (name the checkpoint to go on from)\n");
+}
+
 // Issue 40, item 7: repeated warnings are capped with a count (100000 unknown keys printed
 // 100000 lines).
 TEST(Warnings, EachKindIsCappedWithACount) {
@@ -556,6 +575,15 @@ TEST(SampleBudget, FramesWithinBudget) {
   EXPECT_EQ(frames_within_budget(120.0, 60.0, 100), 1);   // at least one
   EXPECT_EQ(frames_within_budget(2.0, -5.0, 100), 1);
   EXPECT_EQ(frames_within_budget(0.0, 60.0, 100), 100);  // unmeasurably fast
+}
+
+// A trial frame's set-up (the BVH build of 2M triangles: one second) is not a frame's time: the
+// frames are its render loop's. Counted as a frame, one second gave 57 frames where thousands fit.
+TEST(SampleBudget, TheSetUpIsNotAFrame) {
+  EXPECT_EQ(frames_after_trial(0.25, 1.25, 100000), 231);  // (60 - 1.25 - 1) / 0.25
+  EXPECT_EQ(frames_after_trial(0.5, 0.5, 5000), 119);       // no set-up: (60 - 0.5) / 0.5
+  EXPECT_EQ(frames_after_trial(0.02, 1.04, 500), 500);      // never more than the scene asks
+  EXPECT_EQ(frames_after_trial(0.02, 70.0, 500), 1);        // at least one
 }
 
 }  // namespace

@@ -86,5 +86,31 @@ TEST(DenoiseGpuTest, FiltersInPlaceAndAtFullHd) {
   for (std::size_t k = 0; k < rgb.size(); ++k) ASSERT_NEAR(rgb[k], 0.25f, 1e-6f) << k;
 }
 
+// Bright and infinite pixels as on the CPU: the scale taken from the host's image, the pixels
+// that are not finite kept as they are (in place, as raystream calls it).
+TEST(DenoiseGpuTest, BrightAndInfinitePixelsAsOnTheCpu) {
+  Input in = make_input();
+  for (float& v : in.rgb) v *= 5e19f;
+  in.rgb[3 * 500 + 1] = INFINITY;
+  std::vector<float> cpu(in.rgb.size()), gpu = in.rgb;
+  denoise_cpu(in.width, in.height, in.rgb.data(), in.first_hits.data(), cpu.data(), AtrousSettings{});
+  denoise_gpu(in.width, in.height, gpu.data(), in.first_hits.data(), gpu.data(), AtrousSettings{});
+  EXPECT_EQ(gpu[3 * 500 + 1], INFINITY);
+  for (std::size_t k = 0; k < cpu.size(); ++k) {
+    if (k / 3 == 500) continue;
+    ASSERT_TRUE(std::isfinite(gpu[k])) << k;
+    ASSERT_NEAR(gpu[k], cpu[k], 1e-3 * (std::abs(cpu[k]) + 5e16f)) << k;
+  }
+}
+
+TEST(DenoiseGpuTest, AStopLeavesTheOutputUntouched) {
+  const Input in = make_input();
+  std::vector<float> out(in.rgb.size(), -7.0f);
+  const DenoiseTimes times = denoise_gpu(in.width, in.height, in.rgb.data(), in.first_hits.data(),
+                                         out.data(), AtrousSettings{}, [] { return true; });
+  EXPECT_TRUE(times.stopped);
+  for (float v : out) ASSERT_EQ(v, -7.0f);
+}
+
 }  // namespace
 }  // namespace raystream

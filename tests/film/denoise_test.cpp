@@ -202,8 +202,65 @@ TEST(DenoiseTest, NonFiniteValuesDoNotSpread) {
                   std::numeric_limits<float>::infinity());
   for (bool demodulate : {true, false}) {
     const std::vector<float> out = denoised(image, mode(demodulate));
-    for (float v : out) ASSERT_TRUE(std::isfinite(v));
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      if (k / 3 == image.index(12, 12)) continue;
+      ASSERT_TRUE(std::isfinite(out[k])) << "value " << k;
+    }
+    // The pixel that is not finite keeps its values: an overflowed sum is not made 0.
+    EXPECT_TRUE(std::isnan(image.at(out, 12, 12).x));
+    EXPECT_EQ(image.at(out, 12, 12).y, std::numeric_limits<float>::infinity());
+    EXPECT_EQ(image.at(out, 12, 12).z, -std::numeric_limits<float>::infinity());
   }
+}
+
+// A lamp of radiance 5e19 and more: the filter works at a power-of-two scale, so the luminance
+// squares of its noise estimate do not overflow (they made 43% of the image NaN), and the result
+// is the same image as at an ordinary scale.
+TEST(DenoiseTest, BrightImagesFilterAsDimOnes) {
+  for (bool demodulate : {true, false}) {
+    const TestImage dim = flat_noisy(40, 40, glm::vec3(0.5f, 0.25f, 0.75f), 0.3f, 11);
+    const std::vector<float> reference = denoised(dim, mode(demodulate));
+    for (float factor : {1e20f, 6e37f}) {
+      TestImage bright = dim;
+      for (float& v : bright.rgb) v *= factor;
+      const std::vector<float> out = denoised(bright, mode(demodulate));
+      for (std::size_t k = 0; k < out.size(); ++k) {
+        ASSERT_TRUE(std::isfinite(out[k])) << factor << ": value " << k;
+        ASSERT_NEAR(out[k] / factor, reference[k], 1e-4f * reference[k]) << factor << ": " << k;
+      }
+    }
+  }
+}
+
+TEST(DenoiseTest, DenoiseScaleIsAPowerOfTwoAboveTwoTo32) {
+  EXPECT_EQ(denoise_scale(0.0f), 1.0f);
+  EXPECT_EQ(denoise_scale(1e9f), 1.0f);
+  const float s = denoise_scale(5e19f);
+  EXPECT_LE(5e19f * s, 4294967296.0f);
+  EXPECT_GT(5e19f * s, 2147483648.0f);
+  int exponent = 0;
+  EXPECT_EQ(std::frexp(s, &exponent), 0.5f);  // a power of two
+  EXPECT_EQ(largest_finite(std::vector<float>{1.0f, -7.0f, INFINITY, NAN}.data(), 4), 7.0f);
+}
+
+// A stop signal abandons the filter between its passes: the output is left as it was.
+TEST(DenoiseTest, AStopLeavesTheOutputUntouched) {
+  const TestImage image = flat_noisy(20, 10, glm::vec3(0.5f), 0.2f, 4);
+  for (int passes : {0, 1, 3}) {
+    std::vector<float> out(image.rgb.size(), -7.0f);
+    int polls = 0;
+    const DenoiseTimes times =
+        denoise_cpu(image.width, image.height, image.rgb.data(), image.first_hits.data(),
+                    out.data(), AtrousSettings(), [&] { return polls++ >= passes; });
+    EXPECT_TRUE(times.stopped) << passes;
+    for (float v : out) ASSERT_EQ(v, -7.0f) << passes;
+  }
+  std::vector<float> out(image.rgb.size(), -7.0f);
+  const DenoiseTimes times = denoise_cpu(image.width, image.height, image.rgb.data(),
+                                         image.first_hits.data(), out.data(), AtrousSettings(),
+                                         [] { return false; });
+  EXPECT_FALSE(times.stopped);
+  EXPECT_NE(out[0], -7.0f);
 }
 
 TEST(DenoiseTest, ZeroIterationsOnlyDemodulateAndMultiplyBack) {

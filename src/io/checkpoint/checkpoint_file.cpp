@@ -19,12 +19,13 @@ constexpr std::uint32_t kFormatVersion = 2;
 constexpr std::uint32_t kSquaresLayer = 1u, kFirstHitsLayer = 2u;
 constexpr std::uint32_t kMaxSettings = 256;
 constexpr std::uint32_t kMaxShares = 65536;
-// Floats per pixel of the film with every layer (sums 3, squares 3, first hits), and a count.
-constexpr std::uint64_t kMaxFloatsPerPixel = 6 + kFirstHitValues;
+// Bytes per pixel of the film with every layer: sums (3 floats), a count, squares (3 doubles),
+// first hits.
+constexpr std::uint64_t kMaxBytesPerPixel = 3 * sizeof(float) + sizeof(std::uint32_t) +
+                                            3 * sizeof(double) + kFirstHitValues * sizeof(float);
 // Largest checkpoint read: the largest image's film with every layer, and room for the header.
 constexpr std::uint64_t kMaxCheckpointBytes =
-    std::uint64_t(kMaxImagePixels) * (kMaxFloatsPerPixel * sizeof(float) + sizeof(std::uint32_t)) +
-    (1u << 20);
+    std::uint64_t(kMaxImagePixels) * kMaxBytesPerPixel + (1u << 20);
 constexpr InputKind kCheckpointFile{"checkpoint", "a checkpoint", kMaxCheckpointBytes};
 // The film's arrays go to the sink in pieces of this many bytes.
 constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
@@ -193,8 +194,8 @@ Checkpoint read_checkpoint(const std::string& path) {
   const std::size_t first_hits = (layers & kFirstHitsLayer) ? kFirstHitValues * n : 0;
   // The file's size is known before the film is allocated: a truncated or padded file is refused
   // before its film takes memory.
-  const std::uint64_t film_bytes =
-      (3 * n + squares + first_hits) * sizeof(float) + n * sizeof(std::uint32_t);
+  const std::uint64_t film_bytes = (3 * n + first_hits) * sizeof(float) +
+                                   n * sizeof(std::uint32_t) + squares * sizeof(double);
   if (r.position() + film_bytes + 8 > in.size()) r.fail("corrupt checkpoint: truncated");
   if (r.position() + film_bytes + 8 < in.size()) r.fail("corrupt checkpoint: its sizes disagree");
   r.array(f.sums, 3 * n);

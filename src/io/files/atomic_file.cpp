@@ -1,6 +1,10 @@
 #include "io/files/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,15 +121,42 @@ Target resolve(const std::string& path, bool dangling_ok = false) {
   fail(path, "cannot follow its symbolic links", ELOOP);
 }
 
+// A temporary file's name beside `file`: ".<name>.tmp-<pid>-", to which a unique suffix is added.
+// The process id lets a later run tell a temporary file whose writer died (remove_stale_temporaries).
+std::string temporary_prefix(const std::string& file) {
+  const std::string base = file.substr(file.find_last_of('/') + 1);
+  return folder_of(file) + "/." + base + ".tmp-" + std::to_string(getpid()) + "-";
+}
+
 // Creates a uniquely named temporary file next to `file`; returns its descriptor and name.
 int create_temporary(const std::string& path, const std::string& file, std::string& temp_name) {
-  const std::string folder = folder_of(file);
-  const std::string base = file.substr(file.find_last_of('/') + 1);
-  std::string name = folder + "/." + base + ".tmp-XXXXXX";
+  std::string name = temporary_prefix(file) + "XXXXXX";
   const int fd = mkstemp(name.data());
-  if (fd < 0) fail(path, "cannot create a file in folder '" + folder + "'", errno);
+  if (fd < 0) fail(path, "cannot create a file in folder '" + folder_of(file) + "'", errno);
   temp_name = name;
   return fd;
+}
+
+// An unnamed file in `file`'s folder (O_TMPFILE), which no crash can leave behind: it gets a name
+// only once complete (link_temporary). -1 where the file system or the kernel has none.
+int create_unnamed(const std::string& file) {
+#ifdef O_TMPFILE
+  static const bool linkable = access("/proc/self/fd", F_OK) == 0;
+  if (linkable) return open(folder_of(file).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+#endif
+  (void)file;
+  return -1;
+}
+
+// Names the complete unnamed file `fd` beside `file`; returns the name.
+std::string link_temporary(const std::string& path, const std::string& file, int fd) {
+  const std::string from = "/proc/self/fd/" + std::to_string(fd);
+  for (int attempt = 0;; ++attempt) {
+    const std::string name = temporary_prefix(file) + "linked" + std::to_string(attempt);
+    if (linkat(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0)
+      return name;
+    if (errno != EEXIST || attempt > 100) fail(path, "cannot name the finished file", errno);
+  }
 }
 
 mode_t current_umask() {
@@ -163,15 +194,46 @@ bool write_output(int fd, const OutputFile& file) {
   return ok;
 }
 
+// A complete temporary file for one output: unnamed and open until it is renamed into place
+// (fd), or named (name) where unnamed files cannot be made.
+struct Staged {
+  int fd = -1;
+  std::string name;
+  std::size_t output = 0;  // which of the outputs
+};
+
+// Gives a staged file its place: a name beside the output (an unnamed one first gets one), then
+// the rename over the output.
+void commit(const std::string& path, const Target& target, Staged& staged) {
+  if (staged.fd >= 0) {
+    staged.name = link_temporary(path, target.file, staged.fd);
+    close(staged.fd);
+    staged.fd = -1;
+  }
+  if (rename(staged.name.c_str(), target.file.c_str()) != 0)
+    fail(path, "cannot rename the temporary file into place", errno);
+  staged.name.clear();
+}
+
+void discard(Staged& staged) {
+  if (staged.fd >= 0) close(staged.fd);
+  if (!staged.name.empty()) unlink(staged.name.c_str());
+  staged = Staged{};
+}
+
 // Writes a complete temporary file for `target`, with the permission bits (and, where allowed,
-// the owner) of the file it replaces; returns its name.
-std::string write_temporary(const std::string& path, const Target& target,
-                            const OutputFile& file) {
-  std::string temp;
-  const int fd = create_temporary(path, target.file, temp);
+// the owner) of the file it replaces.
+Staged write_temporary(const std::string& path, const Target& target, const OutputFile& file) {
+  Staged staged;
+  int fd = create_unnamed(target.file);
+  if (fd >= 0) {
+    staged.fd = fd;
+  } else {
+    fd = create_temporary(path, target.file, staged.name);
+  }
   const auto abandon = [&](const std::string& what, int error) {
-    close(fd);
-    unlink(temp.c_str());
+    if (staged.fd < 0) close(fd);
+    discard(staged);
     fail(path, what, error);
   };
   if (!write_output(fd, file)) abandon("write failed", errno);
@@ -188,12 +250,12 @@ std::string write_temporary(const std::string& path, const Target& target,
     if (fchmod(fd, 0666 & ~current_umask()) != 0) abandon("cannot set permissions", errno);
   }
   if (fsync(fd) != 0) abandon("fsync failed", errno);
-  if (close(fd) != 0) {
+  if (staged.fd < 0 && close(fd) != 0) {
     const int error = errno;
-    unlink(temp.c_str());
+    discard(staged);
     fail(path, "close failed", error);
   }
-  return temp;
+  return staged;
 }
 
 void write_through(const std::string& path, const Target& target, const OutputFile& file) {
@@ -211,6 +273,28 @@ void write_through(const std::string& path, const Target& target, const OutputFi
     fail(path, "write failed", error);
   }
   if (close(fd) != 0) fail(path, "close failed", errno);
+}
+
+// Refuses an existing file that cannot be replaced, found before a long render rather than at the
+// rename after it: one marked immutable or append-only (chattr +i, +a), or one of another user in
+// a folder with the sticky bit (/tmp).
+void check_replaceable(const std::string& path, const Target& target) {
+  const int fd = open(target.file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd >= 0) {
+    int flags = 0;
+    const bool known = ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+    close(fd);
+    if (known && (flags & FS_IMMUTABLE_FL))
+      refuse(path, "it is immutable (chattr +i) and cannot be replaced");
+    if (known && (flags & FS_APPEND_FL))
+      refuse(path, "it is append-only (chattr +a) and cannot be replaced");
+  }
+  struct stat folder;
+  const uid_t me = geteuid();
+  if (me != 0 && stat(folder_of(target.file).c_str(), &folder) == 0 &&
+      (folder.st_mode & S_ISVTX) && target.st.st_uid != me && folder.st_uid != me)
+    refuse(path, "it belongs to another user in a folder with the sticky bit, so it cannot be "
+                 "replaced");
 }
 
 // One file written twice: the same file replaced atomically (by its final name, or a hard link
@@ -268,25 +352,20 @@ void write_files_atomically(const std::vector<OutputFile>& files) {
     }
   }
   // Temporary files not yet renamed into place, removed on any failure.
-  std::vector<std::pair<std::string, std::size_t>> staged;
+  std::vector<Staged> staged;
   try {
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (targets[i].kind != Target::atomic) continue;
-      staged.emplace_back(write_temporary(files[i].path, targets[i], files[i]), i);
+      staged.push_back(write_temporary(files[i].path, targets[i], files[i]));
+      staged.back().output = i;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
       if (targets[i].kind == Target::through)
         write_through(files[i].path, targets[i], files[i]);
     }
-    while (!staged.empty()) {
-      const auto& [temp, i] = staged.front();
-      if (rename(temp.c_str(), targets[i].file.c_str()) != 0) {
-        fail(files[i].path, "cannot rename the temporary file into place", errno);
-      }
-      staged.erase(staged.begin());
-    }
+    for (Staged& s : staged) commit(files[s.output].path, targets[s.output], s);
   } catch (...) {
-    for (const auto& s : staged) unlink(s.first.c_str());
+    for (Staged& s : staged) discard(s);
     throw;
   }
 }
@@ -310,10 +389,40 @@ void check_writable(const std::string& path) {
     }
     return;
   }
+  if (target.exists) check_replaceable(path, target);
   std::string temp;
   const int fd = create_temporary(path, target.file, temp);
   close(fd);
   unlink(temp.c_str());
+}
+
+void remove_stale_temporaries(const std::string& path) {
+  Target target;
+  try {
+    target = resolve(path, true);
+  } catch (const OutputError&) {
+    return;  // check_writable says why
+  }
+  if (target.kind != Target::atomic) return;
+  const std::string folder = folder_of(target.file);
+  const std::string base = target.file.substr(target.file.find_last_of('/') + 1);
+  const std::string prefix = "." + base + ".tmp-";
+  DIR* dir = opendir(folder.c_str());
+  if (!dir) return;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    // ".<base>.tmp-<pid>-...": its writer's process id; a live one is still writing.
+    const std::string rest = name.substr(prefix.size());
+    const std::size_t dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash > 9 ||
+        rest.find_first_not_of("0123456789") != dash)
+      continue;
+    const pid_t pid = static_cast<pid_t>(std::atol(rest.substr(0, dash).c_str()));
+    if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
+    unlinkat(dirfd(dir), name.c_str(), 0);
+  }
+  closedir(dir);
 }
 
 }  // namespace raystream

@@ -16,6 +16,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace raystream {
@@ -32,6 +33,9 @@ using ByteSink = std::function<void(const void* data, std::size_t n)>;
 // One output: where it goes and its bytes, or the function that hands them to a sink piece by
 // piece (then `bytes` is unused: a large output, a checkpoint, is never held whole in memory).
 struct OutputFile {
+  OutputFile() = default;
+  OutputFile(std::string file, std::vector<unsigned char> content)
+      : path(std::move(file)), bytes(std::move(content)) {}
   std::string path;
   std::vector<unsigned char> bytes;
   std::function<void(const ByteSink&)> stream;
@@ -51,8 +55,16 @@ void write_file_atomically(const std::string& path, std::vector<unsigned char> b
 // Throws OutputError when `path` cannot be written by the rules above: for a file written
 // atomically, a file cannot be created in its folder (checked by creating and removing a
 // temporary file there); for one written through, it is not writable. Called before a long render
-// so that it does not end in a failed write. Never opens a FIFO (that would wait for a reader).
+// so that it does not end in a failed write: an existing file must be replaceable too (not
+// immutable or append-only, not another user's in a sticky folder). Never opens a FIFO (that
+// would wait for a reader).
 void check_writable(const std::string& path);
+
+// Removes the temporary files that writes of `path` left behind in its folder when their process
+// died before finishing (killed, or out of power): ".<name>.tmp-<pid>-*" of a process that no longer
+// runs. Where the file system makes unnamed files (O_TMPFILE, Linux), a write leaves none but in
+// the instant between naming its finished file and renaming it into place.
+void remove_stale_temporaries(const std::string& path);
 
 // True when `path` is written through (an open descriptor such as /dev/stdout, a FIFO, a
 // character device) rather than replaced atomically. False when it cannot be resolved

@@ -132,7 +132,10 @@ FilmPlanes film_planes(const FilmState& film, const AovSet& aovs) {
         // The samples' variance (Bessel's correction) over their count; rounding of the float
         // sums can leave a tiny negative where every sample was equal.
         const double spread = (squares - sum * sum / count) / (count - 1.0);
-        variance[3 * q + c] = float(std::max(0.0, spread) / count);
+        // A variance beyond a float's range is written as infinity.
+        const double v = std::max(0.0, spread) / count;
+        variance[3 * q + c] =
+            v > std::numeric_limits<float>::max() ? std::numeric_limits<float>::infinity() : float(v);
       }
     }
   }
