@@ -19,6 +19,12 @@ and writes, from the renderers' --stats JSON only (nothing is timed from outside
                                       __sort-off.json) and run.json (date, command, scenes), so the
                                       tables and plots can be made again without a GPU:
                                       --plots-only <out>/<gpu>
+
+<scene> is the scene's name: its path under scenes/ (cornell for scenes/cornell.json), else under
+the repository, else from the root, without .json and with / as - (tests-render-data-tiny): two
+scenes never share a name, and a scene has the same name in every run. A run replaces the files
+of the scenes it renders and keeps the other scenes' files in <out>/<gpu>/, so the tables cover
+every scene rendered there (run.json lists the earlier runs whose scenes are kept).
   <out>/<gpu>-*.png                   samples/s, ms per stage per schedule, live paths per depth,
                                       the frame schedule's stages per bounce
 
@@ -90,6 +96,13 @@ def on_off(flag):
     return "on" if flag else "off"
 
 
+def fail(message, code=1):
+    """One line on stderr, `compare_backends: error: MESSAGE`, and the exit code (2: a bad command
+    line or input; 1: a render or a file that failed)."""
+    print(f"compare_backends: error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
 def strip_json_comments(text):
     """The scene format allows // comments; remove them outside strings."""
     out, i, in_string = [], 0, False
@@ -136,6 +149,57 @@ def default_scenes():
     return [str(p) for p in sorted((ROOT / "scenes").glob("*.json")) if not is_mesh_scene(p)]
 
 
+def scene_label(scene):
+    """The name of a scene's rows and stats files: its path relative to scenes/, else to the
+    repository, else to the root, without the extension and with / as -."""
+    path = Path(scene).resolve()
+    for base in (ROOT / "scenes", ROOT, Path(path.anchor)):
+        try:
+            relative = path.relative_to(base)
+            break
+        except ValueError:
+            continue
+    return "-".join(relative.with_suffix("").parts)
+
+
+STATS_FILE = re.compile(r"(.+?)__(?:stream|frame|megakernel)__[^_]+__compact-(?:on|off)__"
+                        r"sort-(?:on|off)\.json")
+
+
+def label_of_file(name):
+    """The scene name of a stats file named by stats_file_name, else None."""
+    m = STATS_FILE.fullmatch(Path(name).name)
+    return m.group(1) if m else None
+
+
+def scene_labels(scenes, settings):
+    """{scene path: name} of the scenes to render, and the --scene-settings keyed by those names
+    (a key is a scene's name or, where only one scene has it, its file name without .json)."""
+    labels = {}
+    for scene in scenes:
+        label = scene_label(scene)
+        same = [s for s, other in labels.items() if other == label]
+        if same:
+            fail(f"{same[0]} and {scene} "
+                 + ("are the same scene" if Path(same[0]).resolve() == Path(scene).resolve()
+                    else f"both go by the name {label}") + " (give each scene once)", 2)
+        labels[scene] = label
+    keyed, unused = {}, []
+    for key, value in settings.items():
+        named = [label for label in labels.values() if label == key]
+        named = named or [labels[s] for s in scenes if Path(s).stem == key]
+        if len(named) > 1:
+            fail(f"--scene-settings {key}: {len(named)} scenes have that file name; use their "
+                 f"names ({', '.join(named)})", 2)
+        if named:
+            keyed[named[0]] = value
+        else:
+            unused.append(key)
+    if unused:
+        fail(f"--scene-settings for scenes not rendered: {', '.join(sorted(unused))}", 2)
+    return labels, keyed
+
+
 def gpu_name(stats):
     """The device as a file name: spaces to '-', other unusual characters dropped."""
     name = re.sub(r"\s+", "-", str(stats.get("device", "unknown")).strip())
@@ -169,8 +233,8 @@ def scene_settings(args, stem):
             **args.scene_settings.get(stem, {})}
 
 
-def stats_file_name(scene, schedule, backend, compact, sort):
-    return (f"{scene}__{schedule}__{backend}__compact-{on_off(compact)}__"
+def stats_file_name(label, schedule, backend, compact, sort):
+    return (f"{label}__{schedule}__{backend}__compact-{on_off(compact)}__"
             f"sort-{on_off(sort)}.json")
 
 
@@ -202,7 +266,8 @@ def stage_totals(stats):
 
 
 def summarize(stats, warmup=None, stats_file=""):
-    """One CSV row from a stats JSON (ratios empty: add_ratios fills them)."""
+    """One CSV row from a stats JSON (ratios empty: add_ratios fills them); the scene's name is
+    the stats file's (stats_file_name), else the scene file's name without .json."""
     d = describe(stats)
     spp, total_ms = d["spp"], float(stats["total_ms"])
     each = list(stats.get("frame_ms", {}).get("each") or [])
@@ -213,7 +278,7 @@ def summarize(stats, warmup=None, stats_file=""):
 
     segments = stats.get("path_segments_per_second")
     return {
-        "scene": Path(stats["scene"]).stem,
+        "scene": label_of_file(stats_file) or Path(stats["scene"]).stem,
         "schedule": d["schedule"],
         "backend": d["backend"],
         "compact": on_off(d["compact"]),
@@ -448,6 +513,9 @@ def write_markdown(path, rows, info, plots):
                   "numbers test the script, they do not compare the backends."]
     if info.get("command"):
         lines += ["", f"Command: `{info['command']}`"]
+    for run in info.get("earlier", []):
+        lines += ["", f"Kept from an earlier run ({run.get('date', '?')}): "
+                      f"{', '.join(run.get('scenes', []))}; command: `{run.get('command', '?')}`"]
     lines += ["", markdown_table(rows), "", "## Targets", ""]
     lines += [f"- {t}" for t in target_lines(rows)]
     if plots:
@@ -472,13 +540,13 @@ def load_stats_dir(directory):
 
 # ---- rendering --------------------------------------------------------------------------------
 
-def check_settings(stats, want, command):
-    """The stats must describe the render that was asked for (describe()'s fields)."""
+def check_settings(stats, want):
+    """The stats must describe the render that was asked for (describe()'s fields); raises
+    ValueError naming the differences."""
     got = describe(stats)
     if got != want:
-        diff = ", ".join(f"{k} {got.get(k)!r} (expected {v!r})" for k, v in want.items()
-                         if got.get(k) != v)
-        sys.exit(f"compare_backends: the stats of {command} describe another render: {diff}")
+        raise ValueError(", ".join(f"{k} {got.get(k)!r} (expected {v!r})"
+                                   for k, v in want.items() if got.get(k) != v))
 
 
 def planned_runs(args, scenes):
@@ -488,19 +556,19 @@ def planned_runs(args, scenes):
             for backend in backends]
 
 
-def render_all(args, scenes, staging):
+def render_all(args, scenes, labels, staging):
     runs = planned_runs(args, scenes)
     binaries = {backend: Path(args.build) / name for backend, name in BACKENDS
                 if any(run[4] == backend for run in runs)}
     for path in binaries.values():
         if not path.is_file():
-            sys.exit(f"compare_backends: {path}: no such binary (build it: cmake --build "
-                     f"{args.build} --target raystream raystream-thrust)")
+            fail(f"{path}: no such binary (build it: cmake --build {args.build} --target "
+                 f"raystream raystream-thrust)", 2)
     with tempfile.TemporaryDirectory(prefix="compare-images-") as images:
         for done, (scene, schedule, compact, sort, backend) in enumerate(runs, 1):
-            stem = Path(scene).stem
-            size = scene_settings(args, stem)
-            out = staging / stats_file_name(stem, schedule, backend, compact, sort)
+            label = labels[scene]
+            size = scene_settings(args, label)
+            out = staging / stats_file_name(label, schedule, backend, compact, sort)
             cmd = [str(binaries[backend]), scene, "--schedule", schedule,
                    "--spp", str(size["spp"]), "--depth", str(size["depth"]),
                    "--resolution", size["resolution"], "--stage-timing", args.stage_timing,
@@ -518,36 +586,67 @@ def render_all(args, scenes, staging):
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             except subprocess.TimeoutExpired:
-                sys.exit(f"compare_backends: timed out after {args.timeout} s: {command}")
+                fail(f"timed out after {args.timeout} s: {command}")
             if proc.returncode != 0 or not out.is_file():
                 sys.stderr.write(proc.stdout[-2000:] + proc.stderr[-4000:])
-                sys.exit(f"compare_backends: exit code {proc.returncode}: {command}")
+                fail(f"exit code {proc.returncode}: {command}")
             stats = json.loads(out.read_text())
             width, height = (int(v) for v in size["resolution"].split("x"))
-            check_settings(stats, {"schedule": schedule, "backend": backend, "compact": compact,
-                                   "sort": sort, "width": width, "height": height,
-                                   "depth": size["depth"], "spp": size["spp"]}, command)
-            row = summarize(stats, args.warmup)
-            print(f"[{done}/{len(runs)}] {stem} {schedule} {backend} compact {on_off(compact)} "
+            try:
+                check_settings(stats, {"schedule": schedule, "backend": backend,
+                                       "compact": compact, "sort": sort, "width": width,
+                                       "height": height, "depth": size["depth"],
+                                       "spp": size["spp"]})
+            except ValueError as e:
+                fail(f"the stats of {command} describe another render: {e}")
+            row = summarize(stats, args.warmup, out.name)
+            print(f"[{done}/{len(runs)}] {label} {schedule} {backend} compact {on_off(compact)} "
                   f"sort {on_off(sort)}: {row['ms_per_spp']:.3f} ms/spp, "
                   f"{row['samples_per_s'] / 1e6:.1f} Msamples/s", flush=True)
 
 
+def merged_info(old, info, kept):
+    """run.json of a folder that keeps the scenes `kept` from earlier runs (old: its run.json):
+    this run's date, command and scenes, the kept scenes after them, and the earlier runs that
+    rendered any of those."""
+    earlier = [run for run in [{k: v for k, v in old.items() if k != "earlier"}]
+               + list(old.get("earlier", [])) if set(run.get("scenes", [])) & set(kept)]
+    merged = {k: v for k, v in info.items() if k != "earlier"}
+    merged["scenes"] = list(info.get("scenes", [])) + [s for s in kept
+                                                       if s not in info.get("scenes", [])]
+    if earlier:
+        merged["earlier"] = earlier
+    return merged
+
+
 def publish(stats_by_path, out_dir, info):
-    """Copies (or moves) the stats JSONs into <out>/<gpu>/ and returns (gpu, folder)."""
+    """Copies the stats JSONs into <out>/<gpu>/, replacing the files of their scenes there and
+    keeping the other scenes' files, and returns (gpu, folder)."""
     devices = {gpu_name(s) for s in stats_by_path.values()}
     if len(devices) != 1:
-        sys.exit(f"compare_backends: stats from {len(devices)} devices "
-                 f"({', '.join(sorted(devices))}); give one device's folder")
+        fail(f"stats from {len(devices)} devices ({', '.join(sorted(devices))}); give one "
+             "device's folder", 2)
     gpu = devices.pop()
     folder = out_dir / gpu
     folder.mkdir(parents=True, exist_ok=True)
     sources = {p.resolve().parent for p in stats_by_path}
     if sources != {folder.resolve()}:
+        labels = {label_of_file(p.name) or p.stem for p in stats_by_path}
         for old in folder.glob("*.json"):
-            old.unlink()
+            if label_of_file(old.name) in labels:
+                old.unlink()
         for p in stats_by_path:
             shutil.copy2(p, folder / p.name)
+        kept = list(dict.fromkeys(label for label in map(label_of_file, sorted(
+            p.name for p in folder.glob("*.json"))) if label and label not in labels))
+        old_info = folder / RUN_INFO
+        if kept and old_info.is_file():
+            try:
+                info = merged_info(json.loads(old_info.read_text()), info, kept)
+            except ValueError:
+                info = dict(info, scenes=list(info.get("scenes", [])) + kept)
+        elif kept:
+            info = dict(info, scenes=list(info.get("scenes", [])) + kept)
     (folder / RUN_INFO).write_text(json.dumps(info, indent=2) + "\n")
     return gpu, folder
 
@@ -555,7 +654,7 @@ def publish(stats_by_path, out_dir, info):
 def report(stats_dir, out_dir, args, info, scene_order):
     stats_by_path = load_stats_dir(stats_dir)
     if not stats_by_path:
-        sys.exit(f"compare_backends: {stats_dir}: no stats JSON files")
+        fail(f"{stats_dir}: no stats JSON files", 2)
     gpu, folder = publish(stats_by_path, out_dir, info)
     stats_by_path = load_stats_dir(folder)
     rows = add_ratios([summarize(s, args.warmup, p.name) for p, s in stats_by_path.items()])
@@ -778,9 +877,16 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     out_dir = Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        fail(f"--out {args.out}: not a folder (name a folder for the tables and stats)", 2)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--out {args.out}: cannot create the folder ({e.strerror})", 2)
     if args.plots_only:
         folder = Path(args.plots_only)
+        if not folder.is_dir():
+            fail(f"--plots-only {args.plots_only}: no such folder", 2)
         info_path = folder / RUN_INFO
         info = json.loads(info_path.read_text()) if info_path.is_file() else {}
         if "date" not in info:
@@ -792,22 +898,18 @@ def main(argv=None):
         return 0
     scenes = args.scenes or default_scenes()
     if not scenes:
-        sys.exit("compare_backends: no scenes")
+        fail("no scenes", 2)
     for scene in scenes:
         if not Path(scene).is_file():
-            sys.exit(f"compare_backends: {scene}: no such scene file")
+            fail(f"{scene}: no such scene file", 2)
     scenes = [str(Path(scene).resolve()) for scene in scenes]
-    stems = [Path(s).stem for s in scenes]
-    unused = sorted(set(args.scene_settings) - set(stems))
-    if unused:
-        sys.exit(f"compare_backends: --scene-settings for scenes not rendered: "
-                 f"{', '.join(unused)}")
+    labels, args.scene_settings = scene_labels(scenes, args.scene_settings)
     command = " ".join(["python3", "scripts/compare_backends.py"] +
                        (sys.argv[1:] if argv is None else list(argv)))
     info = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "command": command, "scenes": stems}
+            "command": command, "scenes": [labels[s] for s in scenes]}
     with tempfile.TemporaryDirectory(prefix=".running-", dir=out_dir) as staging:
-        render_all(args, scenes, Path(staging))
+        render_all(args, scenes, labels, Path(staging))
         report(Path(staging), out_dir, args, info, info["scenes"])
     return 0
 
