@@ -35,6 +35,8 @@ import subprocess
 import sys
 import time
 
+from raystream_tools import images
+
 SCENES = {
     "cornell": ("scenes/cornell.json", (200, 200)),
     "smallpt": ("scenes/smallpt.json", (256, 192)),
@@ -68,19 +70,12 @@ def run(command, what):
     return done.stdout + done.stderr, time.perf_counter() - started
 
 
-def read_pfm(path, np):
-    data = open(path, "rb").read()
-    header = data.split(b"\n", 3)
-    width, height = map(int, header[1].split())
-    dtype = "<f4" if float(header[2]) < 0 else ">f4"
-    return np.frombuffer(header[3], dtype=dtype).reshape(height, width, 3)[::-1].astype(np.float32)
+def read_pfm(path):
+    return images.read_pfm(path).to_numpy()
 
 
-def read_exr_rgb(path, layer, np, OpenEXR):
-    channels = OpenEXR.File(path, separate_channels=True).channels()
-    prefix = layer + "." if layer else ""
-    return np.stack([np.asarray(channels[prefix + c].pixels, dtype=np.float32) for c in "RGB"],
-                    axis=-1)
+def read_exr_rgb(path, layer):
+    return images.read_exr(path, layer).to_numpy()
 
 
 def mse(image, reference):
@@ -101,7 +96,7 @@ def reference(args, name, scene_file, size, np):
     if not os.path.exists(path):
         print(f"  reference: {args.reference_spp} spp ...", flush=True)
         render(args, scene_file, size, args.reference_spp, path, seed=1)
-    return read_pfm(path, np).astype("float64")
+    return read_pfm(path).astype("float64")
 
 
 def oidn(args, exr, output):
@@ -117,7 +112,7 @@ def equal_time_mse(args, scene_file, size, stats, extra_ms, reference_image, wor
     spp = max(args.spp, int(round((stats["total_ms"] + extra_ms) / per_sample_ms)))
     path = os.path.join(work, f"equal_time_{tag}.pfm")
     render(args, scene_file, size, spp, path)
-    return spp, mse(read_pfm(path, np), reference_image)
+    return spp, mse(read_pfm(path), reference_image)
 
 
 def tone_map(image, np):
@@ -187,7 +182,6 @@ def main():
         fail(f"{args.binary}: no raystream binary (build it: scripts/build.sh --target raystream)")
     need_modules(not args.no_oidn)
     import numpy as np
-    import OpenEXR
 
     os.makedirs(args.out, exist_ok=True)
     os.makedirs(args.work, exist_ok=True)
@@ -209,12 +203,12 @@ def main():
         exr = os.path.join(work, f"{name}.exr")
         stats = render(args, scene_file, size, args.spp, exr,
                        extra=["--denoise", "--aov", "albedo,normal"])
-        noisy = read_exr_rgb(exr, "noisy", np, OpenEXR)
-        builtin = read_exr_rgb(exr, "", np, OpenEXR)
+        noisy = read_exr_rgb(exr, "noisy")
+        builtin = read_exr_rgb(exr, "")
         radiance_path = os.path.join(work, f"{name}_radiance.pfm")
         radiance_stats = render(args, scene_file, size, args.spp, radiance_path,
                                 extra=["--denoise=radiance"])
-        radiance = read_pfm(radiance_path, np)
+        radiance = read_pfm(radiance_path)
         denoise = stats["denoise"]
         builtin_ms = denoise["ms"] + max(0.0, denoise["transfer_ms"])
         results = [("noisy", noisy, 0.0),
@@ -224,7 +218,7 @@ def main():
         if not args.no_oidn:
             oidn_path = os.path.join(work, f"{name}_oidn.pfm")
             oidn_ms = oidn(args, exr, oidn_path)
-            results.append(("OIDN (cpu)", read_pfm(oidn_path, np), oidn_ms))
+            results.append(("OIDN (cpu)", read_pfm(oidn_path), oidn_ms))
         noisy_mse = mse(noisy, ref)
         for label, image, ms in results:
             error = mse(image, ref)

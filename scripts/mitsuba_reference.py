@@ -31,8 +31,7 @@ import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_images import read_hdr  # noqa: E402
+from raystream_tools import images
 
 
 def load_json(path):
@@ -300,35 +299,12 @@ def render(args):
     print(f"wrote {args.out} ({passes * per_pass} spp in {passes} passes, {args.variant})")
 
 
-def read_pfm(path):
-    """A PFM image as raystream writes it (RGB, little-endian, rows bottom to top)."""
-    import numpy as np
-    data = open(path, "rb").read()
-    parts = data.split(b"\n", 3)
-    if parts[0] != b"PF":
-        sys.exit(f"{path}: not an RGB PFM image")
-    width, height = (int(v) for v in parts[1].split())
-    scale = float(parts[2])
-    pixels = np.frombuffer(parts[3], dtype="<f4" if scale < 0 else ">f4", count=width * height * 3)
-    return pixels.reshape(height, width, 3)[::-1].astype(np.float64)
-
-
-def read_image(path):
-    """Our image, .pfm (exact) or .hdr (RGBE: a channel far below the pixel's brightest is rounded
-    to a few steps, which shows in dim channels' regions)."""
-    import numpy as np
-    if path.lower().endswith(".pfm"):
-        return read_pfm(path)
-    width, height, pixels = read_hdr(path)
-    return np.array(pixels, dtype=np.float64).reshape(height, width, 3)
-
-
 def compare(args):
-    import mitsuba as mi
-    import numpy as np
-    mi.set_variant("scalar_rgb")
-    ref = np.array(mi.Bitmap(args.reference), dtype=np.float64)[:, :, :3]
-    ours = read_image(args.image)
+    try:
+        ref = images.read_image(args.reference).to_numpy().astype("float64")
+        ours = images.read_image(args.image).to_numpy().astype("float64")
+    except images.ImageError as e:
+        sys.exit(f"mitsuba_reference: error: {e}")
     height, width = ours.shape[:2]
     if ours.shape != ref.shape:
         sys.exit(f"{args.image}: {width}x{height}, the reference is {ref.shape[1]}x{ref.shape[0]}")
