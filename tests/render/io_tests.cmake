@@ -2,7 +2,7 @@
 # tests/render/CMakeLists.txt.
 set(RAYSTREAM_IO_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 foreach(name scene_loader_test scene_memory_test image_output_io_test report_io_test cli_io_test
-             input_file_test load_growth_test)
+             input_file_test load_growth_test scene_export_test)
   raystream_add_test(NAME ${name} CPU SOURCES ${RAYSTREAM_IO_TEST_DIR}/${name}.cpp LIBS raystream_io)
 endforeach()
 # glTF 2.0: the assimp test assets, small assets written by the test, TYPE gltf objects.
@@ -125,6 +125,18 @@ if(TARGET raystream)
                      REQUIRE ${O}/repeated_warnings_capped/out.png
                      ARGS ${D}/unknown_keys.json --device cpu --spp 1 --quiet
                           --output ${O}/repeated_warnings_capped/out.png)
+  # --export-scene: the scene as loaded, no render; a folder that is a file is one error line.
+  raystream_cli_case(NAME export_scene EXIT 0
+                     STDOUT_REGEX "^scenes/cornell_box_original.json: exported to ${O}/export_scene/x: scene.json, [0-9]+ meshes \\(36 triangles\\), 0 textures\n$"
+                     REQUIRE ${O}/export_scene/x/scene.json ${O}/export_scene/x/meshes
+                     FORBID ${O}/export_scene/out.png
+                     ARGS scenes/cornell_box_original.json --export-scene ${O}/export_scene/x
+                          --device cpu -o ${O}/export_scene/out.png)
+  raystream_cli_case(NAME export_scene_onto_a_file EXIT 1
+                     SETUP_FILE ${O}/export_scene_onto_a_file/plain
+                     REGEX "^raystream: error: ${O}/export_scene_onto_a_file/plain: cannot write the export there: not a folder\n$"
+                     FORBID ${O}/export_scene_onto_a_file/plain/scene.json
+                     ARGS ${D}/tiny.json --export-scene ${O}/export_scene_onto_a_file/plain)
   raystream_cli_case(NAME option_given_twice EXIT 2
                      REGEX "^raystream: error: --output: given twice \\(as -o and --output\\) \\(give each option once\\)\n$"
                      ARGS ${D}/tiny.json -o a.png --spp 1 --output b.png)
