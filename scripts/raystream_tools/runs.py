@@ -70,10 +70,12 @@ def read_stats(path):
 
 class Render:
     """One finished run of raystream: its stats (None without --stats), output, exit code and the
-    times measured from outside (wall: the process from start to exit; cpu: its user + system)."""
+    times measured from outside (started: the clock's time at its start; wall: the process from
+    start to exit, s; cpu: its user + system, s)."""
 
-    def __init__(self, command, proc, stats, wall_s, cpu_s):
+    def __init__(self, command, proc, stats, started, wall_s, cpu_s):
         self.command, self.stats, self.wall_s, self.cpu_s = command, stats, wall_s, cpu_s
+        self.started = started  # time.time() at the start
         self.returncode, self.stdout, self.stderr = proc.returncode, proc.stdout, proc.stderr
 
 
@@ -82,7 +84,7 @@ def render(raystream, scene, options=(), stats=None, output=None, quiet=True, lo
     """Runs `raystream SCENE OPTIONS [--output OUTPUT] [--stats STATS] [--quiet]`. Writes its
     stdout and stderr to `log` when given; `env` adds to the environment. With check, an exit
     code other than 0 (or no stats file) raises a ToolError naming the command, with the end of
-    its output; without, the Render says how it went (stats None)."""
+    its output (printed on stderr first); without, the Render says how it went (stats None)."""
     command = [str(raystream), str(scene)] + [str(o) for o in options]
     if output is not None:
         command += ["--output", str(output)]
@@ -90,7 +92,7 @@ def render(raystream, scene, options=(), stats=None, output=None, quiet=True, lo
         command += ["--stats", str(stats)]
     if quiet:
         command.append("--quiet")
-    before, start = os.times(), time.perf_counter()
+    before, started, start = os.times(), time.time(), time.perf_counter()
     try:
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                               env=None if env is None else {**os.environ, **env})
@@ -105,10 +107,11 @@ def render(raystream, scene, options=(), stats=None, output=None, quiet=True, lo
     ok = proc.returncode == 0 and (stats is None or Path(stats).is_file())
     if not ok and check:
         tail = (proc.stdout[-2000:] + proc.stderr[-4000:]).rstrip()
-        raise ToolError(f"exit code {proc.returncode}: {' '.join(command)}"
-                        + (f"\n{tail}" if tail else ""))
+        if tail:
+            print(tail, file=sys.stderr)
+        raise ToolError(f"exit code {proc.returncode}: {' '.join(command)}")
     data = read_stats(stats) if ok and stats is not None else None
-    return Render(command, proc, data, wall, cpu)
+    return Render(command, proc, data, started, wall, cpu)
 
 
 def help_options(raystream, names):

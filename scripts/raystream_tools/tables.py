@@ -19,14 +19,14 @@ def cell(value, fmt=None):
     return fmt(value) if callable(fmt) else format(value, fmt)
 
 
-def text_table(header, rows, names=1):
-    """Columns padded to their widest cell under a rule of dashes; the first `names` columns
-    left-aligned, the others right-aligned."""
+def text_table(header, rows, names=1, left=()):
+    """Columns padded to their widest cell under a rule of dashes; the first `names` columns and
+    those numbered in `left` left-aligned, the others (numbers) right-aligned."""
     cells = [list(header)] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
 
     def line(r):
-        return "  ".join(v.ljust(w) if i < names else v.rjust(w)
+        return "  ".join(v.ljust(w) if i < names or i in left else v.rjust(w)
                          for i, (v, w) in enumerate(zip(r, widths))).rstrip()
 
     return "\n".join([line(cells[0]), "  ".join("-" * w for w in widths)] +

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of scripts/compare_backends.py.
+"""Tests of the backends benchmark, `scripts/bench.py backends` (scripts/raystream_tools/benchmarks/
+backends*.py).
 
   compare_backends_test.py --build BUILD_DIR --out SCRATCH_DIR [unittest arguments]
 
@@ -18,11 +19,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "compare_backends.py"
+SCRIPT = [str(ROOT / "scripts" / "bench.py"), "backends"]
 SCENE = "tests/render/data/tiny.json"
 LABEL = "tests-render-data-tiny"  # the scene's name: its path in the repository
 REQUIRED = ["scene", "schedule", "backend", "compact", "sort", "width", "height", "depth", "spp",
@@ -38,9 +40,12 @@ EXPECTED = sorted((s, b, c, o) for s, c, o in SETTINGS
 BUILD = None
 OUT = None
 
-spec = importlib.util.spec_from_file_location("compare_backends", SCRIPT)
-cb = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cb)
+sys.path.insert(0, str(ROOT / "scripts"))
+from raystream_tools.benchmarks import backends, backends_report, backends_rows  # noqa: E402
+from raystream_tools.runs import ToolError  # noqa: E402
+
+# The benchmark's functions, whichever of its modules holds them.
+cb = types.SimpleNamespace(**{**vars(backends_rows), **vars(backends_report), **vars(backends)})
 
 
 def has_matplotlib():
@@ -275,9 +280,9 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(list(labels.values()), ["x-a-box", "x-b-box", "x-c"])
         self.assertEqual(settings, {"x-a-box": {"spp": 2}, "x-c": {"spp": 3}})
         for bad in ({"box": {"spp": 2}}, {"nothing": {"spp": 2}}):
-            with self.assertRaises(SystemExit, msg=bad):
+            with self.assertRaises(ToolError, msg=bad):
                 cb.scene_labels(["/x/a/box.json", "/x/b/box.json"], bad)
-        with self.assertRaises(SystemExit):
+        with self.assertRaises(ToolError):
             cb.scene_labels(["/x/a/box.json", "/x/a/box.json"], {})
 
     def test_gpu_name(self):
@@ -308,7 +313,7 @@ class QuickRun(unittest.TestCase):
         cls.out = Path(OUT)
         shutil.rmtree(cls.out, ignore_errors=True)
         cls.plots = has_matplotlib()
-        cmd = [sys.executable, str(SCRIPT), "--quick", "--build", BUILD, "--scenes", SCENE,
+        cmd = [sys.executable, *SCRIPT, "--quick", "--build", BUILD, "--scenes", SCENE,
                "--out", str(cls.out)] + ([] if cls.plots else ["--no-plots"])
         cls.proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=240)
 
@@ -385,7 +390,7 @@ class QuickRun(unittest.TestCase):
         csv_file = self.csv_files()[0]
         with tempfile.TemporaryDirectory() as d:
             proc = subprocess.run(
-                [sys.executable, str(SCRIPT), "--plots-only", str(self.out / csv_file.stem),
+                [sys.executable, *SCRIPT, "--plots-only", str(self.out / csv_file.stem),
                  "--out", d, "--no-plots"], cwd=ROOT, capture_output=True, text=True, timeout=60)
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
             self.assertEqual((Path(d) / csv_file.name).read_text(), csv_file.read_text())
@@ -397,7 +402,7 @@ class Options(unittest.TestCase):
 
     def run_script(self, *args):
         with tempfile.TemporaryDirectory() as d:
-            proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--no-plots", "--out", d]
+            proc = subprocess.run([sys.executable, *SCRIPT, "--quick", "--no-plots", "--out", d]
                                   + list(args), cwd=ROOT, capture_output=True, text=True,
                                   timeout=120)
             rows = []
@@ -447,7 +452,7 @@ class Results(unittest.TestCase):
     keeps the other scenes' files, and an --out that is a file is one line and exit 2."""
 
     def run_script(self, out, *scenes):
-        return subprocess.run([sys.executable, str(SCRIPT), "--quick", "--no-plots", "--build", BUILD,
+        return subprocess.run([sys.executable, *SCRIPT, "--quick", "--no-plots", "--build", BUILD,
                                "--schedules", "megakernel", "--out", str(out), "--scenes"]
                               + [str(s) for s in scenes],
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -492,7 +497,7 @@ class Results(unittest.TestCase):
             proc = self.run_script(out, SCENE)
             self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
             self.assertEqual(proc.stdout, "")
-            self.assertRegex(proc.stderr, r"^compare_backends: error: [^\n]*results\.md[^\n]*\n$")
+            self.assertRegex(proc.stderr, r"^bench backends: error: [^\n]*results\.md[^\n]*\n$")
             self.assertEqual(out.read_text(), "kept\n")
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tests of scripts/raystream_tools, the scripts' shared code: the image files (PFM, Radiance
 HDR, PNG; EXR where the OpenEXR binding is installed), running raystream, tables, the comparison
-with a reference.
+with a reference; and of scripts/bench.py, the benchmarks' runner: every benchmark's help and
+errors, and those that run on the CPU executor, quickly.
 
   tools_test.py --build BUILD_DIR [unittest arguments]
 
@@ -12,6 +13,7 @@ import argparse
 import importlib.util
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -121,7 +123,8 @@ class Png(unittest.TestCase):
         self.assertEqual(struct.unpack(">II", data[16:24]), (2, 2))
         length = struct.unpack(">I", data[33:37])[0]
         self.assertEqual(data[37:41], b"IDAT")
-        self.assertEqual(zlib.decompress(data[41:41 + length]), b"\x00" + rows[0] + b"\x00" + rows[1])
+        self.assertEqual(zlib.decompress(data[41:41 + length]),
+                         b"\x00" + rows[0] + b"\x00" + rows[1])
         with self.assertRaises(ValueError):
             images.png_bytes(3, 2, rows)
 
@@ -237,6 +240,75 @@ class Raystream(unittest.TestCase):
         with self.assertRaises(runs.ToolError) as caught:
             runs.binary(ROOT / "no-such-build")
         self.assertEqual(caught.exception.code, 2)
+
+
+class BenchRunner(unittest.TestCase):
+    """scripts/bench.py: every benchmark's help, its errors, and the benchmarks that run on the CPU
+    executor, quickly (those that render on the GPU only are left to the GPU machine)."""
+
+    def bench(self, *args, timeout=120):
+        return subprocess.run([sys.executable, str(ROOT / "scripts" / "bench.py")] + list(args),
+                              capture_output=True, text=True, timeout=timeout)
+
+    def test_help_and_bad_command_lines(self):
+        from raystream_tools.benchmarks import BENCHMARKS
+        proc = self.bench("--help")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        for name in BENCHMARKS:
+            self.assertIn(f"  {name} ", proc.stdout)
+            sub = self.bench(name, "--help")
+            self.assertEqual(sub.returncode, 0, sub.stderr)
+            self.assertIn(f"{name}: ", sub.stdout)
+        for bad in (["nosuch"], ["schedules", "--", "--device", "cpu"], ["meshes", "--spp", "1"]):
+            proc = self.bench(*bad)
+            self.assertEqual(proc.returncode, 2, bad)
+        proc = self.bench("meshes", "--build", str(ROOT / "no-such-build"))
+        self.assertEqual(proc.returncode, 2)
+        self.assertRegex(proc.stderr, r"^bench meshes: error: [^\n]*no-such-build/raystream: "
+                                      r"no such binary[^\n]*\n$")
+
+    def needs_build(self):
+        if not BUILD:
+            self.skipTest("no --build")
+
+    def test_startup_on_the_cpu(self):
+        self.needs_build()
+        with tempfile.TemporaryDirectory() as d:
+            proc = self.bench("startup", "--build", BUILD, "--runs", "2", "--scene", str(SCENE),
+                              "--out", d, "--no-lbvh-bench", "--", "--device", "cpu")
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertEqual(sorted(os.listdir(d)), [f"run_{k}.{e}" for k in (1, 2)
+                                                      for e in ("json", "png", "txt")])
+        lines = proc.stdout.splitlines()
+        self.assertIn("cpu executor", lines[0])
+        self.assertEqual(lines[1].split()[:4], ["run", "wall", "cpu", "elapsed"])
+        self.assertEqual([line.split()[0] for line in lines[3:6]], ["1", "2", "median"])
+
+    def test_nee_on_the_cpu(self):
+        self.needs_build()
+        with tempfile.TemporaryDirectory() as d:
+            proc = self.bench("nee", "--build", BUILD, "--out", d, "--reference-spp", "4",
+                              "--region", "4", "--", "--resolution", "8x8", "--device", "cpu")
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            for name in ("ref_path.hdr", "bsdf_eq.hdr", "path_64.json",
+                         "spheres_frame_sort_on.txt"):
+                self.assertTrue((Path(d) / name).is_file(), name)
+        out = proc.stdout
+        self.assertRegex(out, r"\npath: [0-9.]+ ms per spp, -?[0-9.]+ ms fixed\n")
+        self.assertRegex(out, r"\n[0-9]+ of 64 pixels are emitters seen directly")
+        self.assertEqual(out.count(" shadow rays\n"), 15, out)  # 2 + 3 + 4 + 6 renders
+
+    def test_shading_on_the_cpu(self):
+        self.needs_build()
+        with tempfile.TemporaryDirectory() as d:
+            proc = self.bench("shading", "--build", BUILD, "--scenes", str(SCENE), "--spp", "1",
+                              "--repeat", "1", "--out", d)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertEqual(len(list(Path(d).glob("*.json"))), 10)
+        rows = [line.split() for line in proc.stdout.splitlines()[2:-1]]
+        self.assertEqual([r[0] for r in rows], ["tiny"] * 10)
+        self.assertEqual(proc.stdout.splitlines()[0].split()[:4],
+                         ["scene", "integr.", "run", "Msamples/s"])
 
 
 if __name__ == "__main__":
