@@ -311,6 +311,67 @@ class BenchRunner(unittest.TestCase):
                          ["scene", "integr.", "run", "Msamples/s"])
 
 
+class MitsubaReference(unittest.TestCase):
+    """scripts/mitsuba_reference.py builds Mitsuba's scene from raystream's export: the materials'
+    translation, what it refuses, and (where Mitsuba is installed) a small render that agrees
+    with raystream's."""
+
+    def setUp(self):
+        if not BUILD:
+            self.skipTest("no --build")
+        import mitsuba_reference
+        self.mr = mitsuba_reference
+
+    def export(self, folder, scene=SCENE):
+        proc = subprocess.run([str(runs.binary(BUILD)), str(scene), "--export-scene", folder],
+                              capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return self.mr.read_export(folder)
+
+    def test_materials(self):
+        with tempfile.TemporaryDirectory() as d:
+            doc = self.export(d)
+            light, white, mirror, glass = doc["materials"]
+            bsdf = [self.mr.material_bsdf(m, i, d, "x") for i, m in enumerate(doc["materials"])]
+        self.assertEqual(bsdf[0], {"type": "diffuse", "reflectance": self.mr.rgb([0, 0, 0])})
+        self.assertEqual(self.mr.material_radiance(light), [5.0, 5.0, 5.0])
+        self.assertIsNone(self.mr.material_radiance(white))
+        self.assertEqual(bsdf[1]["type"], "twosided")
+        self.assertEqual(bsdf[1]["bsdf"]["reflectance"]["value"], [0.8, 0.8, 0.8])
+        self.assertEqual(bsdf[2]["bsdf"]["type"], "conductor")
+        self.assertEqual((bsdf[3]["type"], bsdf[3]["int_ior"]), ("dielectric", 1.5))
+        for bad, what in ((dict(white, type="plastic"), "material type plastic"),
+                          (dict(mirror, roughness=0.3), "a rough specular material"),
+                          (dict(glass, texture="textures/0.pfm"), "a texture on a refractive")):
+            with self.assertRaises(runs.ToolError) as caught:
+                self.mr.material_bsdf(bad, 0, "unused", "scene.json: material m")
+            self.assertIn(what, str(caught.exception))
+            self.assertIn("is not translated", str(caught.exception))
+
+    def test_not_an_export(self):
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "scene.json").write_text('{"format": "other", "version": 1}')
+            with self.assertRaises(runs.ToolError):
+                self.mr.read_export(d)
+
+    def test_a_small_render_agrees(self):
+        if importlib.util.find_spec("mitsuba") is None:
+            self.skipTest("mitsuba is not installed")
+        with tempfile.TemporaryDirectory() as d:
+            ref, ours = Path(d) / "ref.exr", Path(d) / "ours.pfm"
+            proc = subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "mitsuba_reference.py"), "render",
+                 str(SCENE), "--build", BUILD, "--out", str(ref), "--spp", "1024", "--resolution",
+                 "24x16", "--variant", "scalar_rgb"], capture_output=True, text=True, timeout=300)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            runs.render(runs.binary(BUILD), SCENE, ["--device", "cpu", "--spp", "1024"],
+                        output=ours)
+            a, b = images.read_image(ours), images.read_image(ref)
+            for c in range(3):
+                mean_a, mean_b = (sum(im.data[c::3]) / (24 * 16) for im in (a, b))
+                self.assertAlmostEqual(mean_a / mean_b, 1.0, delta=0.03)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--build")
