@@ -27,7 +27,8 @@ double decimal(float value) {
   return std::strtod(text, nullptr);
 }
 
-Json rgb(const glm::vec3& v) {
+// Three numbers: a point, a direction or a colour.
+Json triple(const glm::vec3& v) {
   return Json::array({decimal(v.x), decimal(v.y), decimal(v.z)});
 }
 
@@ -52,9 +53,9 @@ Json camera_json(const Camera& c) {
   Json j;
   j["width"] = c.width;
   j["height"] = c.height;
-  j["eye"] = rgb(c.eye);
-  j["lookat"] = rgb(c.lookat);
-  j["up"] = rgb(c.up);
+  j["eye"] = triple(c.eye);
+  j["lookat"] = triple(c.lookat);
+  j["up"] = triple(c.up);
   j["fovy_degrees"] = decimal(c.fovy_degrees);
   j["lens_radius"] = decimal(c.lens_radius);
   j["focal_distance"] = decimal(c.focal_distance);
@@ -66,11 +67,11 @@ Json material_json(const Material& m) {
   Json j;
   j["name"] = m.name;
   j["type"] = material_type_name(m.type);
-  j["color"] = rgb(m.color);
+  j["color"] = triple(m.color);
   j["emittance"] = decimal(m.emittance);
   j["ior"] = decimal(m.ior);
   j["roughness"] = decimal(m.roughness);
-  j["emission"] = rgb(m.emission);
+  j["emission"] = triple(m.emission);
   j["two_sided"] = m.two_sided;
   j["texture"] = m.texture >= 0 ? Json(texture_file(m.texture)) : Json(nullptr);
   return j;
@@ -88,7 +89,7 @@ Json to_world_json(const Object& object) {
 Json environment_json(const Environment& e) {
   Json j;
   j["kind"] = !e.present ? "none" : e.texels.empty() ? "constant" : "map";
-  j["color"] = rgb(e.present ? e.constant : glm::vec3(0.0f));
+  j["color"] = triple(e.present ? e.constant : glm::vec3(0.0f));
   j["file"] = e.present && !e.texels.empty() ? Json(kEnvironmentFile) : Json(nullptr);
   j["rotate_degrees"] = decimal(e.rotate_degrees);
   return j;
