@@ -2,8 +2,10 @@
 # On a machine with a CUDA GPU: build everything, then run the chosen steps and keep their logs.
 #   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [sanitize-render] [bench] [render]
 #                        [compare] [meshes] [bvh] [utf8] [wavefront] [bytes]
-# wavefront and bytes (the lean wavefront's samples/s and DRAM bytes per segment) take the build
-# folders of other trees to compare with from BASELINES ("LABEL=DIR ...", each with a raystream).
+# compare, meshes, bvh, wavefront and bytes are benchmarks of scripts/bench.py (backends, meshes,
+# bvh, wavefront, bytes). wavefront and bytes (the lean wavefront's samples/s and DRAM bytes per
+# segment) take the build folders of other trees to compare with from BASELINES ("LABEL=DIR ...",
+# each with a raystream).
 # Dependencies outside the system prefix: export CMAKE_PREFIX_PATH=/path/to/usr first.
 # Each step writes RESULTS_DIR/<step>.log; a summary is printed last.
 set -uo pipefail
@@ -163,31 +165,31 @@ if has render; then
 fi
 
 if has compare; then
-  python3 scripts/compare_backends.py --build build-gpu --out "$results/compare" \
+  python3 scripts/bench.py backends --build build-gpu --out "$results/compare" \
     >"$results/compare.log" 2>&1
   note "compare: rc=$?"
 fi
 
 if has meshes; then
-  BUILD=build-gpu bash scripts/bench_meshes.sh >"$results/meshes.log" 2>&1
+  python3 scripts/bench.py meshes --build build-gpu >"$results/meshes.log" 2>&1
   note "meshes: rc=$?"
 fi
 
 if has bvh; then
-  bash scripts/bench_bvh.sh build-gpu "$results/bvh" >"$results/bvh.log" 2>&1
+  python3 scripts/bench.py bvh --build build-gpu --out "$results/bvh" >"$results/bvh.log" 2>&1
   note "bvh: rc=$?"
 fi
 
 if has wavefront; then
   baselines=()
   for b in ${BASELINES:-}; do baselines+=(--baseline "$b"); done
-  python3 scripts/bench_wavefront.py --build build-gpu --out "$results" "${baselines[@]}" \
+  python3 scripts/bench.py wavefront --build build-gpu --out "$results" "${baselines[@]}" \
     >"$results/wavefront.log" 2>&1
   note "wavefront: rc=$?"
 fi
 
 if has bytes; then
-  python3 scripts/bench_bytes.py --build build-gpu --out "$results" --label this \
+  python3 scripts/bench.py bytes --build build-gpu --out "$results" --label this \
     >"$results/bytes.log" 2>&1
   note "bytes: rc=$?"
 fi

@@ -8,9 +8,9 @@ The square at the top left is light. Colours are sRGB bytes, written as given. T
 same byte for byte on every run (fixed zlib level, no time stamp).
 """
 import argparse
-import struct
 import sys
-import zlib
+
+from raystream_tools import images
 
 
 def colour(text):
@@ -20,22 +20,10 @@ def colour(text):
     return bytes(int(p) for p in parts)
 
 
-def chunk(kind, data):
-    return (struct.pack(">I", len(data)) + kind + data +
-            struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-
 def checker_png(size, squares, light, dark):
-    rows = []
-    for y in range(size):
-        row = bytearray([0])  # filter type 0 (none)
-        for x in range(size):
-            light_square = (x * squares // size + y * squares // size) % 2 == 0
-            row += light if light_square else dark
-        rows.append(bytes(row))
-    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) +
-            chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+    rows = [b"".join(light if (x * squares // size + y * squares // size) % 2 == 0 else dark
+                     for x in range(size)) for y in range(size)]
+    return images.png_bytes(size, size, rows)
 
 
 def main():
@@ -48,8 +36,10 @@ def main():
     args = parser.parse_args()
     if not 1 <= args.size <= 16384 or not 1 <= args.squares <= args.size:
         parser.error("need 1 <= squares <= size <= 16384")
-    with open(args.output, "wb") as out:
-        out.write(checker_png(args.size, args.squares, args.light, args.dark))
+    try:
+        images.write_file(args.output, checker_png(args.size, args.squares, args.light, args.dark))
+    except images.ImageError as e:
+        parser.exit(1, f"make_checker: error: {e}\n")
     return 0
 
 

@@ -19,7 +19,8 @@ standard library is used; the output is the same on every run.
 
 import argparse
 import math
-import struct
+
+from raystream_tools import images
 
 SUN_ELEVATION = math.radians(30.0)
 SUN_AZIMUTH = math.radians(40.0)  # from -z towards +x
@@ -78,17 +79,6 @@ def texel(column, row, width, height):
     return [rgb[c] * (1.0 - coverage) + SUN_RADIANCE[c] * coverage for c in range(3)]
 
 
-def rgbe(rgb):
-    """Radiance's shared-exponent encoding of non-negative linear RGB."""
-    v = max(rgb)
-    if v < 1e-32:
-        return bytes((0, 0, 0, 0))
-    mantissa, exponent = math.frexp(v)
-    scale = mantissa * 256.0 / v
-    return bytes((min(255, int(rgb[0] * scale)), min(255, int(rgb[1] * scale)),
-                  min(255, int(rgb[2] * scale)), exponent + 128))
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--width", type=int, default=512)
@@ -98,22 +88,15 @@ def main():
     if args.width < 1 or args.height < 1:
         parser.error("--width and --height must be positive")
 
-    header = ("#?RADIANCE\n"
-              "# procedural sky: scripts/make_sky.py (CC0)\n"
-              "FORMAT=32-bit_rle_rgbe\n"
-              "\n"
-              f"-Y {args.height} +X {args.width}\n").encode("ascii")
-    pixels = bytearray()
-    for row in range(args.height):
-        for column in range(args.width):
-            pixels += rgbe(texel(column, row, args.width, args.height))
-    # A flat file must not begin like a run-length-encoded row (2, 2, < 128): with RGBE's
-    # normalised mantissas one of R, G, B is >= 128, so it cannot.
-    assert not (pixels[0] == 2 and pixels[1] == 2 and pixels[2] < 128)
-    with open(args.output, "wb") as out:
-        out.write(header)
-        out.write(pixels)
-    print(f"{args.output}: {args.width} x {args.height}, {len(header) + len(pixels)} bytes")
+    pixels = [texel(column, row, args.width, args.height)
+              for row in range(args.height) for column in range(args.width)]
+    data = images.hdr_bytes(args.width, args.height, pixels,
+                            comments=["procedural sky: scripts/make_sky.py (CC0)"])
+    try:
+        images.write_file(args.output, data)
+    except images.ImageError as e:
+        parser.exit(1, f"make_sky: error: {e}\n")
+    print(f"{args.output}: {args.width} x {args.height}, {len(data)} bytes")
 
 
 if __name__ == "__main__":

@@ -1,45 +1,53 @@
 #!/usr/bin/env python3
 """An independent reference: a raystream scene rendered by Mitsuba 3, and the comparison.
 
-    mitsuba_reference.py render SCENE.json --out REF.exr [--spp N] [--pass-spp P] [--variant V]
+    mitsuba_reference.py render SCENE --out REF.exr [--build build] [--spp N] [--pass-spp P]
+                                [--resolution WxH] [--seed S] [--variant V]
                                 [--integrator path|bsdf]
-    mitsuba_reference.py compare REF.exr IMAGE.pfm|IMAGE.hdr [--region 100]
+    mitsuba_reference.py compare REF.exr IMAGE.pfm|IMAGE.exr|IMAGE.hdr [--region 100]
 
-`render` translates the scene file into a Mitsuba scene set up to match raystream: the camera
-(FOVY is half the vertical angle; NEAR is Mitsuba's planar near clip), a box pixel filter (our
-uniform jitter in the pixel), DEPTH as Mitsuba's max_depth (both count the segments of a path:
-1 shows the emitters alone), and the materials: Diffuse, smooth Specular (a mirror of
-reflectance RGB), smooth Refractive (tint RGB on both lobes), Emitting (an area light of radiance
-RGB x EMITTANCE that reflects nothing), and OBJ meshes with MTL materials (diffuse Kd, Ke
-emitting from both sides as raystream's MTL rule says, over its Kd). Every surface reflects from
-both sides, as ours do. Spheres and cubes with rotations, textures, rough lobes, Plastic and
-environments are not translated: the script stops with a message naming what it met.
+`render` has raystream export the scene as it loads it (`raystream SCENE --export-scene DIR`;
+docs/scene-format.md, "Exporting the loaded scene": a JSON scene, its OBJ and MTL meshes, or a
+glTF asset) and builds the Mitsuba scene from DIR/scene.json; Mitsuba reads the meshes' PLY
+files itself, so no reader of ours is written twice. It is set up to match raystream: the camera
+(fovy_degrees is half the vertical angle; near_distance is Mitsuba's planar near clip), a box
+pixel filter (our uniform jitter in the pixel), depth as Mitsuba's max_depth (both count the
+segments of a path: 1 shows the emitters alone), and the materials: diffuse (its texture, linear,
+bilinear and repeated as ours, times its colour), smooth specular (a mirror of reflectance
+color), smooth refractive (tint color on both lobes), emitting (an area light of radiance color x
+emittance that reflects nothing), and the emission of other materials (an MTL's Ke) as an area
+light over their surface. Every surface reflects from both sides, as ours do; a two-sided emitter
+of a mesh is a second copy with its normals flipped, a hair's breadth behind (Mitsuba's area
+lights emit to the front). Spheres and cubes take their transforms, rotations included; the
+environment is a constant or the map (its texels as ours, turned to Mitsuba's mapping). What is
+not translated (Plastic, rough specular or refractive, a thin lens, a texture on another
+material than diffuse, a two-sided emitting mesh that is not flat) stops the script with a
+message naming it.
 
 `compare` prints, per channel, the whole image's mean against the reference's, and per region
 of REGION x REGION pixels the ratio of the means and its z score (the mean of the per-pixel
 differences over its standard error, both images' noise included). Our .hdr is decoded with
 Radiance's rounding (+0.5 of a mantissa step), which undoes the encoder's truncation.
 
-Needs `pip install mitsuba numpy`; the llvm variants need libLLVM 16 or newer (Debian:
-libllvm19, found through DRJIT_LIBLLVM_PATH=/usr/lib/x86_64-linux-gnu/libLLVM.so.19.1).
+Needs `pip install mitsuba numpy openexr` (openexr to read EXR images in `compare`); the llvm
+variants need libLLVM 16 or newer (Debian: libllvm19, found through
+DRJIT_LIBLLVM_PATH=/usr/lib/x86_64-linux-gnu/libLLVM.so.19.1); `--variant scalar_rgb` needs none.
 """
 import argparse
 import json
 import math
 import os
-import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_images import read_hdr  # noqa: E402
+from raystream_tools import images, runs
+from raystream_tools.runs import ROOT, ToolError
 
-
-def load_json(path):
-    text = open(path).read()
-    # The scene files allow // comments outside strings.
-    text = re.sub(r'("(?:[^"\\]|\\.)*")|//[^\n]*', lambda m: m.group(1) or "", text)
-    return json.loads(text)
+FORMAT = ("raystream-scene-export", 1)
+# A two-sided emitting mesh's back copy sits this far behind it (scene units).
+BACK_OFFSET = 1e-4
+# The environment map's texels are repeated into blocks of this side (see environment_emitter).
+ENVMAP_BLOCK = 4
 
 
 def rgb(value):
@@ -50,185 +58,175 @@ def two_sided(bsdf):
     return {"type": "twosided", "bsdf": bsdf}
 
 
-def scene_bsdf(name, m, where):
-    kind = m["TYPE"].lower()
-    if m.get("ROUGHNESS", 0.0) or m.get("TEXTURE") or m.get("EMISSION"):
-        sys.exit(f"{where}: material {name}: ROUGHNESS, TEXTURE and EMISSION are not translated")
+def not_translated(where, what):
+    raise ToolError(f"{where}: {what} is not translated", code=2)
+
+
+def diffuse_reflectance(m, folder, index):
+    """The diffuse albedo: the colour, or the texture times it as a bitmap of its own (written for
+    material `index`; ours puts v = 0 at the bottom of the image, Mitsuba at the top: the rows are
+    turned over)."""
+    if m["texture"] is None:
+        return rgb(m["color"])
+    texture = images.read_pfm(os.path.join(folder, m["texture"])).to_numpy()
+    scaled = texture[::-1] * [float(c) for c in m["color"]]
+    path = os.path.join(folder, f"mitsuba_material_{index}.pfm")
+    images.write_pfm(path, images.Image.from_numpy(scaled))
+    return {"type": "bitmap", "filename": path, "raw": True, "filter_type": "bilinear",
+            "wrap_mode": "repeat"}
+
+
+def material_bsdf(m, index, folder, where):
+    """The Mitsuba BSDF of exported material `index`."""
+    kind = m["type"]
+    if m["texture"] is not None and kind != "diffuse":
+        not_translated(where, f"a texture on a {kind} material")
+    if kind in ("specular", "refractive") and m["roughness"] > 0:
+        not_translated(where, f"a rough {kind} material (roughness {m['roughness']})")
     if kind == "diffuse":
-        return two_sided({"type": "diffuse", "reflectance": rgb(m["RGB"])})
+        return two_sided({"type": "diffuse",
+                          "reflectance": diffuse_reflectance(m, folder, index)})
     if kind == "specular":
         return two_sided({"type": "conductor", "material": "none",
-                          "specular_reflectance": rgb(m["RGB"])})
-    if kind in ("refractive", "dielectric"):
-        tint = rgb(m.get("RGB", [1, 1, 1]))
-        return {"type": "dielectric", "int_ior": float(m.get("IOR", 1.5)), "ext_ior": 1.0,
+                          "specular_reflectance": rgb(m["color"])})
+    if kind == "refractive":
+        tint = rgb(m["color"])
+        return {"type": "dielectric", "int_ior": float(m["ior"]), "ext_ior": 1.0,
                 "specular_reflectance": tint, "specular_transmittance": tint}
     if kind == "emitting":
         return {"type": "diffuse", "reflectance": rgb([0, 0, 0])}
-    sys.exit(f"{where}: material {name}: type {m['TYPE']} is not translated")
+    not_translated(where, f"material type {kind}")
 
 
-def emitter_of(m):
-    if m["TYPE"].lower() != "emitting":
-        return None
-    radiance = [float(c) * float(m["EMITTANCE"]) for c in m["RGB"]]
-    return {"type": "area", "radiance": rgb(radiance)}
+def material_radiance(m):
+    """The radiance the material emits (an emitting material's color x emittance, another's
+    emission), or None."""
+    if m["type"] == "emitting":
+        radiance = [float(c) * float(m["emittance"]) for c in m["color"]]
+    else:
+        radiance = [float(c) for c in m["emission"]]
+    return radiance if max(radiance) > 0 else None
 
 
-def transform(obj):
+def matrix(values):
     import mitsuba as mi
-    if any(float(a) for a in obj.get("ROTAT", [0, 0, 0])):
-        sys.exit("rotated objects are not translated")
-    t = [float(v) for v in obj.get("TRANS", [0, 0, 0])]
-    s = [float(v) for v in obj.get("SCALE", [1, 1, 1])]
-    return t, s, mi.ScalarTransform4f().translate(t)
+    return mi.ScalarTransform4f([[float(values[4 * r + c]) for c in range(4)] for r in range(4)])
 
 
-def read_mtl(path):
-    materials, current = {}, None
-    for line in open(path):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
-            continue
-        if parts[0] == "newmtl":
-            current = materials.setdefault(parts[1], {})
-        elif current is not None and parts[0] in ("Kd", "Ke", "Ks", "Ni", "illum", "d", "Tf"):
-            current[parts[0]] = [float(v) for v in parts[1:4] if not v.startswith("#")]
-    return materials
+def object_shape(obj, where):
+    """A sphere (radius 0.5) or a cube ([-0.5, 0.5]^3) with its transform; Mitsuba's unit shapes
+    are twice as large."""
+    import mitsuba as mi
+    m = obj["to_world"]
+    if obj["shape"] == "sphere":
+        columns = [math.sqrt(sum(float(m[4 * r + c]) ** 2 for r in range(3))) for c in range(3)]
+        if max(columns) - min(columns) > 1e-5 * max(columns):
+            not_translated(where, "a sphere of unequal scales")
+        return {"type": "sphere", "to_world": matrix(m) @ mi.ScalarTransform4f().scale(0.5)}
+    return {"type": "cube", "to_world": matrix(m) @ mi.ScalarTransform4f().scale(0.5)}
 
 
-def read_obj(path):
-    """Triangles of the OBJ grouped by usemtl: {material: [(a, b, c), ...]} and the MTL."""
-    vertices, groups, material, mtl = [], {}, None, {}
-    for line in open(path):
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "v":
-            vertices.append([float(v) for v in parts[1:4]])
-        elif parts[0] == "usemtl":
-            material = parts[1]
-        elif parts[0] == "mtllib":
-            folder = os.path.dirname(path)
-            for candidate in (os.path.join(folder, parts[1]),
-                              os.path.join(folder, os.path.basename(parts[1]))):
-                if os.path.exists(candidate):
-                    mtl = read_mtl(candidate)
-                    break
-        elif parts[0] == "f":
-            idx = [int(p.split("/")[0]) for p in parts[1:]]
-            idx = [i - 1 if i > 0 else len(vertices) + i for i in idx]
-            if len(idx) == 4:
-                # As tinyobjloader splits a quad: along its shorter diagonal (the Cornell Box's
-                # quads are not all planar, so the diagonal moves the surface).
-                p = [vertices[i] for i in idx]
-                d02 = sum((p[2][k] - p[0][k]) ** 2 for k in range(3))
-                d13 = sum((p[3][k] - p[1][k]) ** 2 for k in range(3))
-                tris = [(0, 1, 2), (0, 2, 3)] if d02 < d13 else [(0, 1, 3), (1, 2, 3)]
-            else:
-                tris = [(0, k, k + 1) for k in range(1, len(idx) - 1)]
-            for a, b, c in tris:
-                groups.setdefault(material, []).append(
-                    (vertices[idx[a]], vertices[idx[b]], vertices[idx[c]]))
-    return groups, mtl
-
-
-def write_ply(path, triangles, flip=False, offset=(0.0, 0.0, 0.0)):
+def mesh_normal(filename, where):
+    """The unit normal of a flat mesh (its triangles' winding), for the offset of its back copy."""
+    import mitsuba as mi
     import numpy as np
-    v = np.array([p for tri in triangles for p in (tri[::-1] if flip else tri)],
-                 dtype=np.float32) + np.array(offset, dtype=np.float32)
-    f = np.arange(len(v), dtype=np.int32).reshape(-1, 3)
-    with open(path, "wb") as out:
-        out.write((f"ply\nformat binary_little_endian 1.0\nelement vertex {len(v)}\n"
-                   "property float x\nproperty float y\nproperty float z\n"
-                   f"element face {len(f)}\nproperty list uchar int vertex_indices\n"
-                   "end_header\n").encode())
-        out.write(v.tobytes())
-        rows = np.zeros(len(f), dtype=[("n", "u1"), ("i", "<i4", 3)])
-        rows["n"] = 3
-        rows["i"] = f
-        out.write(rows.tobytes())
+    shape = mi.load_dict({"type": "ply", "filename": filename})
+    p = np.array(mi.traverse(shape)["vertex_positions"], dtype=np.float64).reshape(-1, 3, 3)
+    n = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    n = n[np.linalg.norm(n, axis=1) > 0]
+    n /= np.linalg.norm(n, axis=1)[:, None]
+    mean = n.mean(axis=0) if len(n) else np.zeros(3)
+    length = np.linalg.norm(mean)
+    if length < 1e-6 or np.min(n @ mean) / length < 0.9999:
+        not_translated(where, "a two-sided emitting mesh that is not flat")
+    return mean / length
 
 
-def mesh_shapes(obj, scene_dir, folder, where):
-    path = os.path.join(scene_dir, obj["FILE"])
-    t, s, _ = transform(obj)
-    groups, mtl = read_obj(path)
-    shapes = {}
-    for k, (name, tris) in enumerate(groups.items()):
-        tris = [tuple([t[i] + s[i] * p[i] for i in range(3)] for p in tri) for tri in tris]
-        m = mtl.get(name, {})
-        if m.get("illum", [2])[0] != 2 or m.get("d", [1])[0] < 1:
-            sys.exit(f"{where}: {path}: MTL {name}: only diffuse (illum 2) materials are translated")
-        bsdf = two_sided({"type": "diffuse", "reflectance": rgb(m.get("Kd", [0.8] * 3))})
-        ply = os.path.join(folder, f"mesh{k}.ply")
-        write_ply(ply, tris)
-        shape = {"type": "ply", "filename": ply, "face_normals": True, "bsdf": bsdf}
-        ke = m.get("Ke", [0, 0, 0])
-        if max(ke) > 0:
-            shape["emitter"] = {"type": "area", "radiance": rgb(ke)}
-            # Mitsuba's area lights emit to the front: a copy with the other winding, a hair's
-            # breadth behind, emits to the back (raystream's MTL emitters are two-sided).
-            a, b, c = tris[0]
-            n = [(b[1] - a[1]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[1] - a[1]),
-                 (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]),
-                 (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])]
-            length = math.sqrt(sum(x * x for x in n))
-            back = os.path.join(folder, f"mesh{k}_back.ply")
-            write_ply(back, tris, flip=True, offset=[-1e-4 * x / length for x in n])
-            shapes[f"mesh{k}_back"] = dict(shape, filename=back)
-        shapes[f"mesh{k}"] = shape
-    return shapes
-
-
-def mitsuba_scene(path, folder, spp):
+def mesh_shapes(mesh, materials, bsdfs, folder, where):
     import mitsuba as mi
-    scene = load_json(path)
-    scene_dir = os.path.dirname(path)
-    cam = scene["Camera"]
-    if "Environment" in scene:
-        sys.exit(f"{path}: Environment is not translated")
-    if cam.get("LENS_RADIUS", 0):
-        sys.exit(f"{path}: LENS_RADIUS is not translated")
-    width, height = cam["RES"]
+    m = materials[mesh["material"]]
+    filename = os.path.join(folder, mesh["file"])
+    shape = {"type": "ply", "filename": filename, "bsdf": bsdfs[mesh["material"]]}
+    radiance = material_radiance(m)
+    if radiance is None:
+        return {"": shape}
+    shape["emitter"] = {"type": "area", "radiance": rgb(radiance)}
+    if not m["two_sided"]:
+        return {"": shape}
+    offset = [-BACK_OFFSET * x for x in mesh_normal(filename, where)]
+    back = dict(shape, flip_normals=True, to_world=mi.ScalarTransform4f().translate(offset))
+    return {"": shape, "_back": back}
+
+
+def environment_emitter(env, folder, where):
+    """Ours: u = 0.5 towards -z, 0.75 towards +x, ROTATE counter-clockwise about +y seen from
+    above; Mitsuba's envmap: u = 0 towards -z, 0.25 towards +x: turned by 180 degrees more."""
+    import mitsuba as mi
+    if env["kind"] == "none":
+        return None
+    if env["kind"] == "constant":
+        return {"type": "constant", "radiance": rgb(env["color"])}
+    turn = mi.ScalarTransform4f().rotate([0, 1, 0], float(env["rotate_degrees"]) + 180.0)
+    # Ours looks texels up nearest, Mitsuba's envmap bilinear: each texel as a block of
+    # ENVMAP_BLOCK x ENVMAP_BLOCK keeps the blend to the blocks' edges.
+    texels = images.read_pfm(os.path.join(folder, env["file"])).to_numpy()
+    blocks = texels.repeat(ENVMAP_BLOCK, axis=0).repeat(ENVMAP_BLOCK, axis=1)
+    path = os.path.join(folder, "mitsuba_environment.pfm")
+    images.write_pfm(path, images.Image.from_numpy(blocks))
+    return {"type": "envmap", "filename": path, "to_world": turn}
+
+
+def read_export(folder):
+    path = os.path.join(folder, "scene.json")
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ToolError(f"{path}: cannot read the export ({e})")
+    if (doc.get("format"), doc.get("version")) != FORMAT:
+        raise ToolError(f"{path}: not a scene export of version {FORMAT[1]}")
+    return doc
+
+
+def mitsuba_scene(scene, folder, spp, resolution=None):
+    """The Mitsuba scene dictionary of raystream's export of `scene` in `folder`; `resolution`
+    (width, height) in place of the scene's, as raystream's --resolution."""
+    import mitsuba as mi
+    doc = read_export(folder)
+    cam = doc["camera"]
+    width, height = resolution or (cam["width"], cam["height"])
+    if cam["lens_radius"] > 0:
+        not_translated(scene, "a thin lens (LENS_RADIUS)")
     sensor = {
-        "type": "perspective", "fov_axis": "y", "fov": 2.0 * float(cam["FOVY"]),
-        "to_world": mi.ScalarTransform4f().look_at(origin=cam["EYE"], target=cam["LOOKAT"],
-                                                   up=cam.get("UP", [0, 1, 0])),
+        "type": "perspective", "fov_axis": "y", "fov": 2.0 * float(cam["fovy_degrees"]),
+        "to_world": mi.ScalarTransform4f().look_at(origin=cam["eye"], target=cam["lookat"],
+                                                   up=cam["up"]),
         "film": {"type": "hdrfilm", "width": width, "height": height,
                  "rfilter": {"type": "box"}, "pixel_format": "rgb"},
         "sampler": {"type": "independent", "sample_count": spp},
     }
-    if cam.get("NEAR", 0):
-        sensor["near_clip"] = float(cam["NEAR"])
+    if cam["near_distance"] > 0:
+        sensor["near_clip"] = float(cam["near_distance"])
     d = {"type": "scene", "sensor": sensor,
-         "integrator": {"type": "path", "max_depth": int(cam["DEPTH"])}}
-    materials = scene["Materials"]
-    for i, obj in enumerate(scene["Objects"]):
-        where = f"{path}: Objects[{i}]"
-        kind = obj["TYPE"].lower()
-        if kind == "mesh":
-            if "MATERIAL" in obj:
-                sys.exit(f"{where}: a mesh with a scene MATERIAL is not translated")
-            for name, shape in mesh_shapes(obj, scene_dir, folder, where).items():
-                d[f"object{i}_{name}"] = shape
-            continue
-        m = materials[obj["MATERIAL"]]
-        t, s, to_world = transform(obj)
-        if kind == "sphere":
-            if not (s[0] == s[1] == s[2]):
-                sys.exit(f"{where}: a sphere of unequal scales is not translated")
-            shape = {"type": "sphere", "center": t, "radius": 0.5 * abs(s[0])}
-        elif kind == "cube":
-            shape = {"type": "cube", "to_world": to_world.scale([0.5 * x for x in s])}
-        else:
-            sys.exit(f"{where}: TYPE {obj['TYPE']} is not translated")
-        shape["bsdf"] = scene_bsdf(obj["MATERIAL"], m, where)
-        emitter = emitter_of(m)
-        if emitter:
+         "integrator": {"type": "path", "max_depth": int(doc["depth"])}}
+    materials = doc["materials"]
+    bsdfs = [material_bsdf(m, i, folder, f"{scene}: material {m['name']}")
+             for i, m in enumerate(materials)]
+    for i, obj in enumerate(doc["objects"]):
+        shape = object_shape(obj, f"{scene}: object {i}")
+        shape["bsdf"] = bsdfs[obj["material"]]
+        radiance = material_radiance(materials[obj["material"]])
+        if radiance:
             # Spheres and cubes are closed: their inside is never seen, so one side is enough.
-            shape["emitter"] = emitter
+            shape["emitter"] = {"type": "area", "radiance": rgb(radiance)}
         d[f"object{i}"] = shape
+    for i, mesh in enumerate(doc["meshes"]):
+        where = f"{scene}: {mesh['file']}"
+        for suffix, shape in mesh_shapes(mesh, materials, bsdfs, folder, where).items():
+            d[f"mesh{i}{suffix}"] = shape
+    emitter = environment_emitter(doc["environment"], folder, scene)
+    if emitter:
+        d["environment"] = emitter
     return d
 
 
@@ -276,19 +274,34 @@ def register_bsdf_integrator():
     mi.register_integrator("bsdfpath", lambda props: BsdfPath(props))
 
 
+def export(args, folder):
+    """raystream SCENE --export-scene FOLDER."""
+    raystream = runs.binary(args.build)
+    r = runs.render(raystream, args.scene, ["--export-scene", folder], quiet=False, check=False)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        raise ToolError(f"{args.scene}: raystream could not export it (exit {r.returncode})",
+                        code=r.returncode)
+
+
 def render(args):
-    import mitsuba as mi
+    try:
+        import mitsuba as mi
+        import numpy as np
+    except ImportError as e:
+        raise ToolError(f"{e.name} is not installed for {sys.executable}: pip install mitsuba "
+                        "numpy", code=2)
     mi.set_variant(args.variant)
     if args.integrator == "bsdf":
         register_bsdf_integrator()
-    import numpy as np
     # In passes of at most --pass-spp samples per pixel (one seed each), averaged: a wavefront of
     # width x height x spp lanes at once would not fit in memory.
     passes = max(1, math.ceil(args.spp / args.pass_spp))
     per_pass = math.ceil(args.spp / passes)
     total = None
     with tempfile.TemporaryDirectory() as folder:
-        description = mitsuba_scene(args.scene, folder, per_pass)
+        export(args, folder)
+        description = mitsuba_scene(args.scene, folder, per_pass, args.resolution)
         if args.integrator == "bsdf":
             description["integrator"]["type"] = "bsdfpath"
         scene = mi.load_dict(description)
@@ -300,38 +313,17 @@ def render(args):
     print(f"wrote {args.out} ({passes * per_pass} spp in {passes} passes, {args.variant})")
 
 
-def read_pfm(path):
-    """A PFM image as raystream writes it (RGB, little-endian, rows bottom to top)."""
-    import numpy as np
-    data = open(path, "rb").read()
-    parts = data.split(b"\n", 3)
-    if parts[0] != b"PF":
-        sys.exit(f"{path}: not an RGB PFM image")
-    width, height = (int(v) for v in parts[1].split())
-    scale = float(parts[2])
-    pixels = np.frombuffer(parts[3], dtype="<f4" if scale < 0 else ">f4", count=width * height * 3)
-    return pixels.reshape(height, width, 3)[::-1].astype(np.float64)
-
-
-def read_image(path):
-    """Our image, .pfm (exact) or .hdr (RGBE: a channel far below the pixel's brightest is rounded
-    to a few steps, which shows in dim channels' regions)."""
-    import numpy as np
-    if path.lower().endswith(".pfm"):
-        return read_pfm(path)
-    width, height, pixels = read_hdr(path)
-    return np.array(pixels, dtype=np.float64).reshape(height, width, 3)
-
-
 def compare(args):
-    import mitsuba as mi
     import numpy as np
-    mi.set_variant("scalar_rgb")
-    ref = np.array(mi.Bitmap(args.reference), dtype=np.float64)[:, :, :3]
-    ours = read_image(args.image)
+    try:
+        ref = images.read_image(args.reference).to_numpy().astype(np.float64)
+        ours = images.read_image(args.image).to_numpy().astype(np.float64)
+    except images.ImageError as e:
+        raise ToolError(str(e), code=2)
     height, width = ours.shape[:2]
     if ours.shape != ref.shape:
-        sys.exit(f"{args.image}: {width}x{height}, the reference is {ref.shape[1]}x{ref.shape[0]}")
+        raise ToolError(f"{args.image}: {width}x{height}, the reference is "
+                        f"{ref.shape[1]}x{ref.shape[0]}", code=2)
     print(f"{args.image} against {args.reference}")
     for c, name in enumerate("rgb"):
         print(f"  mean {name}: ours {ours[:, :, c].mean():.5f}, reference "
@@ -361,14 +353,25 @@ def compare(args):
               f"reference mean {row[6]:.4g}")
 
 
+def resolution(text):
+    w, _, h = text.partition("x")
+    if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 320x240, got {text!r}")
+    return int(w), int(h)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("render")
     r.add_argument("scene")
     r.add_argument("--out", required=True)
+    r.add_argument("--build", default=str(ROOT / "build"),
+                   help="the build folder whose raystream exports the scene (default build/)")
     r.add_argument("--spp", type=int, default=256)
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--resolution", type=resolution, metavar="WxH",
+                   help="the image's size (default: the scene's), as raystream's --resolution")
     r.add_argument("--pass-spp", type=int, default=64, help="samples per pixel per pass")
     r.add_argument("--integrator", choices=["path", "bsdf"], default="path",
                    help="path: Mitsuba's path tracer (next-event estimation with MIS); bsdf: "
@@ -383,7 +386,8 @@ def main():
                    help="regions whose reference mean is below this are not judged")
     args = ap.parse_args()
     render(args) if args.command == "render" else compare(args)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(runs.exit_on_error("mitsuba_reference", main))

@@ -10,12 +10,16 @@
 # build/render-build.log, out of the way of the render's report; one line on stderr says how
 # long the build took (the log's last lines too when it fails).
 #   bash scripts/render.sh [SCENE.json] [raystream options...]
-# RAYSTREAM_BUILD_DIR names another build folder (default build); RAYSTREAM_SKIP_SETUP=1 skips
-# the package check.
+# The scene may come anywhere among the options (the first argument that is neither an option nor
+# an option's value). The build is the repository's; raystream runs in the caller's folder, so
+# relative paths (the scene, -o, --stats) are the caller's and the default image goes to renders/
+# there. RAYSTREAM_BUILD_DIR names another build folder (default build; relative to the
+# repository); RAYSTREAM_SKIP_SETUP=1 skips the package check.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+repo=$(cd "$(dirname "$0")/.." && pwd)
 build="${RAYSTREAM_BUILD_DIR:-build}"
-[[ "${RAYSTREAM_SKIP_SETUP:-}" == 1 ]] || bash scripts/setup.sh
+[[ "$build" == /* ]] || build="$repo/$build"
+[[ "${RAYSTREAM_SKIP_SETUP:-}" == 1 ]] || bash "$repo/scripts/setup.sh"
 mkdir -p "$build"
 log="$build/render-build.log"
 start=$SECONDS
@@ -24,17 +28,37 @@ if [[ -f "$build/CMakeCache.txt" && (-f "$build/Makefile" || -f "$build/build.ni
   [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
   build_command=(cmake --build "$build" -j "${JOBS:-2}" --target raystream)
 fi
-if ! "${build_command[@]}" >"$log" 2>&1; then
+if ! (cd "$repo" && RAYSTREAM_BUILD_DIR="$build" "${build_command[@]}") >"$log" 2>&1; then
   tail -n 40 "$log" >&2
   echo "render: the build failed; the whole log is $log" >&2
   exit 1
 fi
 echo "render: $build/raystream built in $((SECONDS - start)) s (log: $log)" >&2
-scene="scenes/cornell.json"
-if (($# > 0)) && [[ "$1" != -* ]]; then
-  scene="$1"
-  shift
-fi
 binary="$build/raystream"
-[[ "$binary" == /* ]] || binary="./$binary"
-exec "$binary" "$scene" "$@"
+
+# Is a scene among the arguments? The options that take a value are read from --help (a line
+# "  [-x,]--name TEXT..."), so their values are not taken for a scene.
+mapfile -t valued < <("$binary" --help | sed -nE 's/^ +(-[A-Za-z],)?(--[a-z][a-z-]*) TEXT.*/\1\2/p' |
+  tr ',' '\n')
+takes_value() {
+  local name
+  for name in "${valued[@]}"; do [[ "$1" == "$name" ]] && return 0; done
+  return 1
+}
+has_scene=0
+expect_value=0
+options_end=0
+for arg in "$@"; do
+  if ((expect_value)); then
+    expect_value=0
+  elif ((options_end)) || [[ "$arg" != -* || "$arg" == - ]]; then
+    has_scene=1
+    break
+  elif [[ "$arg" == -- ]]; then
+    options_end=1
+  elif takes_value "$arg"; then
+    expect_value=1
+  fi
+done
+((has_scene)) || set -- "$repo/scenes/cornell.json" "$@"
+exec "$binary" "$@"

@@ -30,6 +30,7 @@
 #include "io/files/input_file.h"
 #include "io/image/film_output.h"
 #include "io/image/image_output.h"
+#include "io/scene/scene_export.h"
 #include "io/scene/scene_loader.h"
 #include "scene/scene_fingerprint.h"
 #include "stats/report.h"
@@ -236,6 +237,7 @@ class Run {
     const Outcome loaded = load();
     context_ms_ = context.join();
     if (ends(loaded.code ? loaded : stopped_now())) return code_;
+    if (options_.export_scene) return ends(export_scene()) ? code_ : kExitOk;
     if (ends(plan_outputs())) return code_;
     if (ends(read_resumed())) return code_;
     if (ends(keep_outputs_off_inputs())) return code_;
@@ -293,6 +295,16 @@ class Run {
       return {kExitRuntimeError, options_.scene + ": out of memory while loading the scene"};
     } catch (const std::exception& e) {
       return {kExitRuntimeError, options_.scene + ": " + e.what()};
+    }
+    return {};
+  }
+
+  // --export-scene DIR: the scene as loaded, written for other renderers instead of a render.
+  Outcome export_scene() {
+    try {
+      if (team_.leader()) std::cout << write_scene_export(scene_, *options_.export_scene) << "\n";
+    } catch (const std::exception& e) {
+      return {kExitRuntimeError, e.what()};
     }
     return {};
   }

@@ -10,7 +10,7 @@
 // warm builds (default 10); --cold-steps times the steps of the first build too (otherwise its
 // total alone, as the report gives it); --no-pool-hold lets the memory pool give its memory back
 // at every synchronization (BuildPoolHold, lbvh_build.h), as the build did before.
-// scripts/bench_startup.sh runs it.
+// `scripts/bench.py startup` runs it.
 #include <cuda_runtime.h>
 
 #include <algorithm>

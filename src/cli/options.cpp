@@ -134,12 +134,13 @@ namespace {
 // given.
 struct GivenOptions {
   std::string spp, depth, pool, seed, resolution, output, format, schedule, timing, shade, sort,
-      compact, bvh, stats, aov, time_s, checkpoint_s, resume, denoise, integrator, devices;
+      compact, bvh, stats, aov, time_s, checkpoint_s, resume, denoise, integrator, devices,
+      export_scene;
   std::string device = enum_name(DeviceChoice::automatic, kDeviceChoiceNames);
   CLI::Option *spp_opt, *depth_opt, *res_opt, *output_opt, *format_opt, *aov_opt, *denoise_opt,
       *time_opt, *checkpoint_opt, *resume_opt, *schedule_opt, *pool_opt, *timing_opt,
       *integrator_opt, *shade_opt, *sort_opt, *compact_opt, *bvh_opt, *seed_opt, *devices_opt,
-      *stats_opt;
+      *stats_opt, *export_opt;
 };
 
 // The scene, and the image's size and samples.
@@ -277,6 +278,10 @@ void add_run_options(CLI::App& app, Options& options, GivenOptions& g) {
   app.add_flag("--quiet,-q", options.quiet,
                "No progress bar and no notices on stderr (warnings, errors and the report "
                "stay)");
+  g.export_opt = app.add_option(
+      "--export-scene", g.export_scene,
+      "Render nothing: write the scene as loaded into this folder (scene.json, meshes/*.ply, "
+      "textures/*.pfm) for other renderers, print one line and exit");
 }
 
 // The numeric options, each through parse_integer, and the other options with a syntax of their
@@ -365,6 +370,7 @@ void read_choices(const GivenOptions& g, Options& options) {
   if (*g.bvh_opt) options.bvh = named<BvhChoice>(g.bvh, kBvhChoiceNames);
   options.device = named<DeviceChoice>(g.device, kDeviceChoiceNames);
   if (*g.stats_opt) options.stats = g.stats;
+  if (*g.export_opt) options.export_scene = g.export_scene;
 }
 
 }  // namespace

@@ -75,6 +75,8 @@ struct Options {
   std::optional<int> time_s;               // --time SECONDS: the render loop's budget
   std::optional<int> checkpoint_s;         // --checkpoint SECONDS: the interval of checkpoints
   std::optional<std::string> resume;       // --resume FILE: a checkpoint to go on from
+  // --export-scene DIR: write the scene as loaded there (io/scene/scene_export.h), no render.
+  std::optional<std::string> export_scene;
 };
 
 // The largest --time and --checkpoint: a year of seconds.

@@ -32,7 +32,7 @@ inline constexpr float kDenoiseMinAlbedo = 0.01f;
 
 struct AtrousSettings {
   // The defaults were chosen by MSE against references on cornell, smallpt and engine.json at 16
-  // spp (scripts/bench_denoise.py).
+  // spp (`scripts/bench.py denoise`).
   int iterations = 4;  // steps 1, 2, 4, 8: a footprint 61 pixels wide
   // true: filter radiance / albedo (the irradiance, smooth across textures and albedo edges) and
   // multiply back; false: filter the radiance, with the albedo as a guide too.

@@ -21,7 +21,7 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENE = ROOT / "tests" / "render" / "data" / "tiny.json"
+SCENE = ROOT / "tests" / "data" / "tiny.json"
 ARGS = None
 
 # OpenMPI as root (CI runs as root), with no cross-memory attach in containers.

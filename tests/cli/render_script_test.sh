@@ -3,7 +3,9 @@
 # and one line on stderr says how it went. A stand-in cmake prints what a build prints (and builds
 # nothing) and records how it was called; the binary already built in BUILD_DIR renders a tiny
 # scene. A build folder configured before is only built (`cmake --build` of the one target: a run
-# with nothing to rebuild spent 12 s configuring again); a new one is configured first.
+# with nothing to rebuild spent 12 s configuring again); a new one is configured first. Paths are
+# the caller's: run from another folder, the scene and the image are found and written there (the
+# default image in its renders/), and the scene may come anywhere among the options.
 #   render_script_test.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR
 set -euo pipefail
 source_dir=$1 build_dir=$2 scratch=$3
@@ -47,4 +49,44 @@ rm -f "$scratch/cmake.calls"
    --output "$scratch/fresh.png") >"$scratch/stdout" 2>"$scratch/stderr" || fail "exit code $? (new folder)"
 grep -q -- "-S \. -B $fresh" "$scratch/cmake.calls" || fail "a new folder is not configured: $(cat "$scratch/cmake.calls")"
 grep -q -- "^--build $fresh" "$scratch/cmake.calls" || fail "a new folder is not built: $(cat "$scratch/cmake.calls")"
+# Run from another folder: relative paths are the caller's, and nothing lands in the repository.
+work="$scratch/work"
+mkdir -p "$work"
+cp "$source_dir/tests/data/tiny.json" "$work/s.json"
+in_work() {  # in_work NAME ARGS...: render.sh run in $work; its exit code in $scratch/NAME.rc
+  local name=$1
+  shift
+  set +e
+  (cd "$work" && PATH="$scratch/bin:$PATH" RAYSTREAM_BUILD_DIR="$build_dir" RAYSTREAM_SKIP_SETUP=1 \
+     bash "$source_dir/scripts/render.sh" "$@") >"$scratch/stdout" 2>"$scratch/stderr"
+  echo $? >"$scratch/$name.rc"
+  set -e
+}
+in_work relative s.json --device cpu --spp 1 -o out.png
+[[ "$(cat "$scratch/relative.rc")" == 0 ]] || fail "exit code $(cat "$scratch/relative.rc") from another folder"
+[[ -f "$work/out.png" ]] || fail "no image in the caller's folder"
+[[ ! -e "$source_dir/out.png" ]] || fail "the image went to the repository"
+head -n 1 "$scratch/stdout" | grep -q "^s.json: 24 x 16" || fail "the scene is not the caller's s.json"
+# The scene after options, one of them with a value.
+in_work scene_last -o late.png --device cpu --spp 1 s.json
+[[ "$(cat "$scratch/scene_last.rc")" == 0 ]] || fail "exit code $(cat "$scratch/scene_last.rc") with the scene last"
+[[ -f "$work/late.png" ]] || fail "no image with the scene last"
+in_work scene_between --device cpu s.json --spp=1 --quiet -o between.png
+[[ "$(cat "$scratch/scene_between.rc")" == 0 ]] || fail "exit code $(cat "$scratch/scene_between.rc") with the scene among the options"
+[[ -f "$work/between.png" ]] || fail "no image with the scene among the options"
+# The default image goes to renders/ in the caller's folder.
+in_work default_output s.json --device cpu --spp 1
+[[ "$(cat "$scratch/default_output.rc")" == 0 ]] || fail "exit code $(cat "$scratch/default_output.rc") (default image)"
+[[ -f "$work/renders/tiny.png" ]] || fail "the default image is not in the caller's renders/"
+[[ ! -e "$source_dir/renders/tiny.png" ]] || fail "the default image went to the repository's renders/"
+# Without a scene: the repository's default scene, from any folder.
+in_work default_scene --device cpu --spp 1 --resolution 8x8 -o default.png
+[[ "$(cat "$scratch/default_scene.rc")" == 0 ]] || fail "exit code $(cat "$scratch/default_scene.rc") (default scene)"
+head -n 1 "$scratch/stdout" | grep -q "^$source_dir/scenes/cornell.json: 8 x 8" ||
+  fail "not the default scene"
+[[ -f "$work/default.png" ]] || fail "no image of the default scene"
+# A scene that is not there: raystream's one line naming it, exit 2.
+in_work missing --device cpu no_such_scene.json -o missing.png
+[[ "$(cat "$scratch/missing.rc")" == 2 ]] || fail "exit code $(cat "$scratch/missing.rc") for a missing scene"
+grep -q "no_such_scene.json" "$scratch/stderr" || fail "the missing scene is not named"
 echo "render_script_test: passed"

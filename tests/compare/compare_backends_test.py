@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tests of scripts/compare_backends.py.
+"""Tests of the backends benchmark, `scripts/bench.py backends` (scripts/raystream_tools/benchmarks/
+backends*.py).
 
   compare_backends_test.py --build BUILD_DIR --out SCRATCH_DIR [unittest arguments]
 
@@ -18,12 +19,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "compare_backends.py"
+SCRIPT = [str(ROOT / "scripts" / "bench.py"), "backends"]
 SCENE = "tests/data/tiny.json"
+LABEL = "tests-data-tiny"  # the scene's name: its path in the repository
 REQUIRED = ["scene", "schedule", "backend", "compact", "sort", "width", "height", "depth", "spp",
             "ms_per_spp", "samples_per_s", "path_segments_per_s", "compact_ms_per_spp",
             "sort_ms_per_spp", "regenerate_ms_per_spp", "share_compact_sort", "share_low_fill",
@@ -37,9 +40,12 @@ EXPECTED = sorted((s, b, c, o) for s, c, o in SETTINGS
 BUILD = None
 OUT = None
 
-spec = importlib.util.spec_from_file_location("compare_backends", SCRIPT)
-cb = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cb)
+sys.path.insert(0, str(ROOT / "scripts"))
+from raystream_tools.benchmarks import backends, backends_report, backends_rows  # noqa: E402
+from raystream_tools.runs import ToolError  # noqa: E402
+
+# The benchmark's functions, whichever of its modules holds them.
+cb = types.SimpleNamespace(**{**vars(backends_rows), **vars(backends_report), **vars(backends)})
 
 
 def has_matplotlib():
@@ -249,15 +255,35 @@ class Arithmetic(unittest.TestCase):
         stats = fake_stats("stream", sort=True)
         want = {"schedule": "stream", "backend": "own", "compact": True, "sort": True,
                 "width": 4, "height": 2, "depth": 2, "spp": 5}
-        cb.check_settings(stats, want, "cmd")
+        cb.check_settings(stats, want)
         for key, value in (("schedule", "frame"), ("sort", False), ("spp", 6), ("depth", 3)):
-            with self.assertRaises(SystemExit, msg=key) as caught:
-                cb.check_settings(stats, {**want, key: value}, "cmd")
+            with self.assertRaises(ValueError, msg=key) as caught:
+                cb.check_settings(stats, {**want, key: value})
             self.assertIn(key, str(caught.exception))
 
     def test_stats_file_name(self):
         self.assertEqual(cb.stats_file_name("cornell", "stream", "own", True, False),
                          "cornell__stream__own__compact-on__sort-off.json")
+
+    def test_scene_labels(self):
+        self.assertEqual(cb.scene_label(ROOT / "scenes" / "cornell.json"), "cornell")
+        self.assertEqual(cb.scene_label(ROOT / SCENE), LABEL)
+        self.assertEqual(cb.scene_label("/elsewhere/a/cornell.json"), "elsewhere-a-cornell")
+        self.assertEqual(cb.label_of_file(f"{LABEL}__frame__own__compact-on__sort-off.json"),
+                         LABEL)
+        self.assertIsNone(cb.label_of_file("run.json"))
+        # A row's scene is its file's name; stats files named otherwise give the scene's stem.
+        row = cb.summarize(fake_stats(), stats_file="a-box__frame__own__compact-on__sort-off.json")
+        self.assertEqual(row["scene"], "a-box")
+        labels, settings = cb.scene_labels(["/x/a/box.json", "/x/b/box.json", "/x/c.json"],
+                                           {"x-a-box": {"spp": 2}, "c": {"spp": 3}})
+        self.assertEqual(list(labels.values()), ["x-a-box", "x-b-box", "x-c"])
+        self.assertEqual(settings, {"x-a-box": {"spp": 2}, "x-c": {"spp": 3}})
+        for bad in ({"box": {"spp": 2}}, {"nothing": {"spp": 2}}):
+            with self.assertRaises(ToolError, msg=bad):
+                cb.scene_labels(["/x/a/box.json", "/x/b/box.json"], bad)
+        with self.assertRaises(ToolError):
+            cb.scene_labels(["/x/a/box.json", "/x/a/box.json"], {})
 
     def test_gpu_name(self):
         self.assertEqual(cb.gpu_name({"device": "NVIDIA H200", "executor": "gpu"}), "NVIDIA-H200")
@@ -287,7 +313,7 @@ class QuickRun(unittest.TestCase):
         cls.out = Path(OUT)
         shutil.rmtree(cls.out, ignore_errors=True)
         cls.plots = has_matplotlib()
-        cmd = [sys.executable, str(SCRIPT), "--quick", "--build", BUILD, "--scenes", SCENE,
+        cmd = [sys.executable, *SCRIPT, "--quick", "--build", BUILD, "--scenes", SCENE,
                "--out", str(cls.out)] + ([] if cls.plots else ["--no-plots"])
         cls.proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=240)
 
@@ -309,7 +335,7 @@ class QuickRun(unittest.TestCase):
                                 for r in rows), EXPECTED)
         for r in rows:
             self.assertEqual((r["scene"], r["width"], r["height"], r["depth"], r["spp"]),
-                             ("tiny", "32", "18", "4", "2"))
+                             (LABEL, "32", "18", "4", "2"))
             # The stats say what ran: the megakernel has no stages to time.
             timing = "off" if r["schedule"] == "megakernel" else "sampled"
             self.assertEqual((r["stage_timing"], r["executor"]), (timing, "cpu"))
@@ -333,9 +359,9 @@ class QuickRun(unittest.TestCase):
         folder = self.out / self.csv_files()[0].stem
         names = sorted(p.name for p in folder.glob("*.json") if p.name != "run.json")
         self.assertEqual(len(names), len(EXPECTED), names)
-        name = "tiny__frame__thrust__compact-off__sort-off.json"
+        name = f"{LABEL}__frame__thrust__compact-off__sort-off.json"
         self.assertIn(name, names)
-        self.assertIn("tiny__megakernel__own__compact-off__sort-off.json", names)
+        self.assertIn(f"{LABEL}__megakernel__own__compact-off__sort-off.json", names)
         stats = json.loads((folder / name).read_text())
         self.assertEqual((stats["schedule"], stats["binary_backend"]), ("frame", "thrust"))
         self.assertEqual((stats["compact"], stats["sort_by_material"]), (False, False))
@@ -344,12 +370,12 @@ class QuickRun(unittest.TestCase):
     def test_markdown_and_stdout_table(self):
         md = self.csv_files()[0].with_suffix(".md").read_text()
         self.assertIn("| scene | schedule | backend | compact | sort | width |", md)
-        self.assertEqual(md.count("\n| tiny |"), len(EXPECTED))
+        self.assertEqual(md.count(f"\n| {LABEL} |"), len(EXPECTED))
         self.assertIn("## Targets", md)
         self.assertIn("Every scene, stream (own): waves under 10% full", md)
-        self.assertIn("Sorting by material on tiny (stream, own)", md)
+        self.assertIn(f"Sorting by material on {LABEL} (stream, own)", md)
         self.assertIn("x megakernel", self.proc.stdout)
-        self.assertEqual(self.proc.stdout.count("\ntiny "), len(EXPECTED), self.proc.stdout)
+        self.assertEqual(self.proc.stdout.count(f"\n{LABEL} "), len(EXPECTED), self.proc.stdout)
 
     def test_plots(self):
         if not self.plots:
@@ -364,7 +390,7 @@ class QuickRun(unittest.TestCase):
         csv_file = self.csv_files()[0]
         with tempfile.TemporaryDirectory() as d:
             proc = subprocess.run(
-                [sys.executable, str(SCRIPT), "--plots-only", str(self.out / csv_file.stem),
+                [sys.executable, *SCRIPT, "--plots-only", str(self.out / csv_file.stem),
                  "--out", d, "--no-plots"], cwd=ROOT, capture_output=True, text=True, timeout=60)
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
             self.assertEqual((Path(d) / csv_file.name).read_text(), csv_file.read_text())
@@ -376,7 +402,7 @@ class Options(unittest.TestCase):
 
     def run_script(self, *args):
         with tempfile.TemporaryDirectory() as d:
-            proc = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--no-plots", "--out", d]
+            proc = subprocess.run([sys.executable, *SCRIPT, "--quick", "--no-plots", "--out", d]
                                   + list(args), cwd=ROOT, capture_output=True, text=True,
                                   timeout=120)
             rows = []
@@ -419,6 +445,60 @@ class Options(unittest.TestCase):
                     ["--scene-settings", "tiny=12by4"]):
             proc, _ = self.run_script("--build", BUILD, *bad)
             self.assertEqual(proc.returncode, 2, bad)
+
+
+class Results(unittest.TestCase):
+    """Nothing is lost: scenes of one file name in one run keep a file each, a run of some scenes
+    keeps the other scenes' files, and an --out that is a file is one line and exit 2."""
+
+    def run_script(self, out, *scenes):
+        return subprocess.run([sys.executable, *SCRIPT, "--quick", "--no-plots", "--build", BUILD,
+                               "--schedules", "megakernel", "--out", str(out), "--scenes"]
+                              + [str(s) for s in scenes],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    def stats_and_rows(self, out):
+        (folder,) = [p for p in Path(out).iterdir() if p.is_dir()]
+        with open(folder.with_suffix(".csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        return sorted(p.name for p in folder.glob("*__*.json")), rows
+
+    def test_scenes_of_one_file_name_keep_a_file_each(self):
+        with tempfile.TemporaryDirectory() as d:
+            for sub in ("a", "b"):
+                (Path(d) / sub).mkdir()
+                shutil.copy(ROOT / SCENE, Path(d) / sub / "tiny.json")
+            out = Path(d) / "out"
+            proc = self.run_script(out, Path(d) / "a" / "tiny.json", Path(d) / "b" / "tiny.json")
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            names, rows = self.stats_and_rows(out)
+            self.assertEqual(len(names), 2, names)
+            self.assertEqual(len({r["scene"] for r in rows}), 2, rows)
+            for sub in ("a", "b"):
+                self.assertTrue(any(f"-{sub}-tiny__" in n for n in names), names)
+
+    def test_a_run_of_some_scenes_keeps_the_others(self):
+        with tempfile.TemporaryDirectory() as d:
+            other = Path(d) / "other.json"
+            shutil.copy(ROOT / SCENE, other)
+            out = Path(d) / "out"
+            for scene in (SCENE, other, SCENE):
+                proc = self.run_script(out, scene)
+                self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            names, rows = self.stats_and_rows(out)
+            self.assertEqual(len(names), 2, names)
+            self.assertEqual(len(rows), 2, rows)
+            self.assertEqual(len([n for n in names if "-other__" in n]), 1, names)
+
+    def test_out_that_is_a_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "results.md"
+            out.write_text("kept\n")
+            proc = self.run_script(out, SCENE)
+            self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+            self.assertEqual(proc.stdout, "")
+            self.assertRegex(proc.stderr, r"^bench backends: error: [^\n]*results\.md[^\n]*\n$")
+            self.assertEqual(out.read_text(), "kept\n")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
-"""The wavefront's byte budget: DRAM bytes per path segment, per kernel, measured by Nsight Compute.
+"""bytes: the wavefront's byte budget: DRAM bytes per path segment, per kernel, by Nsight Compute.
 
-    scripts/bench_bytes.py --build build-gpu [--out DIR] [--label NAME] [--cases smallpt:stream:path ...]
+    bench.py bytes --build build-gpu [--out DIR] [--label NAME] [--ncu ncu] [--resolution 1024x768]
+                   [--spp 4] [--cases smallpt:stream:path ...] [-- RAYSTREAM_OPTIONS...]
 
 For each case (scene, schedule, integrator) it renders once under `ncu` with the metrics
 dram__bytes_read.sum and dram__bytes_write.sum on every kernel launch of the render loop, then
@@ -15,16 +15,20 @@ device, label; kernel `all` for a wave's total) and prints a table.
 The render is small enough that the replay of every launch stays short (1024x768 at 4 samples per
 pixel by default) and large enough that the pool does not fit in the L2 cache.
 """
-import argparse
 import csv
 import io
 import json
-import os
 import re
 import subprocess
-import sys
 import tempfile
+from pathlib import Path
 
+from .. import runs, tables
+from ..runs import ToolError
+from . import common
+
+SUMMARY = "DRAM bytes per path segment per kernel, measured by Nsight Compute"
+TAKES_RAYSTREAM_OPTIONS = True
 # Kernel families by the functor the launch runs (parallel_for's body), and the primitives'.
 FAMILIES = [
     ("intersect", re.compile(r"IntersectBody")),
@@ -35,9 +39,20 @@ FAMILIES = [
     ("compact", re.compile(r"select|compact|scan|lookback", re.I)),
     ("megakernel", re.compile(r"MegakernelBody")),
 ]
-
 DEFAULT_CASES = ["smallpt:stream:path", "smallpt:stream:bsdf", "cornell:stream:path",
                  "cornell:stream:bsdf", "smallpt:frame:path"]
+COLUMNS = ["scene", "schedule", "integrator", "kernel", "bytes_per_segment",
+           "layout_bytes_per_segment", "device", "label"]
+
+
+def add_arguments(p):
+    common.add_build(p)
+    common.add_out(p, None, "the folder of bytes.csv; without it no CSV")
+    p.add_argument("--label", default="")
+    p.add_argument("--ncu", default="ncu")
+    p.add_argument("--resolution", default="1024x768")
+    p.add_argument("--spp", type=int, default=4)
+    p.add_argument("--cases", nargs="+", default=DEFAULT_CASES, help="scene:schedule:integrator")
 
 
 def family(kernel):
@@ -47,20 +62,23 @@ def family(kernel):
     return "other"
 
 
-def run_case(args, scene, schedule, integrator, extra):
+def run_case(args, raystream, scene, schedule, integrator):
+    """({kernel family: DRAM bytes}, stats) of one render under ncu."""
     with tempfile.TemporaryDirectory() as tmp:
-        stats_path = os.path.join(tmp, "stats.json")
-        command = [os.path.join(args.build, "raystream"), os.path.join("scenes", scene + ".json"),
-                   "--device", "gpu", "--schedule", schedule, "--integrator", integrator,
-                   "--resolution", args.resolution, "--spp", str(args.spp), "--quiet",
-                   "--stage-timing", "off", "--output", os.path.join(tmp, "image.hdr"),
-                   "--stats", stats_path] + extra
+        stats_path = Path(tmp) / "stats.json"
+        command = [str(raystream), str(runs.scene_path(scene)), "--device", "gpu", "--schedule",
+                   schedule, "--integrator", integrator, "--resolution", args.resolution,
+                   "--spp", str(args.spp), "--quiet", "--stage-timing", "off", "--output",
+                   str(Path(tmp) / "image.hdr"), "--stats", str(stats_path)]
         ncu = [args.ncu, "--csv", "--print-units", "base", "--metrics",
-               "dram__bytes_read.sum,dram__bytes_write.sum"] + command
-        done = subprocess.run(ncu, capture_output=True, text=True)
+               "dram__bytes_read.sum,dram__bytes_write.sum"] + command + args.raystream_options
+        try:
+            done = subprocess.run(ncu, capture_output=True, text=True)
+        except OSError as e:
+            raise ToolError(f"{args.ncu}: cannot run it ({e.strerror})", code=2)
         if done.returncode != 0:
-            sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
-            raise SystemExit(f"bench_bytes: ncu failed on {scene} {schedule} {integrator}")
+            print(done.stdout[-4000:] + done.stderr[-4000:])
+            raise ToolError(f"ncu failed on {scene} {schedule} {integrator}")
         with open(stats_path) as f:
             stats = json.load(f)
     text = done.stdout[done.stdout.find('"ID"'):]
@@ -97,22 +115,15 @@ def layout_bytes(stats):
     return layout
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", default="build")
-    parser.add_argument("--out", default=None)
-    parser.add_argument("--label", default="")
-    parser.add_argument("--ncu", default="ncu")
-    parser.add_argument("--resolution", default="1024x768")
-    parser.add_argument("--spp", type=int, default=4)
-    parser.add_argument("--extra", default="", help="more raystream options, space-separated")
-    parser.add_argument("cases", nargs="*", default=DEFAULT_CASES,
-                        help="scene:schedule:integrator")
-    args = parser.parse_args()
+def run(args, argv):
+    raystream = runs.binary(args.build)
     rows = []
     for case in args.cases:
-        scene, schedule, integrator = case.split(":")
-        per_family, stats = run_case(args, scene, schedule, integrator, args.extra.split())
+        parts = case.split(":")
+        if len(parts) != 3:
+            raise ToolError(f"--cases {case}: expected scene:schedule:integrator", code=2)
+        scene, schedule, integrator = parts
+        per_family, stats = run_case(args, raystream, scene, schedule, integrator)
         segments = max(1, stats["path_segments"])
         layout = layout_bytes(stats)
         device = stats.get("device", "")
@@ -124,18 +135,8 @@ def main():
                          f"{layout[name]:.1f}" if name in layout else "", device, args.label])
         rows.append([scene, schedule, integrator, "all", f"{total:.1f}", f"{layout['all']:.1f}",
                      device, args.label])
-    header = ["scene", "schedule", "integrator", "kernel", "bytes_per_segment",
-              "layout_bytes_per_segment", "device", "label"]
     if args.out:
-        os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "bytes.csv"), "w", newline="") as f:
-            csv.writer(f).writerows([header] + rows)
-    print(f"{'scene':<10} {'schedule':<8} {'integr.':<6} {'kernel':<10} {'B/segment':>10} "
-          f"{'layout':>8}")
-    for r in rows:
-        print(f"{r[0]:<10} {r[1]:<8} {r[2]:<6} {r[3]:<10} {r[4]:>10} {r[5]:>8}")
+        tables.write_csv(common.out_folder(args.out) / "bytes.csv", COLUMNS, rows)
+    print(tables.text_table(["scene", "schedule", "integr.", "kernel", "B/segment", "layout"],
+                            [r[:6] for r in rows], names=4))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

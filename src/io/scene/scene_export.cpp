@@ -1,0 +1,266 @@
+#include "io/scene/scene_export.h"
+
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <system_error>
+
+#include "core/scene_enums.h"
+#include "film/image.h"
+#include "io/files/file_identity.h"
+#include "io/image/image_output.h"
+
+namespace raystream {
+namespace {
+
+using Json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+// A float as the shortest decimal that reads back as it: 0.8f as 0.8 (not 0.800000011920929).
+double decimal(float value) {
+  char text[64] = {};
+  std::to_chars(text, text + sizeof text - 1, value);
+  return std::strtod(text, nullptr);
+}
+
+// Three numbers: a point, a direction or a colour.
+Json triple(const glm::vec3& v) {
+  return Json::array({decimal(v.x), decimal(v.y), decimal(v.z)});
+}
+
+// The enumerator's name of core/scene_enums.h: diffuse, emitting, specular, refractive, plastic.
+const char* material_type_name(MaterialType type) {
+#define RAYSTREAM_MATERIAL_TYPE_NAME(name, scene_name, traits) \
+  if (type == MaterialType::name) return #name;
+  RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_NAME)
+#undef RAYSTREAM_MATERIAL_TYPE_NAME
+  throw std::logic_error("material_type_name: an unlisted material type");
+}
+
+std::string texture_file(int texture) {
+  return "textures/" + std::to_string(texture) + ".pfm";
+}
+std::string mesh_file(int material) {
+  return "meshes/material_" + std::to_string(material) + ".ply";
+}
+const char* kEnvironmentFile = "textures/environment.pfm";
+
+Json camera_json(const Camera& c) {
+  Json j;
+  j["width"] = c.width;
+  j["height"] = c.height;
+  j["eye"] = triple(c.eye);
+  j["lookat"] = triple(c.lookat);
+  j["up"] = triple(c.up);
+  j["fovy_degrees"] = decimal(c.fovy_degrees);
+  j["lens_radius"] = decimal(c.lens_radius);
+  j["focal_distance"] = decimal(c.focal_distance);
+  j["near_distance"] = decimal(c.near_distance);
+  return j;
+}
+
+Json material_json(const Material& m) {
+  Json j;
+  j["name"] = m.name;
+  j["type"] = material_type_name(m.type);
+  j["color"] = triple(m.color);
+  j["emittance"] = decimal(m.emittance);
+  j["ior"] = decimal(m.ior);
+  j["roughness"] = decimal(m.roughness);
+  j["emission"] = triple(m.emission);
+  j["two_sided"] = m.two_sided;
+  j["texture"] = m.texture >= 0 ? Json(texture_file(m.texture)) : Json(nullptr);
+  return j;
+}
+
+// The object's transform, row by row (glm stores it column by column).
+Json to_world_json(const Object& object) {
+  const glm::mat4 m = object_to_world(object);
+  Json j = Json::array();
+  for (int row = 0; row < 4; ++row)
+    for (int column = 0; column < 4; ++column) j.push_back(decimal(m[column][row]));
+  return j;
+}
+
+Json environment_json(const Environment& e) {
+  Json j;
+  j["kind"] = !e.present ? "none" : e.texels.empty() ? "constant" : "map";
+  j["color"] = triple(e.present ? e.constant : glm::vec3(0.0f));
+  j["file"] = e.present && !e.texels.empty() ? Json(kEnvironmentFile) : Json(nullptr);
+  j["rotate_degrees"] = decimal(e.rotate_degrees);
+  return j;
+}
+
+// The triangles of each material: their count, indexed by material.
+std::vector<std::size_t> triangles_per_material(const Scene& scene) {
+  std::vector<std::size_t> count(scene.materials.size(), 0);
+  for (const Triangle& t : scene.triangles)
+    if (t.material >= 0 && std::size_t(t.material) < count.size()) ++count[t.material];
+  return count;
+}
+
+std::string scene_json(const Scene& scene, const std::vector<std::size_t>& per_material) {
+  Json j;
+  j["format"] = "raystream-scene-export";
+  j["version"] = 1;
+  j["camera"] = camera_json(scene.camera);
+  j["spp"] = scene.iterations;
+  j["depth"] = scene.depth;
+  j["materials"] = Json::array();
+  for (const Material& m : scene.materials) j["materials"].push_back(material_json(m));
+  j["objects"] = Json::array();
+  for (const Object& o : scene.objects)
+    j["objects"].push_back({{"shape", o.shape == ShapeType::sphere ? "sphere" : "cube"},
+                            {"material", o.material},
+                            {"to_world", to_world_json(o)}});
+  j["meshes"] = Json::array();
+  for (std::size_t m = 0; m < per_material.size(); ++m)
+    if (per_material[m] > 0) j["meshes"].push_back({{"material", m}, {"file", mesh_file(int(m))}});
+  j["environment"] = environment_json(scene.environment);
+  return j.dump(1) + "\n";
+}
+
+void append(std::vector<unsigned char>& bytes, const std::string& text) {
+  bytes.insert(bytes.end(), text.begin(), text.end());
+}
+
+// Little-endian, as the host stores it (x86-64, Arm; io/image/image_output.cpp's PFM likewise).
+template <class T>
+void append_raw(std::vector<unsigned char>& bytes, T value) {
+  unsigned char raw[sizeof(T)];
+  std::memcpy(raw, &value, sizeof(T));
+  bytes.insert(bytes.end(), raw, raw + sizeof(T));
+}
+
+// Texels of `stride` floats (RGB first), row 0 at the top, as a PFM of their RGB.
+std::vector<unsigned char> encode_texels_pfm(int width, int height, const float* texels,
+                                             int stride) {
+  Image image;
+  image.width = width;
+  image.height = height;
+  image.rgb.resize(std::size_t(width) * std::size_t(height) * 3);
+  for (std::size_t i = 0; i < std::size_t(width) * std::size_t(height); ++i)
+    for (int c = 0; c < 3; ++c) image.rgb[3 * i + c] = texels[i * std::size_t(stride) + c];
+  return encode_pfm(image);
+}
+
+// The folders from `folder` down that do not exist yet, outermost first.
+std::vector<fs::path> missing_folders(const fs::path& folder) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (fs::path p = folder; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing.insert(missing.begin(), p);
+    if (p == p.parent_path()) break;
+  }
+  return missing;
+}
+
+// Removes the folders this export created, innermost first; a folder that is not empty stays.
+void remove_folders(const std::vector<fs::path>& created) {
+  std::error_code ec;
+  for (auto it = created.rbegin(); it != created.rend(); ++it) fs::remove(*it, ec);
+}
+
+}  // namespace
+
+std::vector<unsigned char> encode_material_ply(const Scene& scene, int material) {
+  std::size_t count = 0;
+  for (const Triangle& t : scene.triangles) count += t.material == material;
+  std::vector<unsigned char> bytes;
+  append(bytes, "ply\nformat binary_little_endian 1.0\n");
+  append(bytes, "comment raystream scene export: the world-space triangles of material " +
+                    std::to_string(material) + "\n");
+  append(bytes, "element vertex " + std::to_string(3 * count) + "\n");
+  for (const char* p : {"x", "y", "z", "nx", "ny", "nz", "u", "v"})
+    append(bytes, std::string("property float ") + p + "\n");
+  append(bytes, "element face " + std::to_string(count) +
+                    "\nproperty list uchar int vertex_indices\nend_header\n");
+  bytes.reserve(bytes.size() + count * (3 * 8 * sizeof(float) + 1 + 3 * sizeof(std::int32_t)));
+  for (const Triangle& t : scene.triangles) {
+    if (t.material != material) continue;
+    for (int k = 0; k < 3; ++k) {
+      for (float f :
+           {t.v[k].x, t.v[k].y, t.v[k].z, t.n[k].x, t.n[k].y, t.n[k].z, t.uv[k].x, t.uv[k].y})
+        append_raw(bytes, f);
+    }
+  }
+  for (std::size_t face = 0; face < count; ++face) {
+    append_raw(bytes, std::uint8_t(3));
+    for (int k = 0; k < 3; ++k) append_raw(bytes, std::int32_t(3 * face + std::size_t(k)));
+  }
+  return bytes;
+}
+
+std::vector<OutputFile> scene_export_files(const Scene& scene, const std::string& folder) {
+  const fs::path base(folder);
+  const std::vector<std::size_t> per_material = triangles_per_material(scene);
+  const std::string json = scene_json(scene, per_material);
+  std::vector<OutputFile> files;
+  files.push_back({(base / "scene.json").string(), {json.begin(), json.end()}});
+  for (std::size_t m = 0; m < per_material.size(); ++m)
+    if (per_material[m] > 0)
+      files.push_back({(base / mesh_file(int(m))).string(), encode_material_ply(scene, int(m))});
+  for (std::size_t k = 0; k < scene.textures.size(); ++k) {
+    const TextureImage& t = scene.textures[k];
+    files.push_back(
+        {(base / texture_file(int(k))).string(),
+         encode_texels_pfm(t.width, t.height, reinterpret_cast<const float*>(t.texels.data()), 4)});
+  }
+  const Environment& e = scene.environment;
+  if (e.present && !e.texels.empty())
+    files.push_back(
+        {(base / kEnvironmentFile).string(),
+         encode_texels_pfm(e.width, e.height, reinterpret_cast<const float*>(e.texels.data()), 3)});
+  return files;
+}
+
+std::string write_scene_export(const Scene& scene, const std::string& folder) {
+  if (folder.empty()) throw OutputError("--export-scene: name a folder");
+  std::vector<OutputFile> files = scene_export_files(scene, folder);
+  std::vector<RenderOutput> outputs;
+  for (const OutputFile& f : files) outputs.push_back({f.path, "--export-scene"});
+  try {
+    check_outputs_are_not_inputs(outputs, scene.inputs);
+  } catch (const std::invalid_argument& e) {
+    throw OutputError(e.what());
+  }
+  std::vector<fs::path> wanted = {fs::path(folder)};
+  std::size_t meshes = 0, textures = 0;
+  for (const OutputFile& f : files) {
+    meshes += f.path.size() >= 4 && f.path.compare(f.path.size() - 4, 4, ".ply") == 0;
+    textures += f.path.size() >= 4 && f.path.compare(f.path.size() - 4, 4, ".pfm") == 0;
+  }
+  if (meshes) wanted.push_back(fs::path(folder) / "meshes");
+  if (textures) wanted.push_back(fs::path(folder) / "textures");
+  std::vector<fs::path> created;
+  try {
+    for (const fs::path& w : wanted) {
+      for (const fs::path& p : missing_folders(w)) {
+        std::error_code ec;
+        if (!fs::create_directory(p, ec) && ec)
+          throw OutputError(p.string() + ": cannot create the folder: " + ec.message());
+        created.push_back(p);
+      }
+      std::error_code ec;
+      if (!fs::is_directory(w, ec))
+        throw OutputError(w.string() + ": cannot write the export there: not a folder");
+    }
+    write_files_atomically(files);
+  } catch (...) {
+    remove_folders(created);
+    throw;
+  }
+  const std::size_t triangles = scene.triangles.size();
+  const bool map = scene.environment.present && !scene.environment.texels.empty();
+  return scene.path + ": exported to " + folder + ": scene.json, " + std::to_string(meshes) +
+         (meshes == 1 ? " mesh" : " meshes") + " (" + std::to_string(triangles) + " triangles), " +
+         std::to_string(scene.textures.size()) +
+         (scene.textures.size() == 1 ? " texture" : " textures") +
+         (map ? ", the environment map" : "");
+}
+
+}  // namespace raystream
