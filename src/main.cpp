@@ -2,8 +2,8 @@
 // per-bounce report. Run with --help for the options; the README documents them.
 #include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -261,8 +261,7 @@ class Run {
     result_.stats.startup.scene_ms = load_times_.total_ms;
     result_.stats.startup.obj_ms = load_times_.obj_ms;
     result_.stats.startup.meshes_ms = load_times_.meshes_ms;
-    if (result_.stats.executor == ExecutorKind::gpu)
-      result_.stats.startup.context_ms = context_ms_;
+    if (result_.stats.executor == ExecutorKind::gpu) result_.stats.startup.context_ms = context_ms_;
     const bool written = !ends(write_results());
     if (team_.size() == 1) {
       signal_ = stop_signal();  // one that came while the image was filtered or written counts
@@ -612,7 +611,7 @@ class Run {
   ExecutorKind executor_ = ExecutorKind::gpu;
   std::vector<int> devices_;
   RenderSettings settings_;
-  CheckpointKey key_;  // the render a checkpoint belongs to
+  CheckpointKey key_;                // the render a checkpoint belongs to
   bool checkpoint_writable_ = true;  // false: the checkpoint's place cannot be written
   RunInfo info_;                     // what the report says of the run
   bool denoised_ = false;            // the image was filtered (--denoise)
@@ -631,10 +630,10 @@ int main(int argc, char** argv) {
   catch_stop_signals();
   set_stop_check([] { return stop_signal() != 0; });
   Team team(argc, argv);
-  const std::string version = std::string("raystream ") + RAYSTREAM_VERSION +
-                              " (primitives backend: " +
-                              primitives_backend_name(primitives_backend()) + ")" +
-                              (RAYSTREAM_MPI ? " with MPI" : "");
+  const std::string version =
+      std::string("raystream ") + RAYSTREAM_VERSION +
+      " (primitives backend: " + primitives_backend_name(primitives_backend()) + ")" +
+      (RAYSTREAM_MPI ? " with MPI" : "");
   Options options;
   // Every process parses the same command line, so all of them stop here or none; only the
   // leader prints.

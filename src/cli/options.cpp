@@ -343,7 +343,8 @@ std::string empty_path(const GivenOptions& g) {
                {g.stats_opt, g.stats, "a .json file, or - for stdout"},
                {g.resume_opt, g.resume, "the checkpoint to go on from"}};
   for (const auto& p : paths)
-    if (*p.option && p.text.empty()) return p.option->get_name() + ": an empty path (name " + p.wants + ")";
+    if (*p.option && p.text.empty())
+      return p.option->get_name() + ": an empty path (name " + p.wants + ")";
   return "";
 }
 
@@ -415,8 +416,8 @@ std::optional<int> parse_options(int argc, const char* const* argv, const std::s
     err << "raystream: error: " << excerpt(e.what(), kMaxMessage) << " (see --help)\n";
     return kExitUsageError;
   }
-  if (std::string wrong = read_values(given, options); !wrong.empty() ||
-                                                      !(wrong = empty_path(given)).empty()) {
+  if (std::string wrong = read_values(given, options);
+      !wrong.empty() || !(wrong = empty_path(given)).empty()) {
     err << "raystream: error: " << wrong << "\n";
     return kExitUsageError;
   }

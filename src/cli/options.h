@@ -36,8 +36,9 @@ static_assert(std::size(kBvhChoiceNames) == std::size_t(BvhChoice::on) + 1);
 
 // --compact: on (the schedule's way), off (frame schedule), or one of the Compaction names.
 enum class CompactChoice { on, off, fused, separate };
-inline constexpr const char* kCompactChoiceNames[] = {
-    "on", "off", kCompactionNames[int(Compaction::fused)], kCompactionNames[int(Compaction::separate)]};
+inline constexpr const char* kCompactChoiceNames[] = {"on", "off",
+                                                      kCompactionNames[int(Compaction::fused)],
+                                                      kCompactionNames[int(Compaction::separate)]};
 static_assert(std::size(kCompactChoiceNames) == std::size_t(CompactChoice::separate) + 1);
 
 // --sort-by-material: on (the radix sort), off, or multisplit.

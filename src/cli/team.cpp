@@ -47,17 +47,10 @@ constexpr int kFixedFields = 11 + kStageCount + kBsdfKindCount;
 constexpr int kBounceFields = 8;
 
 std::vector<double> pack(const RenderStats& s) {
-  std::vector<double> v = {double(s.spp),
-                           double(s.first_sample),
-                           double(s.device_index),
-                           s.total_ms,
-                           double(s.path_segments),
-                           double(s.peak_device_bytes),
-                           double(s.timed_units),
-                           double(s.pool),
-                           double(s.shadow_rays),
-                           double(s.samples),
-                           double(s.stopped)};
+  std::vector<double> v = {
+      double(s.spp),           double(s.first_sample),      double(s.device_index), s.total_ms,
+      double(s.path_segments), double(s.peak_device_bytes), double(s.timed_units),  double(s.pool),
+      double(s.shadow_rays),   double(s.samples),           double(s.stopped)};
   for (double ms : s.stage_ms) v.push_back(ms);
   for (int k = 0; k < kBsdfKindCount; ++k)
     v.push_back(k < int(s.queue_paths.size()) ? double(s.queue_paths[k]) : 0.0);

@@ -1,11 +1,10 @@
-#include "execution/devices.h"
-
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <stdexcept>
 #include <string>
 
+#include "execution/devices.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
 

@@ -1,12 +1,12 @@
+#include "film/film.h"
+
 #include <stdexcept>
 #include <string>
 
-#include "film/film.h"
-
 namespace raystream {
 
-Film::Film(const Executor& ex, int width, int height, const FilmLayers& layers,
-           bool count_samples, const FilmState* initial, MemoryTally* tally)
+Film::Film(const Executor& ex, int width, int height, const FilmLayers& layers, bool count_samples,
+           const FilmState* initial, MemoryTally* tally)
     : ex_(ex),
       width_(width),
       height_(height),

@@ -1,9 +1,9 @@
 // The film on the host: an empty one, its mean (the image), its sample counts, and the sum of
 // two (the shares of a split render). Plain C++: the readers and writers use it too.
+#include "film/film_state.h"
+
 #include <algorithm>
 #include <stdexcept>
-
-#include "film/film_state.h"
 
 namespace raystream {
 

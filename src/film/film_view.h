@@ -48,7 +48,8 @@ struct FilmView {
 // Adds radiance to its pixel's sum. Samples of the same pixel may add at the same time (stream
 // schedule, both executors), so the adds are atomic; their order, and so the rounding of the
 // sums, depends on the schedule. Non-finite radiance is dropped: it would poison the pixel.
-RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel, const glm::vec3& value) {
+RAYSTREAM_HD inline void deposit(const FilmView& film, std::uint32_t pixel,
+                                 const glm::vec3& value) {
   if (!is_finite(value)) return;
   if (value.x == 0.0f && value.y == 0.0f && value.z == 0.0f) return;  // nothing to add
   atomic_add(film.sums + pixel, value);

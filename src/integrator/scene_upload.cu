@@ -97,8 +97,8 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
       Buffer<glm::vec3>(ex, "environment map", scene.environment.texels.size(), tally);
   environment_marginal_ =
       Buffer<float>(ex, "environment CDF (rows)", environment.marginal_cdf.size(), tally);
-  environment_conditional_ = Buffer<float>(ex, "environment CDFs (columns)",
-                                           environment.conditional_cdf.size(), tally);
+  environment_conditional_ =
+      Buffer<float>(ex, "environment CDFs (columns)", environment.conditional_cdf.size(), tally);
   textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
   light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
   light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);

@@ -13,8 +13,8 @@
 #include "execution/path_primitives.h"
 #include "geometry/lbvh.h"
 #include "geometry/scene_acceleration.h"
-#include "integrator/path/path_state.h"
 #include "integrator/api/render.h"
+#include "integrator/path/path_state.h"
 #include "lights/light_table.h"
 #include "scene/scene.h"
 

@@ -97,9 +97,9 @@ SceneBvh scene_bvh(const Scene& scene, const RenderSettings& settings) {
   const std::size_t primitives = scene.objects.size() + scene.triangles.size();
   if (!settings.use_bvh || primitives == 0 || primitives < settings.bvh_min_primitives)
     return SceneBvh::none;
-  const bool lbvh = settings.bvh_builder == BvhBuilder::lbvh ||
-                    (settings.bvh_builder == BvhBuilder::automatic &&
-                     settings.executor == ExecutorKind::gpu);
+  const bool lbvh =
+      settings.bvh_builder == BvhBuilder::lbvh ||
+      (settings.bvh_builder == BvhBuilder::automatic && settings.executor == ExecutorKind::gpu);
   return lbvh ? SceneBvh::lbvh : SceneBvh::sah;
 }
 
@@ -301,8 +301,8 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const int material_count = static_cast<int>(materials.size());
   const bool gpu = asked.executor == ExecutorKind::gpu;
   const PathPrimitives& primitives = gpu ? gpu_primitives : cpu_path_primitives();
-  const RenderSettings settings = settings_that_run(asked, lobes, material_count,
-                                                    primitives.backend() != PrimitivesBackend::thrust);
+  const RenderSettings settings = settings_that_run(
+      asked, lobes, material_count, primitives.backend() != PrimitivesBackend::thrust);
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
 

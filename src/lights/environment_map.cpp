@@ -48,7 +48,7 @@ EnvironmentTables build_environment_tables(const Environment& env) {
   const double total = rows[h];
   for (std::size_t j = 0; j <= h; ++j) {
     tables.marginal_cdf[j] = total > 0.0 ? static_cast<float>(rows[j] / total)
-                                      : static_cast<float>(static_cast<double>(j) / h);
+                                         : static_cast<float>(static_cast<double>(j) / h);
   }
   tables.marginal_cdf[h] = 1.0f;
   return tables;

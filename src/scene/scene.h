@@ -45,7 +45,8 @@ struct Object {
   glm::vec3 rotation_degrees{0.0f};     // ROTAT: Euler angles in degrees, applied X, then Y, then Z
   glm::vec3 scale{1.0f};                // SCALE
 };
-#define RAYSTREAM_OBJECT_IMAGE_FIELDS(X) X(shape) X(material) X(translation) X(rotation_degrees) X(scale)
+#define RAYSTREAM_OBJECT_IMAGE_FIELDS(X) \
+  X(shape) X(material) X(translation) X(rotation_degrees) X(scale)
 #define RAYSTREAM_OBJECT_OTHER_FIELDS(X)
 
 // The object's transform (core/transform.h).
@@ -81,9 +82,11 @@ struct Camera {
   float focal_distance = 0.0f;  // FOCAL_DISTANCE: 0 = distance from EYE to LOOKAT
   float near_distance = 0.0f;   // NEAR: camera rays start this far along the view direction
 };
-#define RAYSTREAM_CAMERA_IMAGE_FIELDS(X)                                              \
+// clang-format off
+#define RAYSTREAM_CAMERA_IMAGE_FIELDS(X) \
   X(width) X(height) X(fovy_degrees) X(eye) X(lookat) X(up) X(lens_radius) X(focal_distance) \
   X(near_distance)
+// clang-format on
 #define RAYSTREAM_CAMERA_OTHER_FIELDS(X)
 
 // A file a scene was read from: what it is ("scene file", "OBJ file", "image file"...), where, and

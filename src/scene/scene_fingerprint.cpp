@@ -1,22 +1,22 @@
 #include "scene/scene_fingerprint.h"
 
-#include "core/field_count.h"
-#include "core/hash.h"
-
 #include <type_traits>
 #include <vector>
+
+#include "core/field_count.h"
+#include "core/hash.h"
 
 namespace raystream {
 namespace {
 
 #define RAYSTREAM_COUNT_FIELD(field) +1
 // Every field of `Struct` is in its IMAGE or its OTHER list.
-#define RAYSTREAM_CHECK_FIELD_LISTS(Struct, LIST)                                      \
-  static_assert(field_count<Struct>() == 0 RAYSTREAM_##LIST##_IMAGE_FIELDS(            \
-                                             RAYSTREAM_COUNT_FIELD)                    \
-                                             RAYSTREAM_##LIST##_OTHER_FIELDS(          \
-                                                 RAYSTREAM_COUNT_FIELD),               \
-                "a field of " #Struct " is in neither list of scene.h: add it to the " \
+#define RAYSTREAM_CHECK_FIELD_LISTS(Struct, LIST)                               \
+  static_assert(field_count<Struct>() ==                                        \
+                    0 RAYSTREAM_##LIST##_IMAGE_FIELDS(RAYSTREAM_COUNT_FIELD)    \
+                        RAYSTREAM_##LIST##_OTHER_FIELDS(RAYSTREAM_COUNT_FIELD), \
+                "a field of " #Struct                                           \
+                " is in neither list of scene.h: add it to the "                \
                 "one that says whether it changes the image");
 RAYSTREAM_CHECK_FIELD_LISTS(Material, MATERIAL)
 RAYSTREAM_CHECK_FIELD_LISTS(Object, OBJECT)
@@ -42,8 +42,8 @@ void add(Hash& h, const T& value) {
 }
 // The structs whose fields scene.h lists are hashed by their lists, field by field.
 template <class T>
-constexpr bool kListed = std::is_same_v<T, Material> || std::is_same_v<T, Object> ||
-                         std::is_same_v<T, TextureImage>;
+constexpr bool kListed =
+    std::is_same_v<T, Material> || std::is_same_v<T, Object> || std::is_same_v<T, TextureImage>;
 template <class T>
 void add(Hash& h, const std::vector<T>& values) {
   if constexpr (std::is_trivially_copyable_v<T> && !kListed<T>) {

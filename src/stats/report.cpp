@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-
 namespace raystream {
 namespace {
 
@@ -411,20 +410,21 @@ void add_totals_json(OrderedJson& j, const RenderStats& stats, const RenderSumma
   j["path_segments_per_second"] = s.path_segments_per_second;
   j["shadow_rays"] = stats.shadow_rays;
   j["peak_device_bytes"] = stats.peak_device_bytes;
-  j["bvh"] = {{"built", stats.bvh.built},
-              {"primitives", stats.bvh.primitives},
-              {"triangles", stats.bvh.triangles},
-              {"nodes", stats.bvh.nodes},
-              {"leaves", stats.bvh.leaves},
-              {"depth", stats.bvh.depth},
-              {"sah_cost", stats.bvh.sah_cost},
-              {"build_ms", stats.bvh.build_ms},
-              {"builder", stats.bvh.built ? bvh_builder_name(stats.bvh.builder) : ""},
-              {"sort", stats.bvh.builder == BvhBuilder::lbvh ? primitives_backend_name(stats.bvh.sort)
-                                                             : ""},
-              {"tree_bytes", stats.bvh.tree_bytes},
-              {"primitive_bytes", stats.bvh.primitive_bytes},
-              {"build_peak_bytes", stats.bvh.build_peak_bytes}};
+  j["bvh"] = {
+      {"built", stats.bvh.built},
+      {"primitives", stats.bvh.primitives},
+      {"triangles", stats.bvh.triangles},
+      {"nodes", stats.bvh.nodes},
+      {"leaves", stats.bvh.leaves},
+      {"depth", stats.bvh.depth},
+      {"sah_cost", stats.bvh.sah_cost},
+      {"build_ms", stats.bvh.build_ms},
+      {"builder", stats.bvh.built ? bvh_builder_name(stats.bvh.builder) : ""},
+      {"sort",
+       stats.bvh.builder == BvhBuilder::lbvh ? primitives_backend_name(stats.bvh.sort) : ""},
+      {"tree_bytes", stats.bvh.tree_bytes},
+      {"primitive_bytes", stats.bvh.primitive_bytes},
+      {"build_peak_bytes", stats.bvh.build_peak_bytes}};
   const StartupStats& st = stats.startup;
   j["startup_ms"] = {
       {"scene", st.scene_ms},     {"obj", st.obj_ms},       {"meshes", st.meshes_ms},

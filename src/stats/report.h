@@ -14,11 +14,11 @@ namespace raystream {
 
 // What was run, for the report's header and the JSON.
 struct RunInfo {
-  std::string version;         // raystream's version
+  std::string version;  // raystream's version
   // The primitives backend the binary was built with (own, thrust).
   PrimitivesBackend binary_backend = PrimitivesBackend::own;
-  std::string scene;           // scene file
-  std::string output;          // image file written
+  std::string scene;   // scene file
+  std::string output;  // image file written
   std::uint64_t seed = 0;
   // main's clock: encoding the image, and from the start to the image encoded (-1: not measured).
   double encode_ms = -1;
@@ -39,7 +39,7 @@ struct RenderSummary {
   double seconds = 0;                   // total_ms / 1000
   double samples_per_second = 0;        // frames * width * height / seconds
   double path_segments_per_second = 0;  // path_segments / seconds
-  double stage_ms[kStageCount] = {};  // by Stage, over the render (regenerate: stream schedule)
+  double stage_ms[kStageCount] = {};    // by Stage, over the render (regenerate: stream schedule)
   double& ms(Stage s) { return stage_ms[static_cast<int>(s)]; }
   double ms(Stage s) const { return stage_ms[static_cast<int>(s)]; }
 };

@@ -203,12 +203,15 @@ TEST(Options, HelpWinsAndEmptyPathsAreNamed) {
   EXPECT_EQ(p.out, "raystream 9.9 (own)\n");
   p = parse({"s.json", "-o", ""});
   EXPECT_EQ(p.code, kExitUsageError);
-  EXPECT_EQ(p.err, "raystream: error: --output: an empty path (name the image file, or - for "
-                   "stdout)\n");
+  EXPECT_EQ(p.err,
+            "raystream: error: --output: an empty path (name the image file, or - for "
+            "stdout)\n");
   p = parse({"s.json", "--stats", ""});
-  EXPECT_EQ(p.err, "raystream: error: --stats: an empty path (name a .json file, or - for stdout)\n");
+  EXPECT_EQ(p.err,
+            "raystream: error: --stats: an empty path (name a .json file, or - for stdout)\n");
   p = parse({"s.json", "--resume", ""});
-  EXPECT_EQ(p.err, "raystream: error: --resume: an empty path (name the checkpoint to go on from)\n");
+  EXPECT_EQ(p.err,
+            "raystream: error: --resume: an empty path (name the checkpoint to go on from)\n");
 }
 
 // Issue 40, item 7: repeated warnings are capped with a count (100000 unknown keys printed
@@ -581,9 +584,9 @@ TEST(SampleBudget, FramesWithinBudget) {
 // frames are its render loop's. Counted as a frame, one second gave 57 frames where thousands fit.
 TEST(SampleBudget, TheSetUpIsNotAFrame) {
   EXPECT_EQ(frames_after_trial(0.25, 1.25, 100000), 231);  // (60 - 1.25 - 1) / 0.25
-  EXPECT_EQ(frames_after_trial(0.5, 0.5, 5000), 119);       // no set-up: (60 - 0.5) / 0.5
-  EXPECT_EQ(frames_after_trial(0.02, 1.04, 500), 500);      // never more than the scene asks
-  EXPECT_EQ(frames_after_trial(0.02, 70.0, 500), 1);        // at least one
+  EXPECT_EQ(frames_after_trial(0.5, 0.5, 5000), 119);      // no set-up: (60 - 0.5) / 0.5
+  EXPECT_EQ(frames_after_trial(0.02, 1.04, 500), 500);     // never more than the scene asks
+  EXPECT_EQ(frames_after_trial(0.02, 70.0, 500), 1);       // at least one
 }
 
 }  // namespace

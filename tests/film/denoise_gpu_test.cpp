@@ -93,7 +93,8 @@ TEST(DenoiseGpuTest, BrightAndInfinitePixelsAsOnTheCpu) {
   for (float& v : in.rgb) v *= 5e19f;
   in.rgb[3 * 500 + 1] = INFINITY;
   std::vector<float> cpu(in.rgb.size()), gpu = in.rgb;
-  denoise_cpu(in.width, in.height, in.rgb.data(), in.first_hits.data(), cpu.data(), AtrousSettings{});
+  denoise_cpu(in.width, in.height, in.rgb.data(), in.first_hits.data(), cpu.data(),
+              AtrousSettings{});
   denoise_gpu(in.width, in.height, gpu.data(), in.first_hits.data(), gpu.data(), AtrousSettings{});
   EXPECT_EQ(gpu[3 * 500 + 1], INFINITY);
   for (std::size_t k = 0; k < cpu.size(); ++k) {

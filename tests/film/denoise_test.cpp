@@ -256,9 +256,9 @@ TEST(DenoiseTest, AStopLeavesTheOutputUntouched) {
     for (float v : out) ASSERT_EQ(v, -7.0f) << passes;
   }
   std::vector<float> out(image.rgb.size(), -7.0f);
-  const DenoiseTimes times = denoise_cpu(image.width, image.height, image.rgb.data(),
-                                         image.first_hits.data(), out.data(), AtrousSettings(),
-                                         [] { return false; });
+  const DenoiseTimes times =
+      denoise_cpu(image.width, image.height, image.rgb.data(), image.first_hits.data(), out.data(),
+                  AtrousSettings(), [] { return false; });
   EXPECT_FALSE(times.stopped);
   EXPECT_NE(out[0], -7.0f);
 }

@@ -149,7 +149,8 @@ RenderResult render_in_pieces(const Scene& scene, RenderSettings s, const std::v
     RenderResult next = render(scene, p);
     // A piece that reached the end before its stop did not stop.
     const bool ended = next.next_samples.at(0) == test::total_samples(p);
-    EXPECT_EQ(next.stats.stopped, ended ? StopReason::none : StopReason::requested) << "piece " << piece;
+    EXPECT_EQ(next.stats.stopped, ended ? StopReason::none : StopReason::requested)
+        << "piece " << piece;
     if (piece == polls.size()) {
       EXPECT_TRUE(ended);
     }

@@ -15,8 +15,8 @@
 
 #include "execution/devices.h"
 #include "execution/path_primitives.h"
-#include "integrator/path/path_state.h"
 #include "integrator/api/render.h"
+#include "integrator/path/path_state.h"
 #include "integrator/wavefront.h"
 #include "io/scene/scene_loader.h"
 #include "render_suite.h"

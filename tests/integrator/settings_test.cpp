@@ -16,8 +16,8 @@ using test::perturb;
 
 #define RAYSTREAM_COUNT(...) +1
 TEST(RenderSettingsLists, EveryFieldIsInOneList) {
-  constexpr std::size_t listed = 0 RAYSTREAM_IMAGE_SETTINGS(RAYSTREAM_COUNT)
-      RAYSTREAM_OTHER_SETTINGS(RAYSTREAM_COUNT);
+  constexpr std::size_t listed =
+      0 RAYSTREAM_IMAGE_SETTINGS(RAYSTREAM_COUNT) RAYSTREAM_OTHER_SETTINGS(RAYSTREAM_COUNT);
   EXPECT_EQ(field_count<RenderSettings>(), listed)
       << "a field of RenderSettings is in neither list of render_settings.h";
 }
@@ -26,10 +26,10 @@ TEST(RenderSettingsLists, EveryFieldIsInOneList) {
 TEST(RenderSettingsLists, ImageSettingsChangeTheKey) {
   const RenderSettings base;
   const auto key = image_settings(base);
-#define RAYSTREAM_CHECK_IMAGE(field, name, text)                                        \
-  {                                                                                     \
-    RenderSettings changed;                                                             \
-    perturb(changed.field);                                                             \
+#define RAYSTREAM_CHECK_IMAGE(field, name, text)                                         \
+  {                                                                                      \
+    RenderSettings changed;                                                              \
+    perturb(changed.field);                                                              \
     EXPECT_NE(image_settings(changed), key) << #field " changes the image, not the key"; \
   }
   RAYSTREAM_IMAGE_SETTINGS(RAYSTREAM_CHECK_IMAGE)
@@ -39,10 +39,10 @@ TEST(RenderSettingsLists, ImageSettingsChangeTheKey) {
 TEST(RenderSettingsLists, OtherSettingsLeaveTheKey) {
   const RenderSettings base;
   const auto key = image_settings(base);
-#define RAYSTREAM_CHECK_OTHER(field)                                                     \
-  {                                                                                      \
-    RenderSettings changed;                                                              \
-    perturb(changed.field);                                                              \
+#define RAYSTREAM_CHECK_OTHER(field)                                                          \
+  {                                                                                           \
+    RenderSettings changed;                                                                   \
+    perturb(changed.field);                                                                   \
     EXPECT_EQ(image_settings(changed), key) << #field " is listed as not changing the image"; \
   }
   RAYSTREAM_OTHER_SETTINGS(RAYSTREAM_CHECK_OTHER)

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <glm/glm.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <glm/glm.hpp>
 
 namespace raystream::test {
 
@@ -26,9 +25,15 @@ void perturb(T& value) {
     static_assert(sizeof(T) == 0, "no perturb for this type: add one");
   }
 }
-inline void perturb(glm::vec2& v) { v.x += 1.0f; }
-inline void perturb(glm::vec3& v) { v.x += 1.0f; }
-inline void perturb(std::string& s) { s += "x"; }
+inline void perturb(glm::vec2& v) {
+  v.x += 1.0f;
+}
+inline void perturb(glm::vec3& v) {
+  v.x += 1.0f;
+}
+inline void perturb(std::string& s) {
+  s += "x";
+}
 template <class T>
 void perturb(std::vector<T>& v) {
   v.emplace_back();

@@ -396,8 +396,8 @@ TEST_P(RenderOnExecutor, ShippedScenesMatchTheirReferenceMeans) {
   // An instrumented build (scripts/asan.sh) renders many times slower and sets
   // RAYSTREAM_TEST_SHIPPED_HALF_SPP lower: the same scenes and schedules, a wider tolerance.
   const char* half_spp_env = std::getenv("RAYSTREAM_TEST_SHIPPED_HALF_SPP");
-  const int half_spp = half_spp_env ? std::max(1, std::atoi(half_spp_env))
-                                    : executor_case().shipped_half_spp;
+  const int half_spp =
+      half_spp_env ? std::max(1, std::atoi(half_spp_env)) : executor_case().shipped_half_spp;
   for (const std::string& path : paths) {
     SCOPED_TRACE(path);
     const std::string name = std::filesystem::path(path).filename().string();

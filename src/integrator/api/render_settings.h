@@ -73,12 +73,24 @@ enum class StopReason { none, time_budget, requested };
 inline constexpr const char* kStopReasonNames[] = {"", "time budget", "signal"};
 static_assert(std::size(kStopReasonNames) == std::size_t(StopReason::requested) + 1);
 
-inline const char* schedule_name(Schedule v) { return enum_name(v, kScheduleNames); }
-inline const char* stage_timing_name(StageTiming v) { return enum_name(v, kStageTimingNames); }
-inline const char* compaction_name(Compaction v) { return enum_name(v, kCompactionNames); }
-inline const char* bvh_builder_name(BvhBuilder v) { return enum_name(v, kBvhBuilderNames); }
-inline const char* shade_mode_name(ShadeMode v) { return enum_name(v, kShadeModeNames); }
-inline const char* stop_reason_name(StopReason v) { return enum_name(v, kStopReasonNames); }
+inline const char* schedule_name(Schedule v) {
+  return enum_name(v, kScheduleNames);
+}
+inline const char* stage_timing_name(StageTiming v) {
+  return enum_name(v, kStageTimingNames);
+}
+inline const char* compaction_name(Compaction v) {
+  return enum_name(v, kCompactionNames);
+}
+inline const char* bvh_builder_name(BvhBuilder v) {
+  return enum_name(v, kBvhBuilderNames);
+}
+inline const char* shade_mode_name(ShadeMode v) {
+  return enum_name(v, kShadeModeNames);
+}
+inline const char* stop_reason_name(StopReason v) {
+  return enum_name(v, kStopReasonNames);
+}
 
 // Called on the host with the film and, per share of the render, the next sample number to
 // render: every sample below it (within the share's range) is on the film.
@@ -154,24 +166,42 @@ inline constexpr const char* kSppSettingName = "--spp";
 // The settings that change the image, X(field, how a message names it, its text): the checkpoint
 // key (image_settings), so a checkpoint resumes only a render of the same ones. spp and seed are
 // the whole render's (a share's first_sample is not).
-#define RAYSTREAM_IMAGE_SETTINGS(X)            \
-  X(width, "width", setting_text)              \
-  X(height, "height", setting_text)            \
-  X(depth, "depth", setting_text)              \
-  X(spp, kSppSettingName, setting_text)        \
-  X(seed, "seed", setting_text)                \
-  X(nee, "--integrator", integrator_name)      \
+#define RAYSTREAM_IMAGE_SETTINGS(X)       \
+  X(width, "width", setting_text)         \
+  X(height, "height", setting_text)       \
+  X(depth, "depth", setting_text)         \
+  X(spp, kSppSettingName, setting_text)   \
+  X(seed, "seed", setting_text)           \
+  X(nee, "--integrator", integrator_name) \
   X(count_samples, "sample counting", setting_text)
 // ...and those that do not: the schedules, pools, sorts, compactions, BVHs and executors trace
 // the same samples with the same random numbers (only the order of the film's additions, and so
 // their rounding, differs), so a checkpoint resumes under any of them; the film's layers are kept
 // or refused by the resume itself; the rest say when to stop, what to call, and where a share or a
 // resumed render starts.
-#define RAYSTREAM_OTHER_SETTINGS(X)                                                              \
-  X(first_sample) X(schedule) X(pool) X(shade) X(sort_by_material) X(material_multisplit)         \
-  X(compact) X(compaction) X(use_bvh) X(bvh_builder) X(bvh_min_primitives) X(timing) X(executor) \
-  X(on_loop_start) X(on_progress) X(layers) X(time_budget_s) X(stop_requested)                   \
-  X(checkpoint_interval_s) X(on_checkpoint) X(resume_at) X(initial_film)
+#define RAYSTREAM_OTHER_SETTINGS(X) \
+  X(first_sample)                   \
+  X(schedule)                       \
+  X(pool)                           \
+  X(shade)                          \
+  X(sort_by_material)               \
+  X(material_multisplit)            \
+  X(compact)                        \
+  X(compaction)                     \
+  X(use_bvh)                        \
+  X(bvh_builder)                    \
+  X(bvh_min_primitives)             \
+  X(timing)                         \
+  X(executor)                       \
+  X(on_loop_start)                  \
+  X(on_progress)                    \
+  X(layers)                         \
+  X(time_budget_s)                  \
+  X(stop_requested)                 \
+  X(checkpoint_interval_s)          \
+  X(on_checkpoint)                  \
+  X(resume_at)                      \
+  X(initial_film)
 
 inline std::string setting_text(bool value) {
   return value ? "on" : "off";

@@ -25,7 +25,7 @@ struct BounceStats {
   int bounce = 0;
   std::uint64_t paths_in = 0;
   std::uint64_t paths_out = 0;
-  std::uint64_t shadow_rays = 0;  // shadow rays queued at this depth
+  std::uint64_t shadow_rays = 0;      // shadow rays queued at this depth
   double stage_ms[kStageCount] = {};  // by Stage (regenerate: 0)
   double& ms(Stage s) { return stage_ms[static_cast<int>(s)]; }
   double ms(Stage s) const { return stage_ms[static_cast<int>(s)]; }
@@ -43,10 +43,10 @@ struct WaveStats {
 
 // The acceleration structure of a render (built before the first frame).
 struct BvhStats {
-  bool built = false;            // false: brute force (RenderSettings::use_bvh off)
+  bool built = false;                          // false: brute force (RenderSettings::use_bvh off)
   BvhBuilder builder = BvhBuilder::automatic;  // sah (host) or lbvh (executor); auto: unbuilt
   PrimitivesBackend sort = PrimitivesBackend::cpu;  // lbvh: the radix sort's backend
-  std::uint64_t primitives = 0;  // triangles + spheres + cubes
+  std::uint64_t primitives = 0;                     // triangles + spheres + cubes
   std::uint64_t triangles = 0;
   std::uint64_t nodes = 0, leaves = 0;
   int depth = 0;        // levels below the root
@@ -84,11 +84,11 @@ struct StateLayout {
 
 struct RenderStats {
   Schedule schedule = Schedule::stream;
-  StageTiming timing = StageTiming::sampled;  // off for the megakernel: it has no stages
+  StageTiming timing = StageTiming::sampled;           // off for the megakernel: it has no stages
   PrimitivesBackend backend = PrimitivesBackend::cpu;  // own or thrust; cpu on the CPU executor
   ExecutorKind executor = ExecutorKind::cpu;
   std::string device;  // GPU name or "CPU (N threads)"
-  int spp = 0;           // samples per pixel asked (the passes over the image of the range)
+  int spp = 0;         // samples per pixel asked (the passes over the image of the range)
   // Samples rendered by this run (spp x width x height unless stopped early or resumed); on the
   // film: these and those of the film it resumed. Per pixel: the fewest and most on the film.
   std::uint64_t samples = 0;

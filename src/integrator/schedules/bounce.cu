@@ -88,8 +88,8 @@ void WavefrontBounce::run(const PathState& paths, const BounceCounts& counts,
     // last, so the live ones stay in [0, live count), in queue order when split.
     marks.begin(Stage::sort);
     c.primitives.sort_by_material(keys_a_.data(), keys_b_.data(), ids_, spare_, slots, sort_bits_,
-                                  queues_ || c.settings.material_multisplit,
-                                  queue_offsets_.data(), workspace_, stream);
+                                  queues_ || c.settings.material_multisplit, queue_offsets_.data(),
+                                  workspace_, stream);
     std::swap(ids_, spare_);
     marks.end(Stage::sort);
   }
@@ -127,8 +127,7 @@ void WavefrontBounce::run(const PathState& paths, const BounceCounts& counts,
       // The queued shadow rays packed to the front (their count on the device), then traced.
       c.primitives.compact_live(shadow_a_.data(), shadow_b_.data(), slots, bound.count,
                                 counts.shadow, workspace_, stream);
-      trace_shadow_rays(c.ex, k_, paths, shadow_b_.data(), LiveBound{counts.shadow, slots},
-                        paths);
+      trace_shadow_rays(c.ex, k_, paths, shadow_b_.data(), LiveBound{counts.shadow, slots}, paths);
     }
     marks.end(Stage::shadow);
   }

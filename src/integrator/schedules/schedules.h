@@ -11,10 +11,10 @@
 #include "execution/buffer.h"
 #include "execution/executor.h"
 #include "execution/path_primitives.h"
-#include "integrator/path/path_state.h"
-#include "integrator/path/path_step.h"
 #include "integrator/api/render_settings.h"
 #include "integrator/api/render_stats.h"
+#include "integrator/path/path_state.h"
+#include "integrator/path/path_step.h"
 #include "integrator/stages/stages.h"
 #include "primitives/workspace.h"
 
@@ -49,9 +49,9 @@ struct RenderContext {
   const PathPrimitives& primitives;
   MemoryTally& tally;  // the buffers the schedule allocates are counted here
   RenderStats& stats;
-  StageContext stages;       // the scene, the film and the counts as every stage reads them
-  std::uint32_t pixels = 0;  // width x height
-  int key_bits = 0;          // bits of a material sort key
+  StageContext stages;         // the scene, the film and the counts as every stage reads them
+  std::uint32_t pixels = 0;    // width x height
+  int key_bits = 0;            // bits of a material sort key
   std::uint16_t dead_key = 0;  // sort key of a dead slot (sorts last)
   SteadyTime schedule_start;   // when render_wavefront called the schedule
   // The sample numbers to render, [begin_sample, end_sample) (sample k: sample k / pixels of

@@ -194,8 +194,8 @@ Checkpoint read_checkpoint(const std::string& path) {
   const std::size_t first_hits = (layers & kFirstHitsLayer) ? kFirstHitValues * n : 0;
   // The file's size is known before the film is allocated: a truncated or padded file is refused
   // before its film takes memory.
-  const std::uint64_t film_bytes = (3 * n + first_hits) * sizeof(float) +
-                                   n * sizeof(std::uint32_t) + squares * sizeof(double);
+  const std::uint64_t film_bytes =
+      (3 * n + first_hits) * sizeof(float) + n * sizeof(std::uint32_t) + squares * sizeof(double);
   if (r.position() + film_bytes + 8 > in.size()) r.fail("corrupt checkpoint: truncated");
   if (r.position() + film_bytes + 8 < in.size()) r.fail("corrupt checkpoint: its sizes disagree");
   r.array(f.sums, 3 * n);

@@ -122,7 +122,8 @@ Target resolve(const std::string& path, bool dangling_ok = false) {
 }
 
 // A temporary file's name beside `file`: ".<name>.tmp-<pid>-", to which a unique suffix is added.
-// The process id lets a later run tell a temporary file whose writer died (remove_stale_temporaries).
+// The process id lets a later run tell a temporary file whose writer died
+// (remove_stale_temporaries).
 std::string temporary_prefix(const std::string& file) {
   const std::string base = file.substr(file.find_last_of('/') + 1);
   return folder_of(file) + "/." + base + ".tmp-" + std::to_string(getpid()) + "-";
@@ -153,8 +154,7 @@ std::string link_temporary(const std::string& path, const std::string& file, int
   const std::string from = "/proc/self/fd/" + std::to_string(fd);
   for (int attempt = 0;; ++attempt) {
     const std::string name = temporary_prefix(file) + "linked" + std::to_string(attempt);
-    if (linkat(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0)
-      return name;
+    if (linkat(AT_FDCWD, from.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return name;
     if (errno != EEXIST || attempt > 100) fail(path, "cannot name the finished file", errno);
   }
 }
@@ -291,10 +291,11 @@ void check_replaceable(const std::string& path, const Target& target) {
   }
   struct stat folder;
   const uid_t me = geteuid();
-  if (me != 0 && stat(folder_of(target.file).c_str(), &folder) == 0 &&
-      (folder.st_mode & S_ISVTX) && target.st.st_uid != me && folder.st_uid != me)
-    refuse(path, "it belongs to another user in a folder with the sticky bit, so it cannot be "
-                 "replaced");
+  if (me != 0 && stat(folder_of(target.file).c_str(), &folder) == 0 && (folder.st_mode & S_ISVTX) &&
+      target.st.st_uid != me && folder.st_uid != me)
+    refuse(path,
+           "it belongs to another user in a folder with the sticky bit, so it cannot be "
+           "replaced");
 }
 
 // One file written twice: the same file replaced atomically (by its final name, or a hard link
@@ -360,8 +361,7 @@ void write_files_atomically(const std::vector<OutputFile>& files) {
       staged.back().output = i;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
-      if (targets[i].kind == Target::through)
-        write_through(files[i].path, targets[i], files[i]);
+      if (targets[i].kind == Target::through) write_through(files[i].path, targets[i], files[i]);
     }
     for (Staged& s : staged) commit(files[s.output].path, targets[s.output], s);
   } catch (...) {

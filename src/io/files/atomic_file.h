@@ -61,9 +61,9 @@ void write_file_atomically(const std::string& path, std::vector<unsigned char> b
 void check_writable(const std::string& path);
 
 // Removes the temporary files that writes of `path` left behind in its folder when their process
-// died before finishing (killed, or out of power): ".<name>.tmp-<pid>-*" of a process that no longer
-// runs. Where the file system makes unnamed files (O_TMPFILE, Linux), a write leaves none but in
-// the instant between naming its finished file and renaming it into place.
+// died before finishing (killed, or out of power): ".<name>.tmp-<pid>-*" of a process that no
+// longer runs. Where the file system makes unnamed files (O_TMPFILE, Linux), a write leaves none
+// but in the instant between naming its finished file and renaming it into place.
 void remove_stale_temporaries(const std::string& path);
 
 // True when `path` is written through (an open descriptor such as /dev/stdout, a FIFO, a

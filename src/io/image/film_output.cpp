@@ -134,8 +134,9 @@ FilmPlanes film_planes(const FilmState& film, const AovSet& aovs) {
         const double spread = (squares - sum * sum / count) / (count - 1.0);
         // A variance beyond a float's range is written as infinity.
         const double v = std::max(0.0, spread) / count;
-        variance[3 * q + c] =
-            v > std::numeric_limits<float>::max() ? std::numeric_limits<float>::infinity() : float(v);
+        variance[3 * q + c] = v > std::numeric_limits<float>::max()
+                                  ? std::numeric_limits<float>::infinity()
+                                  : float(v);
       }
     }
   }
