@@ -139,8 +139,9 @@ def main():
     refused = os.path.join(a.out, "refused.pfm")
     cases = [
         (["--seed", "1"], "a checkpoint of seed 0 (this render's is 1)"),
-        (["--resolution", "32x32"], f"a checkpoint of a {size} render (this one is 32x32)"),
-        (["--spp", "10"], f"a checkpoint of {SPP} samples per pixel (this render has 10)"),
+        (["--resolution", "32x32"],
+         f"a checkpoint of width {size.split('x')[0]} (this render's is 32)"),
+        (["--spp", "10"], f"a checkpoint of --spp {SPP} (this render's is 10)"),
         (["--depth", "3"], "a checkpoint of depth 8 (this render's is 3)"),
         (["--integrator", "bsdf"], "a checkpoint of --integrator path (this render's is bsdf)"),
     ]
