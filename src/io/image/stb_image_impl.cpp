@@ -1,6 +1,7 @@
-// The one definition of stb_image's functions in the renderer (textures, and any other image the
-// scene loader reads include <stb/stb_image.h> without STB_IMAGE_IMPLEMENTATION). Only the
-// formats the scene format documents are compiled in: PNG, JPEG, BMP, TGA and Radiance HDR.
+// The one definition of stb_image's and stb_image_write's functions in the renderer (the files
+// that use them include the headers without the IMPLEMENTATION macros). stb_image reads only the
+// formats the scene format documents: PNG, JPEG, BMP, TGA and Radiance HDR; stb_image_write
+// writes Radiance HDR.
 #define STBI_ONLY_PNG
 #define STBI_ONLY_JPEG
 #define STBI_ONLY_BMP
@@ -8,3 +9,5 @@
 #define STBI_ONLY_HDR
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
