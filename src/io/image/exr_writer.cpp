@@ -145,8 +145,8 @@ std::vector<unsigned char> encode_exr(int width, int height,
       const char* base = half ? reinterpret_cast<const char*>(half->data() + c)
                               : reinterpret_cast<const char*>(layer.values + c);
       header.channels().insert(name, Imf::Channel(type));
-      frame.insert(name, Imf::Slice(type, const_cast<char*>(base), size * n,
-                                    size * n * std::size_t(width)));
+      frame.insert(
+          name, Imf::Slice(type, const_cast<char*>(base), size * n, size * n * std::size_t(width)));
       pixel_bytes += size;
     }
   }
