@@ -7,11 +7,13 @@ set -euo pipefail
 # (libFuzzer, the sanitizers) for the fuzz targets (scripts/fuzz.sh); OpenMPI for renders split
 # across processes (mpirun; the build turns it on when mpicxx is there); tinygltf for glTF 2.0
 # scenes and OpenEXR for EXR environment maps and the EXR tests' reader (their glTF test assets
-# come with assimp-testmodels); zlib for the PNG encoder, libdeflate for the EXR encoder.
+# come with assimp-testmodels); libspng and libjpeg-turbo for PNG and JPEG textures; zlib for the
+# PNG encoder; libdeflate for the EXR encoder that encoding_bench compares with OpenEXR's
+# (libspng writes its single-stream PNG).
 packages=(cmake g++ make libglm-dev libstb-dev libtinyobjloader-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev python3 python3-matplotlib assimp-testmodels
           clang libclang-rt-dev libopenmpi-dev openmpi-bin libtinygltf-dev libopenexr-dev
-          zlib1g-dev libdeflate-dev)
+          zlib1g-dev libdeflate-dev libspng-dev libjpeg62-turbo-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,29 +1,27 @@
-// The image encoders' speed: each format as raystream writes it, at each size asked for, with the
-// time (the best of --reps runs, wall clock), the CPU time of all threads in that run, the
-// throughput and the file size. Not a test: it prints figures (renders/encoding/RESULTS.md).
+// The image encoders in one table: each format as the renderer writes it beside the encoders
+// it was weighed against, timed in the same run on the same film. Not a test: it prints figures
+// (renders/encoding/RESULTS.md).
 //
-//   encoding_bench [--size WxH]... [--reps N] [--film FILE.checkpoint] [--variants]
+//   encoding_bench [--size WxH]... [--reps N] [--film FILE.checkpoint]
 //
-// The film is synthetic (a sky, a checkered floor, spheres, one of them a lamp; 16 samples per
-// pixel of noise, every AOV layer) unless --film gives a checkpoint of a real render (raystream
-// --checkpoint; its size then replaces --size). MB/s counts the linear float values that go in
-// (4 bytes each: 3 per pixel for the beauty, 13 with the four AOVs), the same basis for every
-// format. The "before" rows are the encoders raystream used first: stb_image_write for PNG and
-// HDR, OpenEXR with ZIP at its default level on one thread, every layer 32-bit float; the
-// "OpenEXR writer" rows the EXR writer it used before its own (OpenEXR 3.1, ZIPS at zlib level 1
-// on the library's thread pool).
-// --variants adds the tone mapping alone and the other settings that were weighed (PNG filters
-// and zlib levels, the EXR compressions).
-#include <Imath/half.h>
-#include <OpenEXR/ImfChannelList.h>
-#include <OpenEXR/ImfCompression.h>
-#include <OpenEXR/ImfFrameBuffer.h>
-#include <OpenEXR/ImfHeader.h>
-#include <OpenEXR/ImfIO.h>
-#include <OpenEXR/ImfOutputFile.h>
-#include <OpenEXR/ImfThreading.h>
+// Per row: ms, the median of --reps runs (wall clock), and that run's CPU time (all threads,
+// CLOCK_PROCESS_CPUTIME_ID); the file's bytes; and "x renderer", ms over the renderer's own
+// encoder's ms for that format (the row marked "renderer"). OpenMP's thread count
+// (OMP_NUM_THREADS) sets the threads of every parallel encoder, OpenEXR's pool included. The film
+// is synthetic (a sky, a checkered floor, spheres, one of them a lamp; 16 samples per pixel of
+// noise, every AOV layer) unless --film gives a checkpoint of a real render (raystream
+// --checkpoint with --aov albedo,normal,depth,variance; its size then replaces --size).
+//
+// The rows: PNG by the renderer's parallel bands (zlib level 1, Z_RLE, the Sub filter) against
+// libspng writing one stream at the same settings; Radiance HDR by stb_image_write (the renderer)
+// against the own parallel bands (bench/encoders/hdr_band_encoder.h); PFM; EXR, the beauty alone
+// and with the four AOVs, by OpenEXR (the renderer: ZIPS at zlib level 1 on the library's thread
+// pool; ZIPS and ZIP at the library's default level; ZIP at level 1; no compression) against the
+// own writer over libdeflate (bench/encoders/exr_libdeflate_encoder.h, ZIPS at level 1).
 #include <omp.h>
+#include <spng.h>
 #include <time.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -32,20 +30,19 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench/encoders/exr_libdeflate_encoder.h"
+#include "bench/encoders/hdr_band_encoder.h"
 #include "io/checkpoint/checkpoint_file.h"
 #include "io/image/exr_image.h"
 #include "io/image/film_output.h"
 #include "io/image/image_output.h"
 #include "io/image/png_encoder.h"
-
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
 
 namespace raystream {
 namespace {
@@ -130,175 +127,117 @@ FilmState synthetic_film(int width, int height, int spp) {
   return film;
 }
 
-struct Row {
-  std::string format, encoder;
-  double ms, cpu, input_mb;
-  std::size_t bytes;
+struct Timing {
+  double ms = 0.0, cpu = 0.0;
+  std::size_t bytes = 0;
 };
 
-Row measure(const std::string& format, const std::string& encoder, double input_mb, int reps,
-            const std::function<Bytes()>& encode) {
-  Row row{format, encoder, 1e300, 0.0, input_mb, 0};
+// The median run of `reps` (by wall clock), with its CPU time and the bytes it wrote.
+Timing median_of(int reps, const std::function<Bytes()>& encode) {
+  std::vector<Timing> runs;
   for (int r = 0; r < reps; ++r) {
     const double cpu0 = cpu_ms();
     const auto t0 = std::chrono::steady_clock::now();
     const Bytes bytes = encode();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    const double cpu = cpu_ms() - cpu0;
-    if (ms < row.ms) row.ms = ms, row.cpu = cpu, row.bytes = bytes.size();
+    runs.push_back({ms, cpu_ms() - cpu0, bytes.size()});
   }
-  std::printf("| %s | %s | %.1f | %.1f | %.0f | %.2f | %.2f |\n", row.format.c_str(),
-              row.encoder.c_str(), row.ms, row.cpu, row.input_mb / (row.ms / 1e3),
-              double(row.bytes) / 1e6, double(row.bytes) / (row.input_mb * 1e6));
-  std::fflush(stdout);
-  return row;
+  std::sort(runs.begin(), runs.end(), [](const Timing& a, const Timing& b) { return a.ms < b.ms; });
+  return runs[runs.size() / 2];
 }
 
-void append(void* context, void* data, int size) {
-  auto* out = static_cast<Bytes*>(context);
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  if (size > 0) out->insert(out->end(), bytes, bytes + size);
-}
-
-Bytes stb_png(const Image& image) {
-  const std::vector<std::uint8_t> pixels = tone_map_srgb8(image);
-  Bytes out;
-  stbi_write_png_to_func(append, &out, image.width, image.height, 3, pixels.data(),
-                         image.width * 3);
-  return out;
-}
-
-Bytes stb_hdr(const Image& image) {
-  std::vector<float> linear(image.rgb.size());
-  std::transform(image.rgb.begin(), image.rgb.end(), linear.begin(),
-                 [](float v) { return v > 0.0f ? std::min(v, kLargestHdrValue) : 0.0f; });
-  Bytes out;
-  stbi_write_hdr_to_func(append, &out, image.width, image.height, 3, linear.data());
-  return out;
-}
-
-class MemoryOut : public Imf::OStream {
+// Prints the rows of one format as they are timed: the renderer's first, the others with their
+// time over the renderer's.
+class FormatRows {
  public:
-  MemoryOut() : Imf::OStream("memory") {}
-  void write(const char c[], int n) override {
-    if (bytes.size() < position + std::size_t(n)) bytes.resize(position + std::size_t(n));
-    std::memcpy(bytes.data() + position, c, std::size_t(n));
-    position += std::size_t(n);
+  FormatRows(const char* format, int reps) : format_(format), reps_(reps) {}
+  void add(const std::string& encoder, const std::function<Bytes()>& encode) {
+    const Timing t = median_of(reps_, encode);
+    if (renderer_ms_ == 0.0) renderer_ms_ = t.ms;
+    std::printf("| %s | %s | %.1f | %.1f | %zu | %.2f |\n", format_, encoder.c_str(), t.ms, t.cpu,
+                t.bytes, t.ms / renderer_ms_);
+    std::fflush(stdout);
   }
-  std::uint64_t tellp() override { return position; }
-  void seekp(std::uint64_t p) override { position = p; }
-  Bytes bytes;
-  std::size_t position = 0;
+
+ private:
+  const char* format_;
+  int reps_;
+  double renderer_ms_ = 0.0;
 };
 
-// The EXR as raystream wrote it before: every channel 32-bit float, ZIP at the library's default
-// level, the calling thread alone.
-// OpenEXR 3.1's own writer: `compression` at zlib `level` (-1: the library's default) on
-// `threads` (0: the calling thread), the half layers half (else every layer float). The rows
-// "before" (ZIP, one thread, float) and "OpenEXR writer" (ZIPS at level 1 on its thread pool,
-// albedo and normal half: raystream's writer until the own encoder replaced it).
-Bytes exr_openexr(const FilmState& film, const AovSet& aovs, Imf::Compression compression,
-                  int level, int threads, bool halves) {
-  const std::vector<ExrLayer> layers = film_exr_layers(film, aovs);
-  const std::size_t pixels = film.pixels();
-  Imf::Header header(film.width, film.height);
-  header.compression() = compression;
-  if (level >= 0) header.zipCompressionLevel() = level;
-  Imf::FrameBuffer frame;
-  std::vector<std::vector<Imath::half>> planes;
-  planes.reserve(16);
-  for (const ExrLayer& layer : layers) {
-    const std::size_t n = layer.channels.size();
-    for (std::size_t c = 0; c < n; ++c) {
-      const std::string name =
-          layer.name.empty() ? layer.channels[c] : layer.name + "." + layer.channels[c];
-      if (halves && layer.half) {
-        planes.emplace_back(pixels);
-        std::vector<Imath::half>& plane = planes.back();
-#pragma omp parallel for
-        for (long p = 0; p < long(pixels); ++p) plane[p] = Imath::half(layer.values[p * n + c]);
-        header.channels().insert(name, Imf::Channel(Imf::HALF));
-        frame.insert(name, Imf::Slice(Imf::HALF, (char*)plane.data(), sizeof(Imath::half),
-                                      sizeof(Imath::half) * std::size_t(film.width)));
-      } else {
-        header.channels().insert(name, Imf::Channel(Imf::FLOAT));
-        frame.insert(name,
-                     Imf::Slice(Imf::FLOAT, (char*)(layer.values.data() + c), sizeof(float) * n,
-                                sizeof(float) * n * std::size_t(film.width)));
-      }
-    }
-  }
-  if (threads > 0) Imf::setGlobalThreadCount(threads);
-  MemoryOut out;
-  Imf::OutputFile file(out, header, threads);
-  file.setFrameBuffer(frame);
-  file.writePixels(film.height);
-  return out.bytes;
+// One stream of zlib level 1, Z_RLE, the Sub filter: the renderer's PNG settings, written by
+// libspng.
+Bytes libspng_png(const Image& image) {
+  const std::vector<std::uint8_t> rgb = tone_map_srgb8(image);
+  std::unique_ptr<spng_ctx, void (*)(spng_ctx*)> ctx(spng_ctx_new(SPNG_CTX_ENCODER), spng_ctx_free);
+  spng_ihdr ihdr{};
+  ihdr.width = std::uint32_t(image.width);
+  ihdr.height = std::uint32_t(image.height);
+  ihdr.bit_depth = 8;
+  ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR;
+  int err = spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
+  if (!err) err = spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, 1);
+  if (!err) err = spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_STRATEGY, Z_RLE);
+  if (!err) err = spng_set_option(ctx.get(), SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_SUB);
+  if (!err) err = spng_set_ihdr(ctx.get(), &ihdr);
+  if (!err)
+    err = spng_encode_image(ctx.get(), rgb.data(), rgb.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
+  std::size_t size = 0;
+  void* png = err ? nullptr : spng_get_png_buffer(ctx.get(), &size, &err);
+  if (png == nullptr) throw std::runtime_error(std::string("libspng: ") + spng_strerror(err));
+  Bytes out(static_cast<unsigned char*>(png), static_cast<unsigned char*>(png) + size);
+  std::free(png);
+  return out;
 }
 
-std::string png_name(const PngSettings& s) {
-  const char* filters[] = {"none", "sub", "up", "average", "paeth", "adaptive"};
-  return "zlib " + std::to_string(s.level) + (s.rle ? " RLE" : "") + ", " + filters[int(s.filter)];
+Bytes hdr_bands(const Image& image) {
+  return encode_hdr_bands(image.width, image.height, image.rgb.data(), image.rgb.size());
 }
 
-void bench_film(const FilmState& film, int reps, bool variants) {
+Bytes exr_libdeflate(const FilmState& film, const AovSet& aovs) {
+  const FilmPlanes planes = film_planes(film, aovs);
+  return encode_exr_libdeflate(film.width, film.height, planes.views, ExrCompression::zips);
+}
+
+void bench_exr(const FilmState& film, const AovSet& aovs, int reps) {
+  FormatRows rows(aovs.any() ? "exr + 4 AOVs" : "exr", reps);
+  const std::string library = "OpenEXR, ";
+  const std::string level = std::to_string(exr_library_zip_level());
+  rows.add(library + "zips level 1, thread pool (renderer)",
+           [&] { return encode_film_exr(film, aovs, ExrCompression::zips, 1); });
+  rows.add("own writer, zips level 1, libdeflate, parallel blocks",
+           [&] { return exr_libdeflate(film, aovs); });
+  rows.add(library + "zips level " + level + " (its default), thread pool",
+           [&] { return encode_film_exr(film, aovs, ExrCompression::zips, -1); });
+  rows.add(library + "zip level 1, thread pool",
+           [&] { return encode_film_exr(film, aovs, ExrCompression::zip, 1); });
+  rows.add(library + "zip level " + level + " (its default), thread pool",
+           [&] { return encode_film_exr(film, aovs, ExrCompression::zip, -1); });
+  rows.add(library + "none, thread pool",
+           [&] { return encode_film_exr(film, aovs, ExrCompression::none, 1); });
+}
+
+void bench_film(const FilmState& film, int reps) {
   const Image image = film_image(film);
-  const AovSet all = parse_aovs("albedo,normal,depth,variance");
-  const double pixels = double(film.pixels());
-  const double rgb_mb = pixels * 3 * 4 / 1e6, aov_mb = pixels * 13 * 4 / 1e6;
-  std::printf("\n%d x %d, %d threads\n\n", film.width, film.height, omp_get_max_threads());
-  std::printf("| format | encoder | ms | CPU ms | MB/s | file MB | file / input |\n");
-  std::printf("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
-  measure("png", "raystream (" + png_name(PngSettings{}) + ", parallel bands)", rgb_mb, reps,
-          [&] { return encode_png(image); });
-  measure("hdr", "raystream (RGBE, RLE, parallel bands)", rgb_mb, reps,
-          [&] { return encode_hdr(image); });
-  measure("pfm", "raystream", rgb_mb, reps, [&] { return encode_pfm(image); });
-  const std::string exr_name = std::string("raystream (") +
-                               exr_compression_name(kDefaultExrCompression) +
-                               " level 1, libdeflate, parallel blocks)";
-  measure("exr", exr_name, rgb_mb, reps, [&] { return encode_film_exr(film, AovSet{}); });
-  measure("exr + 4 AOVs", exr_name, aov_mb, reps, [&] { return encode_film_exr(film, all); });
-  measure("png", "before: stb_image_write", rgb_mb, reps, [&] { return stb_png(image); });
-  measure("hdr", "before: stb_image_write", rgb_mb, reps, [&] { return stb_hdr(image); });
-  const int threads = omp_get_max_threads();
-  for (const AovSet& aovs : {AovSet{}, all}) {
-    const char* format = aovs.any() ? "exr + 4 AOVs" : "exr";
-    const double mb = aovs.any() ? aov_mb : rgb_mb;
-    measure(format, "OpenEXR writer (ZIPS level 1, thread pool)", mb, reps,
-            [&] { return exr_openexr(film, aovs, Imf::ZIPS_COMPRESSION, 1, threads, true); });
-    measure(format, "before: OpenEXR ZIP, 1 thread, float", mb, reps,
-            [&] { return exr_openexr(film, aovs, Imf::ZIP_COMPRESSION, -1, 0, false); });
-  }
-  if (!variants) return;
-  const std::vector<std::uint8_t> pixels8 = tone_map_srgb8(image);
-  measure("png", "tone mapping alone", rgb_mb, reps, [&] {
-    const std::vector<std::uint8_t> p = tone_map_srgb8(image);
-    return Bytes(p.begin(), p.begin() + 1);
-  });
-  for (const PngSettings s :
-       {PngSettings{1, false, PngFilter::none}, PngSettings{1, false, PngFilter::sub},
-        PngSettings{1, false, PngFilter::paeth}, PngSettings{1, false, PngFilter::adaptive},
-        PngSettings{2, false, PngFilter::up}, PngSettings{6, false, PngFilter::up},
-        PngSettings{1, true, PngFilter::up}, PngSettings{1, true, PngFilter::sub},
-        PngSettings{1, true, PngFilter::paeth}, PngSettings{1, true, PngFilter::none},
-        PngSettings{1, true, PngFilter::adaptive}, PngSettings{1, false, PngFilter::up}}) {
-    measure("png", png_name(s), rgb_mb, reps, [&] {
-      return encode_png_rgb8(image.width, image.height, pixels8.data(), pixels8.size(), s);
-    });
-  }
-  for (const ExrCompression c : {ExrCompression::none, ExrCompression::zips, ExrCompression::zip}) {
-    const std::string name = std::string(exr_compression_name(c)) + ", parallel blocks";
-    measure("exr", name, rgb_mb, reps, [&] { return encode_film_exr(film, AovSet{}, c); });
-    measure("exr + 4 AOVs", name, aov_mb, reps, [&] { return encode_film_exr(film, all, c); });
-  }
+  std::printf("\n%d x %d, %d threads, median of %d runs\n\n", film.width, film.height,
+              omp_get_max_threads(), reps);
+  std::printf("| format | encoder | ms | CPU ms | bytes | x renderer |\n");
+  std::printf("| --- | --- | ---: | ---: | ---: | ---: |\n");
+  FormatRows png("png", reps);
+  png.add("zlib 1 RLE, sub, parallel bands (renderer)", [&] { return encode_png(image); });
+  png.add("libspng, zlib 1 RLE, sub, one stream", [&] { return libspng_png(image); });
+  FormatRows hdr("hdr", reps);
+  hdr.add("stb_image_write (renderer)", [&] { return encode_hdr(image); });
+  hdr.add("own RGBE and RLE, parallel bands", [&] { return hdr_bands(image); });
+  FormatRows("pfm", reps).add("raystream (renderer)", [&] { return encode_pfm(image); });
+  bench_exr(film, AovSet{}, reps);
+  bench_exr(film, parse_aovs("albedo,normal,depth,variance"), reps);
 }
 
 int run(int argc, char** argv) {
   std::vector<std::pair<int, int>> sizes;
   int reps = 5;
-  bool variants = false;
   std::string film_path;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -316,11 +255,8 @@ int run(int argc, char** argv) {
       reps = std::max(1, std::atoi(value().c_str()));
     } else if (a == "--film") {
       film_path = value();
-    } else if (a == "--variants") {
-      variants = true;
     } else {
-      throw std::invalid_argument("unknown argument " + a +
-                                  " (--size WxH, --reps N, --film FILE, --variants)");
+      throw std::invalid_argument("unknown argument " + a + " (--size WxH, --reps N, --film FILE)");
     }
   }
   if (!film_path.empty()) {
@@ -330,12 +266,12 @@ int run(int argc, char** argv) {
                                   ": the film keeps no AOV layers (render with --aov "
                                   "albedo,normal,depth,variance)");
     std::printf("film: %s\n", film_path.c_str());
-    bench_film(film, reps, variants);
+    bench_film(film, reps);
     return 0;
   }
   if (sizes.empty()) sizes = {{1920, 1080}, {3840, 2160}};
   std::printf("film: synthetic, 16 samples per pixel\n");
-  for (const auto& [w, h] : sizes) bench_film(synthetic_film(w, h, 16), reps, variants);
+  for (const auto& [w, h] : sizes) bench_film(synthetic_film(w, h, 16), reps);
   return 0;
 }
 

@@ -8,7 +8,7 @@
 
 #include "io/files/input_file.h"
 #include "io/image/exr_image.h"
-#include "io/image/image_file.h"
+#include "io/image/stb_checks.h"
 #include "scene/scene_error.h"
 
 // stb_image's Radiance HDR reader: the one the textures use (io/image/stb_image_impl.cpp).
@@ -55,8 +55,8 @@ Environment load_environment_map(const std::string& path, float scale, float rot
     if (file.empty() || !stbi_is_hdr_from_memory(bytes, length)) {
       fail(path, "not a Radiance HDR (.hdr) or OpenEXR (.exr) image");
     }
-    // The header, the size, then the pixels walked to their end: the rule of every image read
-    // (io/image/image_file.h).
+    // The header, the size, then the pixels walked to their end, before stb_image decodes them
+    // (io/image/stb_checks.h).
     const HdrLayout layout = read_hdr_header(file, path);
     if (layout.width > kMaxEnvironmentWidth || layout.height > kMaxEnvironmentHeight) {
       fail(path, excerpt(layout.width_digits, 24) + " x " + excerpt(layout.height_digits, 24) +

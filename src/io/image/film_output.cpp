@@ -51,22 +51,13 @@ FilmLayers film_layers_for(const AovSet& aovs) {
   return layers;
 }
 
-namespace {
-
-// The film's layers as planes of floats, each written whole by the threads (left
-// uninitialized until then, so that the pages are first touched in parallel), and the views of
-// them that the encoder reads.
-struct FilmPlanes {
-  std::vector<std::unique_ptr<float[]>> storage;
-  std::vector<ExrLayerView> views;
-  std::size_t pixels = 0;
-
-  float* add(const char* name, std::vector<std::string> channels, bool half) {
-    storage.emplace_back(new float[pixels * channels.size()]);
-    views.push_back({name, std::move(channels), storage.back().get(), half});
-    return storage.back().get();
-  }
-};
+// Each plane is written whole by the threads (left uninitialized until then, so that the pages
+// are first touched in parallel).
+float* FilmPlanes::add(const char* name, std::vector<std::string> channels, bool half) {
+  storage.emplace_back(new float[pixels * channels.size()]);
+  views.push_back({name, std::move(channels), storage.back().get(), half});
+  return storage.back().get();
+}
 
 FilmPlanes film_planes(const FilmState& film, const AovSet& aovs) {
   const std::size_t n = film.pixels();
@@ -143,8 +134,6 @@ FilmPlanes film_planes(const FilmState& film, const AovSet& aovs) {
   return planes;
 }
 
-}  // namespace
-
 std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs) {
   const FilmPlanes planes = film_planes(film, aovs);
   std::vector<ExrLayer> layers;
@@ -158,9 +147,9 @@ std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs)
 }
 
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
-                                           ExrCompression compression) {
+                                           ExrCompression compression, int zip_level) {
   const FilmPlanes planes = film_planes(film, aovs);
-  return encode_exr(film.width, film.height, planes.views, compression);
+  return encode_exr(film.width, film.height, planes.views, compression, zip_level);
 }
 
 std::vector<unsigned char> encode_denoised_film_exr(const FilmState& film, const AovSet& aovs,

@@ -11,6 +11,7 @@
 //                                    variance over their count (0 below two samples)
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,21 @@ FilmLayers film_layers_for(const AovSet& aovs);
 std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs);
 
 // The film as EXR bytes: film_exr_layers' layers through encode_exr (computed in parallel into
-// planes that the encoder reads where they are).
+// planes that the writer reads where they are).
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
-                                           ExrCompression compression = kDefaultExrCompression);
+                                           ExrCompression compression = kDefaultExrCompression,
+                                           int zip_level = kDefaultExrZipLevel);
+
+// The layers of the film as planes of floats, and the views of them that encode_exr reads (valid
+// while the planes live): for writers other than encode_exr to read the same values.
+struct FilmPlanes {
+  std::vector<std::unique_ptr<float[]>> storage;
+  std::vector<ExrLayerView> views;
+  std::size_t pixels = 0;
+
+  float* add(const char* name, std::vector<std::string> channels, bool half);
+};
+FilmPlanes film_planes(const FilmState& film, const AovSet& aovs);
 
 // The film as EXR bytes with a denoised beauty: `denoised` as R, G, B, the film's own mean kept
 // as the layer "noisy" (noisy.R, noisy.G, noisy.B), then the AOVs as above.

@@ -11,7 +11,6 @@
 
 #include "core/enum_names.h"
 #include "film/image.h"
-#include "io/image/hdr_encoder.h"
 
 namespace raystream {
 
@@ -23,16 +22,16 @@ std::uint8_t tone_map_srgb8(float linear);
 // RGB interleaved, rows from the top.
 std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 
-// The largest value a Radiance HDR (RGBE) file holds: the float just below 2^127. encode_hdr
-// writes larger values, and infinity, as this one; negative and NaN values as 0.
-inline constexpr float kLargestHdrValue = kLargestRgbeValue;
+// The largest value a Radiance HDR (RGBE) file holds: the float just below 2^127 (2^127 - 2^103).
+// encode_hdr writes larger values, and infinity, as this one; negative and NaN values as 0.
+inline constexpr float kLargestHdrValue = 1.70141173e38f;
 
-// The image formats written: PNG (8-bit sRGB, tone mapped; io/image/png_encoder.h), Radiance HDR
-// (linear, RGBE: 8 bits of mantissa shared by the three channels; io/image/hdr_encoder.h), PFM
-// (linear, 32-bit float per channel, lossless: for measurements, since RGBE rounds a channel far
-// below the pixel's brightest to a few steps) and OpenEXR (linear, 32-bit float channels,
-// compressed losslessly: the only one with room for AOV layers beside the beauty,
-// io/image/film_output.h). Each encodes in parallel (OpenMP, OpenEXR's thread pool).
+// The image formats written: PNG (8-bit sRGB, tone mapped; io/image/png_encoder.h, in parallel
+// bands), Radiance HDR (linear, RGBE: 8 bits of mantissa shared by the three channels; written by
+// stb_image_write on the calling thread), PFM (linear, 32-bit float per channel, lossless: for
+// measurements, since RGBE rounds a channel far below the pixel's brightest to a few steps) and
+// OpenEXR (linear, 32-bit float channels, compressed losslessly by OpenEXR on its thread pool: the
+// only one with room for AOV layers beside the beauty, io/image/film_output.h).
 enum class ImageFormat { png, hdr, pfm, exr };
 // Their names in the enum's order (core/enum_names.h); the file name extension is the same with a
 // dot.

@@ -1,4 +1,4 @@
-#include "io/image/hdr_encoder.h"
+#include "bench/encoders/hdr_band_encoder.h"
 
 #include <algorithm>
 #include <atomic>
@@ -27,7 +27,7 @@ std::size_t scanline_bound(int width) {
 void to_rgbe(const float* linear, unsigned char* out) {
   float rgb[3];
   for (int c = 0; c < 3; ++c)
-    rgb[c] = linear[c] > 0.0f ? std::min(linear[c], kLargestRgbeValue) : 0.0f;  // NaN: 0
+    rgb[c] = linear[c] > 0.0f ? std::min(linear[c], kLargestHdrValue) : 0.0f;  // NaN: 0
   const float largest = std::max(rgb[0], std::max(rgb[1], rgb[2]));
   if (!(largest >= 1e-32f)) {
     out[0] = out[1] = out[2] = out[3] = 0;
@@ -92,8 +92,8 @@ unsigned char* write_scanline(const float* rgb, int width, std::vector<unsigned 
 
 }  // namespace
 
-std::vector<unsigned char> encode_rgbe_hdr(int width, int height, const float* rgb,
-                                           std::size_t size) {
+std::vector<unsigned char> encode_hdr_bands(int width, int height, const float* rgb,
+                                            std::size_t size) {
   if (width <= 0 || height <= 0 || rgb == nullptr ||
       size < std::size_t(width) * std::size_t(height) * 3)
     throw std::invalid_argument("encode_hdr: " + std::to_string(size) + " values for " +

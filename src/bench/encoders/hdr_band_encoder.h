@@ -1,0 +1,24 @@
+// A Radiance HDR (RGBE) writer of raystream's own, for the encoding benchmark only: the renderer
+// writes HDR with stb_image_write (io/image/image_output.h). Each pixel's three channels share
+// one exponent byte, 8 bits of mantissa each; scanlines of 8 to 32767 pixels run-length encoded
+// per component (the format's "new" RLE), others flat. Scanlines are independent, so bands of
+// them are encoded in parallel. Deleting it is deleting these two files, their test
+// (tests/bench/hdr_band_encoder_test.cpp), their lines in src/CMakeLists.txt and
+// tests/bench/CMakeLists.txt, and its rows in encoding_bench.cpp.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "io/image/image_output.h"
+
+namespace raystream {
+
+// width x height pixels of linear RGB, rows from the top, in bands of 16 rows on OpenMP's
+// threads. RGBE holds no negative, NaN or infinite value, and nothing from 2^127 up (the exponent
+// byte would wrap around): the first two are written as 0, the others as kLargestHdrValue.
+// Throws std::invalid_argument on a bad size.
+std::vector<unsigned char> encode_hdr_bands(int width, int height, const float* rgb,
+                                            std::size_t size);
+
+}  // namespace raystream

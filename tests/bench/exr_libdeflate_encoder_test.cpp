@@ -1,0 +1,156 @@
+// The EXR writer over libdeflate kept for encoding_bench: every compression and its edge cases
+// read back exactly with OpenEXR's own reader, the same bytes on any number of threads, and the
+// input it refuses.
+#include "bench/encoders/exr_libdeflate_encoder.h"
+
+#include <Imath/half.h>
+#include <OpenEXR/ImfChannelList.h>
+#include <OpenEXR/ImfFrameBuffer.h>
+#include <OpenEXR/ImfHeader.h>
+#include <OpenEXR/ImfInputFile.h>
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "io/image/film_output.h"
+#include "temp_folder.h"
+
+namespace raystream {
+namespace {
+
+class LibdeflateExr : public test::TempFolderTest {
+ protected:
+  LibdeflateExr() : TempFolderTest("raystream_libdeflate_exr_test_") {}
+};
+
+// Every channel of an EXR file as OpenEXR's own reader gives it, as floats, and its type.
+struct ReadBack {
+  int width = 0, height = 0;
+  std::map<std::string, std::vector<float>> channels;
+  std::map<std::string, Imf::PixelType> types;
+};
+
+ReadBack read_back(const std::string& file) {
+  Imf::InputFile in(file.c_str());
+  const Imath::Box2i box = in.header().dataWindow();
+  ReadBack r;
+  r.width = box.max.x - box.min.x + 1;
+  r.height = box.max.y - box.min.y + 1;
+  Imf::FrameBuffer frame;
+  for (auto it = in.header().channels().begin(); it != in.header().channels().end(); ++it) {
+    std::vector<float>& values = r.channels[it.name()];
+    values.assign(std::size_t(r.width) * r.height, -1.0f);
+    r.types[it.name()] = it.channel().type;
+    frame.insert(it.name(), Imf::Slice(Imf::FLOAT, reinterpret_cast<char*>(values.data()),
+                                       sizeof(float), sizeof(float) * r.width));
+  }
+  in.setFrameBuffer(frame);
+  in.readPixels(box.min.y, box.max.y);
+  return r;
+}
+
+// The values of the views (of `pixels` pixels) that the file does not hold exactly (half layers:
+// as half rounds them), the first few reported; a channel of the wrong type fails too.
+std::size_t wrong_values(const ReadBack& r, const std::vector<ExrLayerView>& layers,
+                         std::size_t pixels) {
+  std::size_t wrong = 0;
+  for (const ExrLayerView& layer : layers) {
+    const std::size_t n = layer.channels.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::string name =
+          layer.name.empty() ? layer.channels[k] : layer.name + "." + layer.channels[k];
+      EXPECT_EQ(r.types.at(name), layer.half ? Imf::HALF : Imf::FLOAT) << name;
+      const std::vector<float>& got = r.channels.at(name);
+      for (std::size_t p = 0; p < pixels; ++p) {
+        const float v = layer.values[p * n + k];
+        const float expected = layer.half ? float(Imath::half(v)) : v;
+        if (got[p] != expected && ++wrong < 5)
+          ADD_FAILURE() << name << " at " << p << ": " << got[p] << ", expected " << expected;
+      }
+    }
+  }
+  return wrong;
+}
+
+const ExrCompression kCompressions[] = {ExrCompression::none, ExrCompression::zips,
+                                        ExrCompression::zip};
+
+// Blocks that deflate cannot shrink (random bits) stored as they are, a last ZIP block of fewer
+// than 16 scanlines, a channel name over 31 characters (the file's long-names flag), a half
+// layer; and the input it refuses.
+TEST_F(LibdeflateExr, EdgeCasesReadBackExactly) {
+  const int w = 37, h = 21;  // 21 = 16 + 5 scanlines
+  std::mt19937 rng(11);
+  std::vector<float> noise, smooth(std::size_t(w) * h, 0.25f), halves;
+  for (int i = 0; i < w * h * 3; ++i) {
+    std::uint32_t bits = rng() & 0x7F7FFFFFu;  // finite, any mantissa
+    float f;
+    std::memcpy(&f, &bits, 4);
+    noise.push_back(f);
+  }
+  for (int i = 0; i < w * h * 2; ++i) halves.push_back(float(i % 1000) * 0.37f);
+  const std::vector<ExrLayerView> layers = {{"", {"R", "G", "B"}, noise.data(), false},
+                                            {std::string(40, 'l'), {"Y"}, smooth.data(), false},
+                                            {"h", {"X", "Y"}, halves.data(), true}};
+  for (const ExrCompression c : kCompressions) {
+    SCOPED_TRACE(exr_compression_name(c));
+    write(path("edge.exr"), encode_exr_libdeflate(w, h, layers, c));
+    const ReadBack r = read_back(path("edge.exr"));
+    ASSERT_EQ(r.width, w);
+    ASSERT_EQ(r.height, h);
+    ASSERT_EQ(r.channels.size(), 6u);
+    EXPECT_EQ(wrong_values(r, layers, std::size_t(w) * h), 0u);
+  }
+  const ExrCompression zips = ExrCompression::zips;
+  EXPECT_THROW(encode_exr_libdeflate(0, 1, layers, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr_libdeflate(w, h, {}, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr_libdeflate(w, h, {layers[0], layers[0]}, zips), std::invalid_argument);
+  const ExrLayerView too_long{std::string(300, 'n'), {"Y"}, smooth.data(), false};
+  EXPECT_THROW(encode_exr_libdeflate(w, h, {too_long}, zips), std::invalid_argument);
+  const ExrLayerView no_values{"s", {"Y"}, nullptr, false};
+  EXPECT_THROW(encode_exr_libdeflate(w, h, {no_values}, zips), std::invalid_argument);
+}
+
+// A film of every layer, noisy, over several of each compression's blocks: each compression
+// reads back as film_planes made it; the same bytes on any number of threads.
+TEST_F(LibdeflateExr, FilmReadsBackExactlyOnAnyNumberOfThreads) {
+  const int w = 67, h = 45;
+  FilmState film = empty_film(w, h, FilmLayers{true, true});
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (std::size_t p = 0; p < film.pixels(); ++p) {
+    film.counts[p] = 1 + std::uint32_t(rng() % 9);
+    const float n = float(film.counts[p]);
+    for (int c = 0; c < 3; ++c) {
+      film.sums[3 * p + c] = n * (p % 17 == 0 ? 7e4f : unit(rng));
+      film.squares[3 * p + c] = film.sums[3 * p + c] * film.sums[3 * p + c] / n * (1 + unit(rng));
+    }
+    float* first = &film.first_hits[kFirstHitValues * p];
+    for (int c = 0; c < 3; ++c) first[c] = n * unit(rng), first[3 + c] = n * (2 * unit(rng) - 1);
+    first[6] = n * 1e3f * unit(rng);
+    first[7] = n;
+  }
+  const FilmPlanes planes = film_planes(film, parse_aovs("albedo,normal,depth,variance"));
+  for (const ExrCompression c : kCompressions) {
+    SCOPED_TRACE(exr_compression_name(c));
+    const std::string file = path(std::string(exr_compression_name(c)) + ".exr");
+    write(file, encode_exr_libdeflate(w, h, planes.views, c));
+    const ReadBack r = read_back(file);
+    ASSERT_EQ(r.channels.size(), 13u);
+    EXPECT_EQ(wrong_values(r, planes.views, film.pixels()), 0u);
+  }
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const std::vector<unsigned char> one =
+      encode_exr_libdeflate(w, h, planes.views, ExrCompression::zips);
+  omp_set_num_threads(threads);
+  EXPECT_TRUE(one == encode_exr_libdeflate(w, h, planes.views, ExrCompression::zips));
+}
+
+}  // namespace
+}  // namespace raystream
