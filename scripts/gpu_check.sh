@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build everything, then run the chosen steps and keep their logs.
 #   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [sanitize-render] [bench] [render]
-#                        [compare] [meshes] [bvh] [utf8] [wavefront] [bytes]
+#                        [compare] [meshes] [bvh] [utf8] [wavefront] [bytes] [encoding]
 # compare, meshes, bvh, wavefront and bytes are benchmarks of scripts/bench.py (backends, meshes,
 # bvh, wavefront, bytes). wavefront and bytes (the lean wavefront's samples/s and DRAM bytes per
 # segment) take the build folders of other trees to compare with from BASELINES ("LABEL=DIR ...",
@@ -192,6 +192,22 @@ if has bytes; then
   python3 scripts/bench.py bytes --build build-gpu --out "$results" --label this \
     >"$results/bytes.log" 2>&1
   note "bytes: rc=$?"
+fi
+
+if has encoding; then
+  # The image encoders: encoding_bench's table (each format's encoder against the ones weighed,
+  # in one run), then the report's encoding figure of real renders at 1920x1080: PNG, and EXR
+  # with the four AOVs.
+  OMP_NUM_THREADS=$(nproc) ./build-gpu/src/bench/encoding_bench --reps 9 \
+    >"$results/encoding.log" 2>&1
+  note "encoding bench: rc=$?"
+  for out in engine.png engine.exr; do
+    aov=()
+    [[ $out == *.exr ]] && aov=(--aov albedo,normal,depth,variance)
+    ./build-gpu/raystream scenes/engine.json --resolution 1920x1080 --spp 64 --quiet \
+      "${aov[@]}" -o "${TMPDIR:-/tmp}/$out" >>"$results/encoding.log" 2>&1
+    note "encoding $out: rc=$? $(grep -o 'encoding [0-9.]* ms' "$results/encoding.log" | tail -1)"
+  done
 fi
 
 if has utf8; then
