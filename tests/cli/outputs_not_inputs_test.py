@@ -70,7 +70,7 @@ def main():
         '"Objects": [{"TYPE": "mesh", "FILE": "textured_quad.obj"},')
     open(f"{out}/mesh.json", "w").write(mesh_scene)
     sky_scene = open(f"{DATA}/environment_sky.json").read().replace(
-        "../../../scenes/sky.hdr", "sky.hdr")
+        "../../scenes/sky.hdr", "sky.hdr")
     open(f"{out}/sky.json", "w").write(sky_scene)
 
     # --stats names the scene file (the finding), directly and through a symbolic link.

@@ -759,7 +759,7 @@ TEST(EnvironmentScene, FileIsRelativeToTheSceneFile) {
   EXPECT_EQ(s.environment.height, 256);
 
   const Scene r = parse_scene(
-      scene_with(R"({"FILE": "../../../scenes/sky.hdr", "SCALE": 0.25, "ROTATE": -45})"),
+      scene_with(R"({"FILE": "../../scenes/sky.hdr", "SCALE": 0.25, "ROTATE": -45})"),
       "tests/data/inline.json", warnings);
   EXPECT_EQ(r.environment.file, "scenes/sky.hdr");
   EXPECT_FLOAT_EQ(r.environment.rotate_degrees, -45.0f);
@@ -768,8 +768,8 @@ TEST(EnvironmentScene, FileIsRelativeToTheSceneFile) {
 
   // Relative to the scene's folder, not the working directory: the same text elsewhere fails,
   // naming the key and the resolved path.
-  const std::string e = scene_error(R"({"FILE": "../../../scenes/sky.hdr"})", "other/s.json");
-  EXPECT_CONTAINS(e, "other/s.json: Environment.FILE: ../../scenes/sky.hdr: cannot open");
+  const std::string e = scene_error(R"({"FILE": "../../scenes/sky.hdr"})", "other/s.json");
+  EXPECT_CONTAINS(e, "other/s.json: Environment.FILE: ../scenes/sky.hdr: cannot open");
 }
 
 TEST(EnvironmentScene, BadEnvironmentsAreErrors) {
