@@ -8,7 +8,7 @@ set -euo pipefail
 # across processes (mpirun; the build turns it on when mpicxx is there); tinygltf for glTF 2.0
 # scenes and OpenEXR for EXR environment maps and the EXR tests' reader (their glTF test assets
 # come with assimp-testmodels); zlib for the PNG encoder, libdeflate for the EXR encoder.
-packages=(cmake g++ make libglm-dev libstb-dev libtinyobjloader-dev nlohmann-json3-dev
+packages=(cmake g++ make libglm-dev libstb-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev python3 python3-matplotlib assimp-testmodels
           clang libclang-rt-dev libopenmpi-dev openmpi-bin libtinygltf-dev libopenexr-dev
           zlib1g-dev libdeflate-dev)

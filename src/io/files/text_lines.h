@@ -7,9 +7,9 @@
 
 namespace raystream {
 
-// The lines of an OBJ or MTL text as tinyobjloader reads them, ended by "\n", "\r\n" or a lone
-// "\r" (a check that split at "\n" alone would see "f 1 2 3\rvw 0 1e31 1" as one line where the
-// loader reads two), without their line ends, numbered from 1: visit(number, offset, line).
+// The lines of an OBJ or MTL text, ended by "\n", "\r\n" or a lone "\r" (as the OBJ reader,
+// io/scene/obj_text.cpp, ends them), without their line ends, numbered from 1:
+// visit(number, offset, line).
 template <typename Visit>
 inline void for_each_line(const std::string& text, Visit visit) {
   std::size_t start = 0, number = 0;

@@ -91,9 +91,11 @@ const std::vector<int>& mesh_material_ids(SceneContext& c, MeshCache& cache, con
   auto added = cache.materials.find(resolved);
   if (added == cache.materials.end()) {
     added = cache.materials.emplace(resolved, std::vector<int>()).first;
+    c.warnings.insert(c.warnings.end(), mesh.material_warnings.begin(),
+                      mesh.material_warnings.end());
     // With MISSING_MATERIAL, faces of undefined usemtl names are taken care of: no warning.
-    for (const std::string& w : mesh.material_warnings)
-      if (missing < 0 || w.find("not found in .mtl") == std::string::npos) c.warnings.push_back(w);
+    if (missing < 0 && !mesh.undefined_materials_warning.empty())
+      c.warnings.push_back(mesh.undefined_materials_warning);
     try {
       added->second = add_mtl_materials(mesh, stem, c.scene, c.textures);
     } catch (const SceneError& e) {
