@@ -222,6 +222,7 @@ Material material_from_mtl(const MtlMaterial& mtl) {
 }
 
 std::vector<MtlMaterial> parse_mtl(const std::string& text, const std::string& path) {
+  refuse_utf16(text, path);
   MtlParser parser(path);
   for_each_line(text, [&](std::size_t number, std::size_t, std::string line) {
     // Trailing blanks are not part of a value (a map_Kd file name ends before them).

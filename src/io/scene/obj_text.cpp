@@ -9,6 +9,7 @@
 
 #include "core/excerpt.h"
 #include "core/stop_request.h"
+#include "io/files/text_lines.h"
 #include "scene/scene_error.h"
 
 namespace raystream {
@@ -277,6 +278,7 @@ void ObjReader::add_library(const std::string& text, const std::string& mtl_path
 }  // namespace
 
 ObjText read_obj_text(const std::string& text, const std::string& path, const MtlLookup& find_mtl) {
+  refuse_utf16(text, path);
   return ObjReader(path, find_mtl).read(text);
 }
 

@@ -804,6 +804,36 @@ TEST(ObjLoader, CarriageReturnsEndLines) {
   EXPECT_EQ(parse_obj(v + "f 1 2 3\r", "x.obj", none, warnings).triangles.size(), 1u);
 }
 
+// Hardening, fifth round, item 13: a UTF-16 OBJ (assimp's box_UTF16BE.obj) was "no faces (an
+// empty OBJ file, or not an OBJ file)"; it is named as what it is, as is a UTF-16 MTL library.
+TEST(ObjLoader, Utf16FilesAreNamedAsSuch) {
+  std::vector<std::string> warnings;
+  const auto error_of = [&](const std::string& obj, const MtlLookup& mtl) -> std::string {
+    try {
+      parse_obj(obj, "x.obj", mtl, warnings);
+    } catch (const SceneError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of(std::string("\xfe\xff\0v\0 \0"
+                                 "0",
+                                 7),
+                     {}),
+            "x.obj: the file is UTF-16 (byte-order mark); save it as UTF-8");
+  const MtlLookup utf16_mtl = [](const std::string&, std::string& text, std::string& path) {
+    text = std::string("\xff\xfen\0e\0w\0", 8);
+    path = "m.mtl";
+    return true;
+  };
+  EXPECT_EQ(error_of("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", utf16_mtl),
+            "x.obj: material library m.mtl: the file is UTF-16 (byte-order mark); save it as "
+            "UTF-8");
+  const std::string box = std::string(RAYSTREAM_TEST_MODELS) + "/OBJ/box_UTF16BE.obj";
+  if (fs::exists(box))
+    expect_obj_error(box, {box + ": the file is UTF-16 (byte-order mark); save it as UTF-8"});
+}
+
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails
 // with a SceneError naming the file; none crashes.
 TEST(AssimpModels, LoadOrFailCleanly) {
