@@ -1,6 +1,6 @@
 // The scene loader's driver: it reads the document, checks its top level and calls the parts that
 // read each key (scene_context.h names them), then judges whether anything lights the scene. A
-// glTF asset given as the scene is rendered whole instead.
+// glTF asset or an OBJ file given as the scene is rendered whole instead (model_scene.h).
 #include "io/scene/scene_loader.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "core/stopwatch.h"
 #include "io/files/input_file.h"
 #include "io/scene/gltf_loader.h"
+#include "io/scene/model_scene.h"
 #include "io/scene/scene_context.h"
 
 namespace raystream {
@@ -73,18 +74,26 @@ Scene parse_scene(const std::string& text, const std::string& path,
 }
 
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings) {
-  LoadTimes times;
-  return load_scene(path, warnings, times);
+  LoadReport report;
+  return load_scene(path, warnings, report);
 }
 
-Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times) {
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadReport& report) {
   const auto start = std::chrono::steady_clock::now();
-  times = LoadTimes();
+  report = LoadReport();
+  LoadTimes& times = report.times;
   InputFileLog inputs;  // every file the load reads, so that no output replaces one
-  // A glTF asset is a scene of its own (its camera, or one that frames it, and a default sky).
-  Scene scene = is_gltf_path(path)
-                    ? gltf_scene(path, warnings)
-                    : parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
+  // A glTF asset or an OBJ file is a scene of its own (a glTF camera, or one that frames the
+  // model, and a default sky).
+  Scene scene;
+  if (is_gltf_path(path)) {
+    scene = gltf_scene(path, warnings);
+  } else if (is_obj_path(path)) {
+    scene = obj_scene(path, warnings, times);
+    report.notices.push_back(obj_scene_notice(path));
+  } else {
+    scene = parse_scene_timed(read_input_file(path, kSceneFile), path, warnings, &times);
+  }
   scene.inputs = inputs.files();
   times.total_ms = milliseconds_since(start);
   return scene;

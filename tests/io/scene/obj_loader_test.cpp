@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene/model_scene.h"
 #include "io/scene/scene_loader.h"
 
 namespace raystream {
@@ -832,6 +833,71 @@ TEST(ObjLoader, Utf16FilesAreNamedAsSuch) {
   const std::string box = std::string(RAYSTREAM_TEST_MODELS) + "/OBJ/box_UTF16BE.obj";
   if (fs::exists(box))
     expect_obj_error(box, {box + ": the file is UTF-16 (byte-order mark); save it as UTF-8"});
+}
+
+// Hardening, fifth round, item 13: `raystream model.obj` read the OBJ as JSON ("malformed JSON
+// ... last read: '#'"). An OBJ file given as the scene is rendered whole, as a glTF asset is.
+TEST(ObjScene, AnObjFileAloneIsRenderedWhole) {
+  EXPECT_TRUE(is_obj_path("a/b.obj"));
+  EXPECT_TRUE(is_obj_path("B.OBJ"));
+  EXPECT_FALSE(is_obj_path("b.obj.json"));
+  std::vector<std::string> warnings;
+  LoadReport report;
+  const std::string path = kData + "materials.obj";
+  const Scene s = load_scene(path, warnings, report);
+  // Its MTL materials, named after the file, and the grey default for the face without one.
+  ASSERT_EQ(s.triangles.size(), 6u);
+  ASSERT_EQ(s.materials.size(), 5u + 1u);
+  EXPECT_EQ(s.materials[0].name, "materials.obj:matte");
+  EXPECT_EQ(s.materials[5].name, "materials.obj:default");
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(s.triangles[k].material, k);
+  EXPECT_EQ(s.triangles[5].material, 5);
+  EXPECT_TRUE(emits(s.materials[1]));
+  // The glTF whole scene's defaults: a camera framing the model, a white sky, 256 spp, depth 8.
+  EXPECT_EQ(s.camera.lookat, glm::vec3(0.5f, 0.5f, 0.0f));
+  EXPECT_EQ(s.camera.width, 800);
+  EXPECT_EQ(s.camera.height, 600);
+  EXPECT_TRUE(s.environment.present);
+  EXPECT_EQ(s.environment.constant, glm::vec3(1.0f));
+  EXPECT_EQ(s.iterations, 256);
+  EXPECT_EQ(s.depth, 8);
+  EXPECT_EQ(s.output_name, "materials");
+  // The warnings of its materials, and the notice that says how it is rendered.
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], path +
+                             ": usemtl \"nothing_by_this_name\" names no material of the MTL "
+                             "library; its faces take the default material");
+  ASSERT_EQ(report.notices.size(), 1u);
+  EXPECT_EQ(report.notices[0], obj_scene_notice(path));
+  EXPECT_NE(report.notices[0].find(path + ": an OBJ model alone, rendered whole"),
+            std::string::npos);
+  // The files it read: the OBJ and its MTL.
+  ASSERT_EQ(s.inputs.size(), 2u);
+  EXPECT_EQ(s.inputs[0].kind, "OBJ file");
+  EXPECT_EQ(s.inputs[1].kind, "MTL file");
+  // A scene file gives no notice.
+  load_scene("scenes/cornell_box_original.json", warnings, report);
+  EXPECT_TRUE(report.notices.empty());
+}
+
+TEST(ObjScene, ErrorsNameTheFile) {
+  std::vector<std::string> warnings;
+  const auto error_of = [&](const std::string& path) -> std::string {
+    try {
+      load_scene(path, warnings);
+    } catch (const SceneError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of(kData + "missing_texture.obj"),
+            kData + "missing_texture.obj: " + kData + "missing_texture.mtl:3: map_Kd: " + kData +
+                "textures/no_such_texture.png: cannot open the image file: No such file or "
+                "directory");
+  EXPECT_EQ(error_of(kData + "empty.obj"),
+            kData + "empty.obj: no faces (an empty OBJ file, or not an OBJ file)");
+  EXPECT_EQ(error_of(kData + "no_such.obj"),
+            kData + "no_such.obj: cannot open the OBJ file: No such file or directory");
 }
 
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails
