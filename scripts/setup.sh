@@ -10,7 +10,7 @@ set -euo pipefail
 # come with assimp-testmodels); libspng and libjpeg-turbo for PNG and JPEG textures; zlib for the
 # PNG encoder; libdeflate for the EXR encoder that encoding_bench compares with OpenEXR's
 # (libspng writes its single-stream PNG).
-packages=(cmake g++ make libglm-dev libstb-dev libtinyobjloader-dev nlohmann-json3-dev
+packages=(cmake g++ make libglm-dev libstb-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev python3 python3-matplotlib assimp-testmodels
           clang libclang-rt-dev libopenmpi-dev openmpi-bin libtinygltf-dev libopenexr-dev
           zlib1g-dev libdeflate-dev libspng-dev libjpeg62-turbo-dev)

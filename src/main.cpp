@@ -258,10 +258,11 @@ class Run {
     signal_ = stop_signal();
     if (team_.size() > 1) save_checkpoint();
     team_.combine(result_);
-    result_.stats.startup.scene_ms = load_times_.total_ms;
-    result_.stats.startup.obj_ms = load_times_.obj_ms;
-    result_.stats.startup.meshes_ms = load_times_.meshes_ms;
-    if (result_.stats.executor == ExecutorKind::gpu) result_.stats.startup.context_ms = context_ms_;
+    result_.stats.startup.scene_ms = load_report_.times.total_ms;
+    result_.stats.startup.obj_ms = load_report_.times.obj_ms;
+    result_.stats.startup.meshes_ms = load_report_.times.meshes_ms;
+    if (result_.stats.executor == ExecutorKind::gpu)
+      result_.stats.startup.context_ms = context_ms_;
     const bool written = !ends(write_results());
     if (team_.size() == 1) {
       signal_ = stop_signal();  // one that came while the image was filtered or written counts
@@ -283,8 +284,11 @@ class Run {
   Outcome load() {
     try {
       std::vector<std::string> warnings;
-      scene_ = load_scene(options_.scene, warnings, load_times_);
+      scene_ = load_scene(options_.scene, warnings, load_report_);
       for (const std::string& w : capped_warnings(warnings)) std::cerr << "warning: " << w << '\n';
+      if (!options_.quiet && team_.leader())
+        for (const std::string& notice : load_report_.notices)
+          std::cerr << "raystream: " << notice << '\n';
     } catch (const StopRequested& e) {
       Outcome o = stopped_now();
       return o.code ? o : Outcome{kExitRuntimeError, e.what()};
@@ -601,7 +605,7 @@ class Run {
   int code_ = 0;
   int signal_ = 0;  // the stop signal caught by the end of the render (0: none)
   Scene scene_;
-  LoadTimes load_times_;
+  LoadReport load_report_;
   double context_ms_ = 0.0;
   std::string output_, stats_path_, checkpoint_path_;
   ImageFormat format_ = ImageFormat::png;

@@ -19,10 +19,10 @@ namespace {
 
 const char* kDescription =
     "raystream: a wavefront path tracer. Renders SCENE.json (the CUDA path tracer course's JSON\n"
-    "format: Materials, Camera, Objects) or a glTF 2.0 asset (.gltf, .glb): a pool of paths\n"
-    "traced wave by wave, the ended paths removed with the project's parallel primitives and\n"
-    "their slots refilled with new samples; writes the image and prints a report (paths per\n"
-    "depth and wave, ms per stage) on stdout.\n"
+    "format: Materials, Camera, Objects), or a glTF 2.0 asset (.gltf, .glb) or an OBJ model\n"
+    "(.obj) alone: a pool of paths traced wave by wave, the ended paths removed with the\n"
+    "project's parallel primitives and their slots refilled with new samples; writes the image\n"
+    "and prints a report (paths per depth and wave, ms per stage) on stdout.\n"
     "Exit codes: 0 ok, 1 rendering or writing failed, 2 bad command line or bad scene, 130 and\n"
     "143 stopped by SIGINT and SIGTERM.";
 
@@ -146,7 +146,8 @@ struct GivenOptions {
 // The scene, and the image's size and samples.
 void add_image_options(CLI::App& app, Options& options, GivenOptions& g) {
   app.add_option("scene", options.scene,
-                 "The scene: a JSON scene file, or a glTF 2.0 asset (.gltf, .glb)")
+                 "The scene: a JSON scene file, or a glTF 2.0 asset (.gltf, .glb) or an OBJ "
+                 "model (.obj) rendered whole")
       ->required();
   g.spp_opt = app.add_option("--spp", g.spp,
                              "Samples per pixel (frames), 1 to " + std::to_string(kMaxIterations) +

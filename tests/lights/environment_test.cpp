@@ -758,9 +758,9 @@ TEST(EnvironmentScene, FileIsRelativeToTheSceneFile) {
   EXPECT_EQ(s.environment.width, 512);
   EXPECT_EQ(s.environment.height, 256);
 
-  const Scene r =
-      parse_scene(scene_with(R"({"FILE": "../../scenes/sky.hdr", "SCALE": 0.25, "ROTATE": -45})"),
-                  "tests/data/inline.json", warnings);
+  const Scene r = parse_scene(
+      scene_with(R"({"FILE": "../../scenes/sky.hdr", "SCALE": 0.25, "ROTATE": -45})"),
+      "tests/data/inline.json", warnings);
   EXPECT_EQ(r.environment.file, "scenes/sky.hdr");
   EXPECT_FLOAT_EQ(r.environment.rotate_degrees, -45.0f);
   EXPECT_FLOAT_EQ(r.environment.scale, 0.25f);

@@ -553,7 +553,7 @@ TEST(TextureImage, AbsurdSizesAreRefusedBeforeDecoding) {
 
 const MtlLookup kNoMtl = [](const std::string&, std::string&, std::string&) { return false; };
 
-// tinyobjloader parses numbers its own way: within a float's rounding of the written value.
+// The numbers as written, rounded to a float: within a float's rounding of the written value.
 void expect_uv(const glm::vec2& a, const glm::vec2& b) {
   EXPECT_NEAR(a.x, b.x, 1e-6f);
   EXPECT_NEAR(a.y, b.y, 1e-6f);

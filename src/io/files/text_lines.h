@@ -1,15 +1,35 @@
-// The lines and words of the text formats the readers parse (OBJ, MTL).
+// The text formats the readers parse: their encoding (UTF-8), and the lines and words of OBJ and
+// MTL text.
 #pragma once
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "scene/scene_error.h"
+
 namespace raystream {
 
-// The lines of an OBJ or MTL text as tinyobjloader reads them, ended by "\n", "\r\n" or a lone
-// "\r" (a check that split at "\n" alone would see "f 1 2 3\rvw 0 1e31 1" as one line where the
-// loader reads two), without their line ends, numbered from 1: visit(number, offset, line).
+// The text readers (JSON, OBJ, MTL) read UTF-8: a file that starts with a UTF-16 or UTF-32
+// byte-order mark (FF FE or FE FF; FF FE 00 00 or 00 00 FE FF) is refused, naming `path`:
+// "<path>: the file is UTF-16 (byte-order mark); save it as UTF-8".
+inline void refuse_utf16(const std::string& text, const std::string& path) {
+  const auto starts = [&](const char* bytes, std::size_t n) {
+    return text.compare(0, n, bytes, n) == 0;
+  };
+  const char* encoding = nullptr;
+  if (starts("\xFF\xFE\0\0", 4) || starts("\0\0\xFE\xFF", 4)) {
+    encoding = "UTF-32";
+  } else if (starts("\xFF\xFE", 2) || starts("\xFE\xFF", 2)) {
+    encoding = "UTF-16";
+  }
+  if (encoding != nullptr)
+    throw SceneError(path + ": the file is " + encoding + " (byte-order mark); save it as UTF-8");
+}
+
+// The lines of an OBJ or MTL text, ended by "\n", "\r\n" or a lone "\r" (as the OBJ reader,
+// io/scene/obj_text.cpp, ends them), without their line ends, numbered from 1:
+// visit(number, offset, line).
 template <typename Visit>
 inline void for_each_line(const std::string& text, Visit visit) {
   std::size_t start = 0, number = 0;

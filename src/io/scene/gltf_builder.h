@@ -133,8 +133,4 @@ class Builder {
   std::map<int, glm::mat4> camera_nodes_;  // camera -> the first node's world transform
 };
 
-// A camera that frames the model (a scene of an asset without a perspective camera): from above
-// and to the right of its front, the bounding sphere filling the view. gltf_camera.cpp.
-Camera framing_camera(const GltfModel& model);
-
 }  // namespace raystream::gltf

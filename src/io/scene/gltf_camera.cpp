@@ -1,5 +1,5 @@
 // The glTF scene's camera: the first perspective camera a node places, its field of view, image
-// size and placement from the node's transform; else one that frames the model.
+// size and placement from the node's transform (without one, model_scene.h frames the model).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -50,20 +50,6 @@ void Builder::place_camera(const tinygltf::Camera& c, const glm::mat4& world,
   cam.lookat = cam.eye + glm::normalize(forward);
   cam.up = glm::normalize(up);
   cam.near_distance = float(std::max(0.0, c.perspective.znear));
-}
-
-Camera framing_camera(const GltfModel& model) {
-  const glm::vec3 centre = 0.5f * (model.lower + model.upper);
-  const float radius = std::max(0.5f * glm::length(model.upper - model.lower), 1e-3f);
-  Camera c;
-  c.width = 800;
-  c.height = 600;
-  c.fovy_degrees = 20.0f;
-  const float distance = 1.1f * radius / std::sin(glm::radians(c.fovy_degrees));
-  c.eye = centre + distance * glm::normalize(glm::vec3(0.5f, 0.4f, 1.0f));
-  c.lookat = centre;
-  c.up = glm::vec3(0.0f, 1.0f, 0.0f);
-  return c;
 }
 
 }  // namespace raystream::gltf

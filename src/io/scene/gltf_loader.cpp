@@ -189,26 +189,4 @@ GltfModel load_gltf(const std::string& path, std::vector<std::string>& warnings,
   return parse_gltf(read_input_file(path, kGltfFile), path, warnings, limits);
 }
 
-Scene gltf_scene(const std::string& path, std::vector<std::string>& warnings) {
-  GltfModel model = load_gltf(path, warnings);
-  Scene s;
-  s.path = path;
-  s.materials = std::move(model.materials);
-  s.triangles = std::move(model.triangles);
-  s.textures = std::move(model.textures);
-  s.iterations = 256;
-  s.depth = 8;
-  const std::string stem = fs::path(path).stem().string();
-  s.output_name = stem.empty() ? "render" : stem;
-  s.environment.present = true;
-  s.environment.constant = glm::vec3(1.0f);
-  if (model.has_camera) {
-    s.camera = model.camera;
-  } else {
-    s.camera = gltf::framing_camera(model);
-    warnings.push_back(path + ": no perspective camera; rendered with one that frames the model");
-  }
-  return s;
-}
-
 }  // namespace raystream

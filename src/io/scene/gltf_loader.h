@@ -10,25 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "io/scene/model_scene.h"
 #include "io/scene/scene_loader.h"
 #include "scene/scene.h"
 
 namespace raystream {
 
-// An asset as the renderer takes it.
-struct GltfModel {
-  // In the asset's world space (its nodes' transforms applied); material: index into materials.
-  std::vector<Triangle> triangles;
-  // Named "<file name>:<material name>" ("#<index>" for an unnamed one); texture: index into
-  // textures.
-  std::vector<Material> materials;
-  std::vector<TextureImage> textures;
-  // The first perspective camera that a node of the scene places (FOVY half its yfov; RES 800
-  // pixels wide at its aspect ratio, 800 x 600 without one).
-  bool has_camera = false;
-  Camera camera;
-  glm::vec3 lower{0.0f}, upper{0.0f};  // the triangles' bounds
-};
+// An asset as the renderer takes it: materials named "<file name>:<material name>" ("#<index>"
+// for an unnamed one); the triangles in the asset's world space (its nodes' transforms applied);
+// the camera the first perspective camera that a node of the scene places (FOVY half its yfov;
+// RES 800 pixels wide at its aspect ratio, 800 x 600 without one).
+using GltfModel = Model;
 
 // Caps beyond the renderer's own (the fuzz target lowers them to stay within its memory limit).
 struct GltfLimits {
@@ -54,10 +46,5 @@ GltfModel load_gltf(const std::string& path, std::vector<std::string>& warnings,
 // external buffers and images are looked for.
 GltfModel parse_gltf(const std::string& bytes, const std::string& path,
                      std::vector<std::string>& warnings, const GltfLimits& limits = {});
-
-// A whole scene from an asset (`raystream model.glb`): its triangles, materials and textures,
-// its first perspective camera or else one that frames the model, a uniform white environment of
-// radiance 1, ITERATIONS 256, DEPTH 8, output named after the file.
-Scene gltf_scene(const std::string& path, std::vector<std::string>& warnings);
 
 }  // namespace raystream

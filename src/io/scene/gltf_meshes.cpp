@@ -46,14 +46,12 @@ GltfModel Builder::build() {
   return out_;
 }
 
-// Required extensions that the renderer cannot do without: compressed geometry. Others
-// (techniques, texture transforms, other material models) leave the core properties, which are
-// rendered, with a warning; what they take away fails where it is read (a texture without a
-// core source image, an accessor without data).
+// Extensions the renderer does not support (those of compressed geometry were refused with the
+// document, gltf_schema.cpp): techniques, texture transforms, other material models leave the
+// core properties, which are rendered, with a warning; what they take away fails where it is read
+// (a texture without a core source image, an accessor without data).
 void Builder::check_extensions() {
   for (const std::string& e : m_.extensionsRequired) {
-    if (e == "KHR_draco_mesh_compression" || e == "EXT_meshopt_compression")
-      fail("extensionsRequired", "extension " + e + " (compressed geometry) is not supported");
     if (!supported_extension(e))
       note("extensionsRequired", "extension " + excerpt(e) +
                                      " is required and not supported; the core properties are "

@@ -234,11 +234,24 @@ void check_buffer_views(const JsonReader& r, const Json& doc) {
                  std::to_string(views.size()) + " defined)");
 }
 
+// Required extensions that the renderer cannot do without: compressed geometry, whose accessors
+// have no data of their own (tinygltf would refuse the first of them for its missing buffer view:
+// "accessor[0] invalid bufferView"). Other unsupported ones are warnings (gltf_meshes.cpp).
+void check_required_extensions(const JsonReader& r, const Json& doc) {
+  if (!doc.contains("extensionsRequired")) return;
+  for (const Json& e : doc["extensionsRequired"]) {
+    const std::string name = e.get<std::string>();
+    if (name == "KHR_draco_mesh_compression" || name == "EXT_meshopt_compression")
+      r.fail("extensionsRequired", "extension " + name + " (compressed geometry) is not supported");
+  }
+}
+
 }  // namespace
 
 void check_document(const JsonReader& r, const Json& doc) {
   static const Check schema = gltf_schema();
   schema(r, doc, "");
+  check_required_extensions(r, doc);
   check_buffer_views(r, doc);
 }
 

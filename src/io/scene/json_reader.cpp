@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/stop_request.h"
+#include "io/files/text_lines.h"
 
 namespace raystream {
 namespace {
@@ -220,6 +221,7 @@ std::string json_type_name(const Json& j) {
 
 Json parse_json(const std::string& text, const std::string& path, const std::string& ordered_object,
                 std::vector<std::string>& ordered_keys) {
+  refuse_utf16(text, path);
   try {
     Json doc;
     DocumentReader reader(doc, ordered_object, ordered_keys);

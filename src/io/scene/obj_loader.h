@@ -1,6 +1,6 @@
-// Triangle meshes from Wavefront OBJ files (tinyobjloader) with their MTL materials mapped onto
-// the renderer's materials. Host only. The README's "Meshes and the BVH" section documents the
-// mapping and the fallbacks for unusual files.
+// Triangle meshes from Wavefront OBJ files, each read in one pass (obj_text.h), with their MTL
+// materials mapped onto the renderer's materials. Host only. docs/scene-format.md ("Meshes")
+// documents the mapping and the fallbacks for unusual files.
 #pragma once
 
 #include <functional>
@@ -24,9 +24,12 @@ struct ObjMesh {
   std::vector<Triangle> triangles;  // material: index into `materials`, or -1 (no material)
   std::vector<Material> materials;  // the MTL's materials, mapped (names as in the MTL)
   std::size_t skipped_faces = 0;    // faces dropped: bad indices, non-finite or zero-area
-  // Warnings about the MTL (a missing library, an unknown usemtl name), each naming the file:
-  // relevant only where the mesh takes its materials from the MTL.
+  // Warnings about the MTL (a missing library, a map_Kd that names no file or is ignored), each
+  // naming the file: relevant only where the mesh takes its materials from the MTL.
   std::vector<std::string> material_warnings;
+  // One warning naming every usemtl name that no MTL material defines (empty: none): relevant
+  // only where the mesh takes its materials from the MTL and gives those faces no other.
+  std::string undefined_materials_warning;
   // One per entry of `materials`: its map_Kd texture (path empty where it has none, or where
   // the material is not diffuse). The images are read by the scene loader, which sets
   // Material::texture; here Material::texture stays -1.
@@ -37,14 +40,15 @@ struct ObjMesh {
 // normals where every corner of a face has a finite one (else the face normal), winding turned to
 // agree with the vertex normals, texture coordinates (vt) per corner ((0, 0) for a corner without
 // one, and for one whose vt index is out of range or whose vt is not finite: those are counted in
-// one warning). Faces with fewer than 3 vertices, out-of-range indices, non-finite or coincident
-// vertices are skipped and counted (the warning names the first such line). Throws SceneError
-// naming `path` (and the line where there is one): the OBJ or an MTL file cannot be read
-// (read_input_file), a face index is not an integer or does not fit in one, a face that is not
-// convex has more than kMaxNonConvexFaceCorners corners, an MTL value fails check_mtl_values,
-// tinyobjloader fails, or no face is left (an empty file, only points or lines). Warnings name
-// `path`; those about materials go to ObjMesh::material_warnings instead. Throws StopRequested
-// when a stop is asked for (core/stop_request.h).
+// one warning; a normal index out of range makes its face flat, counted in another). Faces with
+// fewer than 3 vertices, out-of-range indices, non-finite or coincident vertices are skipped and
+// counted (the warning names the first such line). Throws SceneError naming `path` (and the line
+// where there is one): the OBJ or an MTL file cannot be read (read_input_file), a face index is
+// not an integer, does not fit in one or is 0, a face that is not convex has more than
+// kMaxNonConvexFaceCorners corners, an MTL value fails check_mtl_values, or no face is left (an
+// empty file, only points or lines). Warnings name `path`; those about materials go to
+// ObjMesh::material_warnings and ObjMesh::undefined_materials_warning instead. Throws
+// StopRequested when a stop is asked for (core/stop_request.h).
 ObjMesh load_obj(const std::string& path, std::vector<std::string>& warnings);
 
 // Finds the MTL library that an OBJ names (`mtllib NAME`): fills its text and its path (for

@@ -11,10 +11,12 @@
 
 namespace raystream {
 
-// Reads and validates the scene at `path`. Warnings (unknown keys, no emitter) are appended to
-// `warnings`, each a full line naming the file. The image textures that materials name (TEXTURE,
-// MTL map_Kd) are read into Scene::textures, once per file; Scene::inputs lists every file
-// read. Throws SceneError, and StopRequested when a stop is asked for (core/stop_request.h).
+// Reads and validates the scene at `path`: a JSON scene file, or a model rendered whole (a glTF
+// asset, .gltf or .glb; an OBJ file, .obj: model_scene.h). Warnings (unknown keys, no emitter)
+// are appended to `warnings`, each a full line naming the file. The image textures that materials
+// name (TEXTURE, MTL map_Kd) are read into Scene::textures, once per file; Scene::inputs lists
+// every file read. Throws SceneError, and StopRequested when a stop is asked for
+// (core/stop_request.h).
 Scene load_scene(const std::string& path, std::vector<std::string>& warnings);
 
 // As above, with each warning printed to stderr as "warning: <message>".
@@ -27,8 +29,16 @@ struct LoadTimes {
   double meshes_ms = 0;  // mesh triangles carried to world space (vertices and normals)
 };
 
-// As load_scene(path, warnings), also timing the load.
-Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadTimes& times);
+// What a load says beside the scene and its warnings.
+struct LoadReport {
+  LoadTimes times;
+  // How a file that is not a scene file is rendered (an OBJ model alone), one line each: notices
+  // on stderr.
+  std::vector<std::string> notices;
+};
+
+// As load_scene(path, warnings), also timing the load and giving its notices.
+Scene load_scene(const std::string& path, std::vector<std::string>& warnings, LoadReport& report);
 
 // Parses scene text that came from `path` (used for messages only). Throws SceneError.
 Scene parse_scene(const std::string& text, const std::string& path,

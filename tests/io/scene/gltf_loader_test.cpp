@@ -161,6 +161,10 @@ TEST(GltfAssets, EveryBrokenFileIsOneLineNamingTheFileAndTheProblem) {
       {"IncorrectVertexArrays/Cube.gltf", "bufferViews[2]: runs past the end of its buffer"},
       {"TestNoRootNode/SceneWithoutNodes.gltf", "scenes[0]: the scene has no nodes"},
       {"TestNoRootNode/NoScene.gltf", "scenes: the file has no scene to render"},
+      // Hardening, fifth round, item 14: tinygltf's "accessor[0] invalid bufferView" came first.
+      {"draco/2CylinderEngine.gltf",
+       "2CylinderEngine.gltf: extensionsRequired: extension KHR_draco_mesh_compression "
+       "(compressed geometry) is not supported"},
   };
   for (const auto& [file, problem] : broken) {
     SCOPED_TRACE(file);
@@ -464,6 +468,17 @@ TEST_F(GltfWritten, AccessorsAndModesAreChecked) {
   d["extensionsRequired"] = {"KHR_draco_mesh_compression"};
   EXPECT_NE(problem(d).find("KHR_draco_mesh_compression (compressed geometry) is not supported"),
             std::string::npos);
+  // As compressed assets have them: accessors without a buffer view, which tinygltf refuses.
+  for (const char* extension : {"KHR_draco_mesh_compression", "EXT_meshopt_compression"}) {
+    d = doc;
+    d["extensionsUsed"] = {extension};
+    d["extensionsRequired"] = {extension};
+    d["accessors"][0].erase("bufferView");
+    EXPECT_NE(problem(d).find(std::string("x.gltf: extensionsRequired: extension ") + extension +
+                              " (compressed geometry) is not supported"),
+              std::string::npos)
+        << problem(d);
+  }
   // An image in a buffer view past its buffer's end (tinygltf hands such a view to the image
   // decoder unchecked: found by fuzz_gltf).
   d = doc;

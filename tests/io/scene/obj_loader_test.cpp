@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "io/scene/model_scene.h"
 #include "io/scene/scene_loader.h"
 
 namespace raystream {
@@ -218,19 +219,22 @@ TEST(ObjLoader, FacesIndexingMissingVertices) {
   EXPECT_NE(warnings.back().find("2 faces skipped"), std::string::npos) << warnings.back();
 }
 
-TEST(ObjLoader, ZeroIndexIsRejectedOrSkipped) {
-  // tinyobjloader rejects index 0 (OBJ counts from 1): either an error naming the file or the
-  // face is skipped; never a crash and never a triangle made of garbage.
+TEST(ObjLoader, ZeroIndexIsRejected) {
+  // OBJ counts from 1: index 0 is an error naming the file, the line and the corner; never a
+  // crash and never a triangle made of garbage.
+  expect_obj_error(kData + "zero_index.obj",
+                   {kData + "zero_index.obj:5: face corner \"0\" has the index 0 (OBJ indices "
+                            "count from 1)"});
   std::vector<std::string> warnings;
-  try {
-    const ObjMesh mesh = load_obj(kData + "zero_index.obj", warnings);
-    for (const Triangle& t : mesh.triangles) {
-      EXPECT_EQ(t.v[0], glm::vec3(0, 0, 0));
-      EXPECT_EQ(t.v[1], glm::vec3(1, 0, 0));
-      EXPECT_EQ(t.v[2], glm::vec3(0, 1, 0));
+  const std::string v = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n";
+  for (const char* face : {"f 1/0 2/1 3/1\n", "f 1//0 2//1 3//1\n"}) {
+    try {
+      parse_obj(v + face, "x.obj", {}, warnings);
+      ADD_FAILURE() << face << ": loaded";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find("x.obj:6: face corner \"1/"), std::string::npos)
+          << e.what();
     }
-  } catch (const SceneError& e) {
-    EXPECT_NE(std::string(e.what()).find("zero_index.obj"), std::string::npos) << e.what();
   }
 }
 
@@ -454,6 +458,39 @@ TEST(MeshObject, MaterialWarningsOnlyWhereTheMtlIsUsed) {
   EXPECT_EQ(about_library, 1) << "once per file";
 }
 
+// Hardening, fifth round, item 15: a usemtl name that the MTL library does not define was warned
+// about at every usemtl line that named it; the docs promise one warning, naming the file.
+TEST(MeshObject, UndefinedMaterialIsOneWarning) {
+  std::vector<std::string> warnings;
+  const Scene s = parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "usemtl_twice.obj"})"),
+                              kData + "scene.json", warnings);
+  std::vector<std::string> about_light;
+  for (const std::string& w : warnings)
+    if (w.find("light") != std::string::npos) about_light.push_back(w);
+  ASSERT_EQ(about_light.size(), 1u) << about_light.front();
+  EXPECT_EQ(about_light[0], kData +
+                                "usemtl_twice.obj: usemtl \"light\" names no material of the MTL "
+                                "library; its faces take the default material");
+  ASSERT_EQ(s.triangles.size(), 3u);
+  EXPECT_EQ(s.materials[s.triangles[0].material].name, "usemtl_twice.obj:default");
+  EXPECT_EQ(s.triangles[2].material, s.triangles[0].material);
+  EXPECT_EQ(s.materials[s.triangles[1].material].name, "usemtl_twice.obj:matte");
+  // With MISSING_MATERIAL those faces have a material: no warning.
+  warnings.clear();
+  parse_scene(mesh_scene(R"({"TYPE": "mesh", "FILE": "usemtl_twice.obj",
+                             "MISSING_MATERIAL": "lamp"})"),
+              kData + "scene.json", warnings);
+  for (const std::string& w : warnings) EXPECT_EQ(w.find("usemtl"), std::string::npos) << w;
+  // Several names: one warning names them all, the first few of them.
+  std::string text = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+  for (const char* name : {"a", "b", "a", "c", "d", "e", "f", "b"})
+    text += std::string("usemtl ") + name + "\nf 1 2 3\n";
+  const ObjMesh mesh = parse_obj(text, "x.obj", {}, warnings);
+  EXPECT_EQ(mesh.undefined_materials_warning,
+            "x.obj: usemtl \"a\", \"b\", \"c\", \"d\" and 2 more name no material of the MTL "
+            "library; their faces take the default material");
+}
+
 TEST(MeshObject, ErrorsNameTheSceneKeyAndTheObj) {
   std::vector<std::string> warnings;
   try {
@@ -526,6 +563,54 @@ TEST(ObjLoader, MtlValuesAreCheckedLikeTheJsonLoader) {
     }
   }
   EXPECT_GT(checked, 1);
+}
+
+// An MTL library is read in one pass, its values as the file writes them.
+TEST(MtlReader, ValuesAsTheLibraryWritesThem) {
+  const std::vector<MtlMaterial> m = parse_mtl(
+      "Kd 1 1 1\n"  // before the first newmtl: no material's
+      "newmtl grey\nKd 0.5\nKe 2\n"
+      "newmtl glass\nTr 0.25\n"
+      "newmtl faded\nd 0.5\nTr 0.9\n"
+      "newmtl halo\nd -halo 0.4\n"
+      "newmtl textured\nmap_Kd -s 2 2 1 -clamp on wood grain.png  \n"
+      "newmtl kd_given\nmap_Kd a.png\nKd 0.2 0.2 0.2\n"
+      "newmtl two words\nmap_Kd\n",
+      "m.mtl");
+  ASSERT_EQ(m.size(), 7u);
+  EXPECT_EQ(m[0].name, "grey");
+  EXPECT_EQ(m[0].kd, glm::vec3(0.5f));  // one number: grey
+  EXPECT_EQ(m[0].ke, glm::vec3(2.0f));
+  EXPECT_EQ(m[0].ns, 1.0f);
+  EXPECT_EQ(m[0].illum, 0);
+  EXPECT_FLOAT_EQ(m[1].d, 0.75f);  // 1 - Tr
+  EXPECT_FLOAT_EQ(m[2].d, 0.5f);   // d wins over Tr
+  EXPECT_FLOAT_EQ(m[3].d, 0.4f);
+  EXPECT_EQ(m[4].kd_map, "wood grain.png");  // options read past, the rest of the line the name
+  EXPECT_EQ(m[4].kd_map_line, 13u);
+  EXPECT_EQ(m[4].kd, glm::vec3(0.6f));  // a map_Kd without Kd
+  EXPECT_EQ(m[5].kd, glm::vec3(0.2f));
+  EXPECT_EQ(m[6].name, "two words");
+  EXPECT_TRUE(m[6].kd_map.empty());
+  EXPECT_EQ(m[6].kd_map_line, 18u);
+  // A library without newmtl: one material, unnamed.
+  const std::vector<MtlMaterial> unnamed = parse_mtl("Kd 0.25 0.5 1\n", "m.mtl");
+  ASSERT_EQ(unnamed.size(), 1u);
+  EXPECT_EQ(unnamed[0].kd, glm::vec3(0.25f, 0.5f, 1.0f));
+}
+
+// A normal index out of range shades its face flat, counted in one warning.
+TEST(ObjLoader, NormalIndicesOutOfRangeShadeFlat) {
+  std::vector<std::string> warnings;
+  const ObjMesh mesh =
+      parse_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 -1\nf 1//1 2//1 3//4\nf 1//-3 2//1 3//1\n",
+                "x.obj", {}, warnings);
+  ASSERT_EQ(mesh.triangles.size(), 2u);
+  for (const Triangle& t : mesh.triangles) EXPECT_EQ(t.n[0], glm::vec3(0, 0, 1));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0],
+            "x.obj: 2 face corners have a normal (vn) index out of range; their faces are shaded "
+            "flat");
 }
 
 // Issue 40, item 3: faces are split in time linear in their corners where they are convex, and
@@ -617,8 +702,8 @@ TEST(ObjLoader, LongFacesThatAreNotConvexAreRefused) {
               "star.obj:2002: a face of 2000 corners that is not convex (such a face may have at "
               "most 1024 corners: split it into smaller faces)");
   }
-  // Long faces among others keep their corners apart (tinyobjloader counts a face's corners in
-  // a byte): a face of 256 and one of 300 between triangles, with materials.
+  // Long faces among others keep their corners apart (tinyobjloader, which read the files
+  // before, counted a face's corners in a byte): a face of 256 and one of 300 between triangles.
   std::string text = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
   std::vector<glm::dvec2> a, b;
   for (int i = 0; i < 256; ++i) a.emplace_back(std::cos(i * 0.0245), std::sin(i * 0.0245));
@@ -689,8 +774,8 @@ TEST(ObjLoader, FaceIndicesThatNoIntHoldsAreErrors) {
       1u);
 }
 
-// Skin weights ("vw") are not used; a joint id no int holds must not reach tinyobjloader, which
-// converts it without a range check (a fuzz finding; the sanitizer build catches the conversion).
+// Skin weights ("vw") are not read: a joint id no int holds is no error (tinyobjloader, which read
+// the files before, converted it without a range check: a fuzz finding).
 TEST(ObjLoader, SkinWeightLinesAreIgnored) {
   std::vector<std::string> warnings;
   const MtlLookup none;
@@ -698,14 +783,14 @@ TEST(ObjLoader, SkinWeightLinesAreIgnored) {
   EXPECT_EQ(parse_obj(v + "vw 0 1e31 0.5\n  vw\t2 -7 1\nf 1 2 3\n", "x.obj", none, warnings)
                 .triangles.size(),
             1u);
-  // Lines end where tinyobjloader ends them, at a lone "\r" too (a fuzz finding: a "vw" line
-  // after a "\r" slipped past a check that split lines at "\n" only).
+  // Lines end at a lone "\r" too (a fuzz finding: a "vw" line after a "\r" slipped past a check
+  // that split lines at "\n" only).
   EXPECT_EQ(parse_obj(v + "f 1 2 3\rvw 0 1e31 0.5\r\n\r  vw 1 -2e31 1\r", "x.obj", none, warnings)
                 .triangles.size(),
             1u);
 }
 
-// The checks number lines as tinyobjloader reads them: "\r\n" ends one line, a lone "\r" one too.
+// Lines are numbered as they end: "\r\n" ends one line, a lone "\r" one too.
 TEST(ObjLoader, CarriageReturnsEndLines) {
   std::vector<std::string> warnings;
   const MtlLookup none;
@@ -718,6 +803,101 @@ TEST(ObjLoader, CarriageReturnsEndLines) {
         << e.what();
   }
   EXPECT_EQ(parse_obj(v + "f 1 2 3\r", "x.obj", none, warnings).triangles.size(), 1u);
+}
+
+// Hardening, fifth round, item 13: a UTF-16 OBJ (assimp's box_UTF16BE.obj) was "no faces (an
+// empty OBJ file, or not an OBJ file)"; it is named as what it is, as is a UTF-16 MTL library.
+TEST(ObjLoader, Utf16FilesAreNamedAsSuch) {
+  std::vector<std::string> warnings;
+  const auto error_of = [&](const std::string& obj, const MtlLookup& mtl) -> std::string {
+    try {
+      parse_obj(obj, "x.obj", mtl, warnings);
+    } catch (const SceneError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of(std::string("\xfe\xff\0v\0 \0"
+                                 "0",
+                                 7),
+                     {}),
+            "x.obj: the file is UTF-16 (byte-order mark); save it as UTF-8");
+  const MtlLookup utf16_mtl = [](const std::string&, std::string& text, std::string& path) {
+    text = std::string("\xff\xfen\0e\0w\0", 8);
+    path = "m.mtl";
+    return true;
+  };
+  EXPECT_EQ(error_of("mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", utf16_mtl),
+            "x.obj: material library m.mtl: the file is UTF-16 (byte-order mark); save it as "
+            "UTF-8");
+  const std::string box = std::string(RAYSTREAM_TEST_MODELS) + "/OBJ/box_UTF16BE.obj";
+  if (fs::exists(box))
+    expect_obj_error(box, {box + ": the file is UTF-16 (byte-order mark); save it as UTF-8"});
+}
+
+// Hardening, fifth round, item 13: `raystream model.obj` read the OBJ as JSON ("malformed JSON
+// ... last read: '#'"). An OBJ file given as the scene is rendered whole, as a glTF asset is.
+TEST(ObjScene, AnObjFileAloneIsRenderedWhole) {
+  EXPECT_TRUE(is_obj_path("a/b.obj"));
+  EXPECT_TRUE(is_obj_path("B.OBJ"));
+  EXPECT_FALSE(is_obj_path("b.obj.json"));
+  std::vector<std::string> warnings;
+  LoadReport report;
+  const std::string path = kData + "materials.obj";
+  const Scene s = load_scene(path, warnings, report);
+  // Its MTL materials, named after the file, and the grey default for the face without one.
+  ASSERT_EQ(s.triangles.size(), 6u);
+  ASSERT_EQ(s.materials.size(), 5u + 1u);
+  EXPECT_EQ(s.materials[0].name, "materials.obj:matte");
+  EXPECT_EQ(s.materials[5].name, "materials.obj:default");
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(s.triangles[k].material, k);
+  EXPECT_EQ(s.triangles[5].material, 5);
+  EXPECT_TRUE(emits(s.materials[1]));
+  // The glTF whole scene's defaults: a camera framing the model, a white sky, 256 spp, depth 8.
+  EXPECT_EQ(s.camera.lookat, glm::vec3(0.5f, 0.5f, 0.0f));
+  EXPECT_EQ(s.camera.width, 800);
+  EXPECT_EQ(s.camera.height, 600);
+  EXPECT_TRUE(s.environment.present);
+  EXPECT_EQ(s.environment.constant, glm::vec3(1.0f));
+  EXPECT_EQ(s.iterations, 256);
+  EXPECT_EQ(s.depth, 8);
+  EXPECT_EQ(s.output_name, "materials");
+  // The warnings of its materials, and the notice that says how it is rendered.
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], path +
+                             ": usemtl \"nothing_by_this_name\" names no material of the MTL "
+                             "library; its faces take the default material");
+  ASSERT_EQ(report.notices.size(), 1u);
+  EXPECT_EQ(report.notices[0], obj_scene_notice(path));
+  EXPECT_NE(report.notices[0].find(path + ": an OBJ model alone, rendered whole"),
+            std::string::npos);
+  // The files it read: the OBJ and its MTL.
+  ASSERT_EQ(s.inputs.size(), 2u);
+  EXPECT_EQ(s.inputs[0].kind, "OBJ file");
+  EXPECT_EQ(s.inputs[1].kind, "MTL file");
+  // A scene file gives no notice.
+  load_scene("scenes/cornell_box_original.json", warnings, report);
+  EXPECT_TRUE(report.notices.empty());
+}
+
+TEST(ObjScene, ErrorsNameTheFile) {
+  std::vector<std::string> warnings;
+  const auto error_of = [&](const std::string& path) -> std::string {
+    try {
+      load_scene(path, warnings);
+    } catch (const SceneError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of(kData + "missing_texture.obj"),
+            kData + "missing_texture.obj: " + kData + "missing_texture.mtl:3: map_Kd: " + kData +
+                "textures/no_such_texture.png: cannot open the image file: No such file or "
+                "directory");
+  EXPECT_EQ(error_of(kData + "empty.obj"),
+            kData + "empty.obj: no faces (an empty OBJ file, or not an OBJ file)");
+  EXPECT_EQ(error_of(kData + "no_such.obj"),
+            kData + "no_such.obj: cannot open the OBJ file: No such file or directory");
 }
 
 // Unusual files from the Debian package assimp-testmodels, where installed: each loads or fails

@@ -601,6 +601,40 @@ TEST(Excerpt, KeepsBothEndsOnOneLine) {
   EXPECT_NE(e.find("\xc3\xa9..."), std::string::npos) << e;
 }
 
+// Hardening, fifth round, item 13: a message quoted a UTF-16 file's byte-order mark as the raw
+// byte 0xFE. Bytes that are not part of a printable UTF-8 character are escaped.
+TEST(Excerpt, EscapesBytesThatAreNotPrintableUtf8) {
+  EXPECT_EQ(excerpt("\xfe\xff{"), "\\xfe\\xff{");
+  EXPECT_EQ(excerpt("caf\xe9"), "caf\\xe9");                       // Latin-1
+  EXPECT_EQ(excerpt("\xc0\xaf"), "\\xc0\\xaf");                    // an overlong '/'
+  EXPECT_EQ(excerpt("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // a surrogate
+  EXPECT_EQ(excerpt("\xe2\x82"), "\\xe2\\x82");                    // cut short
+  EXPECT_EQ(excerpt("\xc2\x85"), "\\xc2\\x85");                    // a C1 control (NEL)
+  EXPECT_EQ(excerpt("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // beyond U+10FFFF
+  // Printable UTF-8 stays as it is.
+  const std::string utf8 = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa6 \xc2\xa0";
+  EXPECT_EQ(excerpt(utf8), utf8);
+  // Cut short, a long excerpt is still UTF-8 throughout.
+  const std::string cut = excerpt(std::string(100, '\xfe') + "end", 30);
+  EXPECT_LE(cut.size(), 30u);
+  for (const char c : cut) EXPECT_LT(static_cast<unsigned char>(c), 0x80u) << cut;
+}
+
+// Hardening, fifth round, item 13: a UTF-16 scene file (a byte-order mark) was "malformed JSON"
+// quoting the mark's raw bytes; it is named as what it is.
+TEST(SceneLoader, Utf16FilesAreNamedAsSuch) {
+  const std::string utf16 = "scene.json: the file is UTF-16 (byte-order mark); save it as UTF-8";
+  EXPECT_EQ(error_of(std::string("\xff\xfe{\0\"\0", 6)), utf16);  // little-endian
+  EXPECT_EQ(error_of(std::string("\xfe\xff\0{\0\"", 6)), utf16);  // big-endian
+  EXPECT_EQ(error_of(std::string("\xff\xfe\0\0{\0\0\0", 8)),
+            "scene.json: the file is UTF-32 (byte-order mark); save it as UTF-8");
+  // Any other byte that is not UTF-8 is quoted escaped.
+  const std::string e = error_of("{\"Materials\": \xfe}");
+  EXPECT_CONTAINS(e, "scene.json:1:15: malformed JSON");
+  EXPECT_CONTAINS(e, "last read: '\"Materials\": \\xfe'");
+  for (const char c : e) EXPECT_LT(static_cast<unsigned char>(c), 0x80u) << e;
+}
+
 // Issue 34, item 1: RGB x EMITTANCE of 10 x 1e38 overflowed to an infinite radiance and rendered
 // black. An emitter's radiance must be a float, as the environment's RGB x SCALE must.
 TEST(SceneLoader, EmitterRadianceThatOverflowsAFloatIsRefused) {
