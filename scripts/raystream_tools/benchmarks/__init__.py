@@ -3,8 +3,8 @@
 (options after `--` go to its renders), and run(args, argv), which returns the exit status or
 raises runs.ToolError."""
 from . import (backends, bvh, denoise, meshes, nee, schedules, segment_bytes, shading, startup,
-               wavefront)
+               stop, wavefront)
 
 BENCHMARKS = {"schedules": schedules, "backends": backends, "wavefront": wavefront,
               "bytes": segment_bytes, "shading": shading, "nee": nee, "meshes": meshes,
-              "bvh": bvh, "startup": startup, "denoise": denoise}
+              "bvh": bvh, "startup": startup, "denoise": denoise, "stop": stop}
