@@ -4,12 +4,20 @@
 
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <type_traits>
 
 #include "core/host_device.h"
 
 namespace raystream {
 
-RAYSTREAM_HD inline void atomic_add(float* sum, float value) {
+// One number added to a sum: a float, a double or an unsigned 64-bit integer (what CUDA's
+// atomicAdd takes); the sum's type decides, the value converts to it.
+template <class T>
+struct Same {
+  using type = T;
+};
+template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>
+RAYSTREAM_HD inline void atomic_add(T* sum, typename Same<T>::type value) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(sum, value);
 #else
@@ -18,34 +26,12 @@ RAYSTREAM_HD inline void atomic_add(float* sum, float value) {
 #endif
 }
 
-RAYSTREAM_HD inline void atomic_add(double* sum, double value) {
-#if defined(__CUDA_ARCH__)
-  atomicAdd(sum, value);
-#else
-#pragma omp atomic
-  *sum += value;
-#endif
-}
-
-RAYSTREAM_HD inline void atomic_add(glm::dvec3* sum, const glm::dvec3& value) {
+// Three: a colour or a vector of floats or doubles, one channel after the other.
+template <class T>
+RAYSTREAM_HD inline void atomic_add(glm::vec<3, T>* sum, const glm::vec<3, T>& value) {
   atomic_add(&sum->x, value.x);
   atomic_add(&sum->y, value.y);
   atomic_add(&sum->z, value.z);
-}
-
-RAYSTREAM_HD inline void atomic_add(glm::vec3* sum, const glm::vec3& value) {
-  atomic_add(&sum->x, value.x);
-  atomic_add(&sum->y, value.y);
-  atomic_add(&sum->z, value.z);
-}
-
-RAYSTREAM_HD inline void atomic_add(unsigned long long* sum, unsigned long long value) {
-#if defined(__CUDA_ARCH__)
-  atomicAdd(sum, value);
-#else
-#pragma omp atomic
-  *sum += value;
-#endif
 }
 
 RAYSTREAM_HD inline void atomic_min(std::uint32_t* p, std::uint32_t v) {
