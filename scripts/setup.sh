@@ -8,8 +8,8 @@ set -euo pipefail
 # across processes (mpirun; the build turns it on when mpicxx is there); tinygltf for glTF 2.0
 # scenes and OpenEXR for EXR environment maps and the EXR tests' reader (their glTF test assets
 # come with assimp-testmodels); libspng and libjpeg-turbo for PNG and JPEG textures; zlib for the
-# PNG encoder; libdeflate for the EXR encoder that encoding_bench compares with OpenEXR's
-# (libspng writes its single-stream PNG).
+# PNG encoder; libdeflate for the EXR encoder (libspng also writes the single-stream PNG that
+# encoding_bench compares with).
 packages=(cmake g++ make libglm-dev libstb-dev nlohmann-json3-dev
           libcli11-dev libgtest-dev python3 python3-matplotlib assimp-testmodels
           clang libclang-rt-dev libopenmpi-dev openmpi-bin libtinygltf-dev libopenexr-dev

@@ -13,11 +13,11 @@
 // --checkpoint with --aov albedo,normal,depth,variance; its size then replaces --size).
 //
 // The rows: PNG by the renderer's parallel bands (zlib level 1, Z_RLE, the Sub filter) against
-// libspng writing one stream at the same settings; Radiance HDR by stb_image_write (the renderer)
-// against the own parallel bands (bench/encoders/hdr_band_encoder.h); PFM; EXR, the beauty alone
-// and with the four AOVs, by OpenEXR (the renderer: ZIPS at zlib level 1 on the library's thread
-// pool; ZIPS and ZIP at the library's default level; ZIP at level 1; no compression) against the
-// own writer over libdeflate (bench/encoders/exr_libdeflate_encoder.h, ZIPS at level 1).
+// libspng writing one stream at the same settings; Radiance HDR by the renderer's parallel bands
+// against stb_image_write (bench/encoders/hdr_stb_writer.h); PFM; EXR, the beauty alone and with
+// the four AOVs, by the renderer's own writer (ZIPS, libdeflate at level 1, parallel blocks)
+// against OpenEXR's (bench/encoders/exr_openexr_writer.h: on the library's thread pool, ZIPS and
+// ZIP at level 1 and at the library's default level, and no compression).
 #include <omp.h>
 #include <spng.h>
 #include <time.h>
@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/encoders/exr_libdeflate_encoder.h"
-#include "bench/encoders/hdr_band_encoder.h"
+#include "bench/encoders/exr_openexr_writer.h"
+#include "bench/encoders/hdr_stb_writer.h"
 #include "io/checkpoint/checkpoint_file.h"
 #include "io/image/exr_image.h"
 #include "io/image/film_output.h"
@@ -191,31 +191,23 @@ Bytes libspng_png(const Image& image) {
   return out;
 }
 
-Bytes hdr_bands(const Image& image) {
-  return encode_hdr_bands(image.width, image.height, image.rgb.data(), image.rgb.size());
-}
-
-Bytes exr_libdeflate(const FilmState& film, const AovSet& aovs) {
-  const FilmPlanes planes = film_planes(film, aovs);
-  return encode_exr_libdeflate(film.width, film.height, planes.views, ExrCompression::zips);
-}
-
 void bench_exr(const FilmState& film, const AovSet& aovs, int reps) {
   FormatRows rows(aovs.any() ? "exr + 4 AOVs" : "exr", reps);
+  const FilmPlanes planes = film_planes(film, aovs);
+  const auto openexr = [&](ExrCompression compression, int level) {
+    return encode_exr_openexr(film.width, film.height, planes.views, compression, level);
+  };
   const std::string library = "OpenEXR, ";
   const std::string level = std::to_string(exr_library_zip_level());
-  rows.add(library + "zips level 1, thread pool (renderer)",
-           [&] { return encode_film_exr(film, aovs, ExrCompression::zips, 1); });
-  rows.add("own writer, zips level 1, libdeflate, parallel blocks",
-           [&] { return exr_libdeflate(film, aovs); });
+  rows.add("own writer, zips level 1, libdeflate, parallel blocks (renderer)",
+           [&] { return encode_film_exr(film, aovs); });
+  rows.add(library + "zips level 1, thread pool", [&] { return openexr(ExrCompression::zips, 1); });
   rows.add(library + "zips level " + level + " (its default), thread pool",
-           [&] { return encode_film_exr(film, aovs, ExrCompression::zips, -1); });
-  rows.add(library + "zip level 1, thread pool",
-           [&] { return encode_film_exr(film, aovs, ExrCompression::zip, 1); });
+           [&] { return openexr(ExrCompression::zips, -1); });
+  rows.add(library + "zip level 1, thread pool", [&] { return openexr(ExrCompression::zip, 1); });
   rows.add(library + "zip level " + level + " (its default), thread pool",
-           [&] { return encode_film_exr(film, aovs, ExrCompression::zip, -1); });
-  rows.add(library + "none, thread pool",
-           [&] { return encode_film_exr(film, aovs, ExrCompression::none, 1); });
+           [&] { return openexr(ExrCompression::zip, -1); });
+  rows.add(library + "none, thread pool", [&] { return openexr(ExrCompression::none, 1); });
 }
 
 void bench_film(const FilmState& film, int reps) {
@@ -228,8 +220,8 @@ void bench_film(const FilmState& film, int reps) {
   png.add("zlib 1 RLE, sub, parallel bands (renderer)", [&] { return encode_png(image); });
   png.add("libspng, zlib 1 RLE, sub, one stream", [&] { return libspng_png(image); });
   FormatRows hdr("hdr", reps);
-  hdr.add("stb_image_write (renderer)", [&] { return encode_hdr(image); });
-  hdr.add("own RGBE and RLE, parallel bands", [&] { return hdr_bands(image); });
+  hdr.add("own RGBE and RLE, parallel bands (renderer)", [&] { return encode_hdr(image); });
+  hdr.add("stb_image_write", [&] { return encode_hdr_stb(image); });
   FormatRows("pfm", reps).add("raystream (renderer)", [&] { return encode_pfm(image); });
   bench_exr(film, AovSet{}, reps);
   bench_exr(film, parse_aovs("albedo,normal,depth,variance"), reps);

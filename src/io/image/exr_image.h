@@ -1,7 +1,7 @@
-// OpenEXR images in memory, through OpenEXR's C++ library: written as named float or half
-// channels (exr_writer.cpp), so that the output goes through the atomic writer like every other
-// image, and read as linear RGB from the bytes of a file already read under its size cap
-// (environment maps; exr_image.cpp).
+// OpenEXR images in memory: written as named float or half channels by raystream's own encoder
+// (exr_encoder.cpp), so that the output goes through the atomic writer like every other image,
+// and read as linear RGB by OpenEXR's library from the bytes of a file already read under its
+// size cap (environment maps; exr_image.cpp).
 #pragma once
 
 #include <string>
@@ -26,13 +26,9 @@ enum class ExrCompression { none, zips, zip };
 // blocks to share among the threads), as docs/cli.md says; the others measured in
 // renders/encoding/RESULTS.md.
 inline constexpr ExrCompression kDefaultExrCompression = ExrCompression::zips;
-inline constexpr int kDefaultExrZipLevel = 1;
 
 // "none", "zips", "zip".
 const char* exr_compression_name(ExrCompression compression);
-
-// The zlib level OpenEXR uses where none is given (zip_level -1 below).
-int exr_library_zip_level();
 
 // A layer whose values stay where they are (width x height x channels.size() floats at
 // `values`, interleaved per pixel): what the encoder reads, so that no copy is made of them.
@@ -43,19 +39,17 @@ struct ExrLayerView {
   bool half = false;
 };
 
-// A scanline EXR with every layer's channels, written by OpenEXR: its blocks compressed on the
-// library's thread pool, sized to OpenMP's thread count (the host's cores, or OMP_NUM_THREADS),
-// at zlib level `zip_level` (0 to 9; -1: the library's default) for zip and zips. Throws
-// std::invalid_argument when a layer's values do not fit the size (the views: when a layer has
-// no channel or no values, a channel name is empty, longer than 255 characters or given twice)
-// or the level is out of range, and std::runtime_error when the library fails.
+// A scanline EXR with every layer's channels (named "<layer>.<channel>", in the file's
+// alphabetical order), each block deflated at level 1 on OpenMP's threads, or stored as it is
+// where that would not shrink it. Throws std::invalid_argument on an empty image, a layer whose
+// values do not fit the size (the views: a layer with no channel or no values), a channel name
+// that is empty, longer than 255 characters or given twice, and std::runtime_error when memory
+// for the compressor runs out.
 std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers,
-                                      ExrCompression compression = kDefaultExrCompression,
-                                      int zip_level = kDefaultExrZipLevel);
+                                      ExrCompression compression = kDefaultExrCompression);
 std::vector<unsigned char> encode_exr(int width, int height,
                                       const std::vector<ExrLayerView>& layers,
-                                      ExrCompression compression = kDefaultExrCompression,
-                                      int zip_level = kDefaultExrZipLevel);
+                                      ExrCompression compression = kDefaultExrCompression);
 
 // Whether bytes start with the OpenEXR magic number.
 bool is_exr(const std::string& bytes);

@@ -147,9 +147,9 @@ std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs)
 }
 
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
-                                           ExrCompression compression, int zip_level) {
+                                           ExrCompression compression) {
   const FilmPlanes planes = film_planes(film, aovs);
-  return encode_exr(film.width, film.height, planes.views, compression, zip_level);
+  return encode_exr(film.width, film.height, planes.views, compression);
 }
 
 std::vector<unsigned char> encode_denoised_film_exr(const FilmState& film, const AovSet& aovs,

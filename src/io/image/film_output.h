@@ -42,8 +42,7 @@ std::vector<ExrLayer> film_exr_layers(const FilmState& film, const AovSet& aovs)
 // The film as EXR bytes: film_exr_layers' layers through encode_exr (computed in parallel into
 // planes that the writer reads where they are).
 std::vector<unsigned char> encode_film_exr(const FilmState& film, const AovSet& aovs,
-                                           ExrCompression compression = kDefaultExrCompression,
-                                           int zip_level = kDefaultExrZipLevel);
+                                           ExrCompression compression = kDefaultExrCompression);
 
 // The layers of the film as planes of floats, and the views of them that encode_exr reads (valid
 // while the planes live): for writers other than encode_exr to read the same values.

@@ -10,10 +10,8 @@
 
 #include "io/files/atomic_file.h"
 #include "io/image/exr_image.h"
+#include "io/image/hdr_encoder.h"
 #include "io/image/png_encoder.h"
-
-// stb_image_write's Radiance HDR writer (defined in io/image/stb_image_impl.cpp).
-#include <stb/stb_image_write.h>
 
 namespace raystream {
 namespace {
@@ -132,28 +130,9 @@ std::vector<unsigned char> encode_png(const Image& image) {
   return encode_png_rgb8(image.width, image.height, pixels.get(), image.rgb.size());
 }
 
-namespace {
-
-void append_bytes(void* context, void* data, int size) {
-  auto* out = static_cast<std::vector<unsigned char>*>(context);
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  if (size > 0) out->insert(out->end(), bytes, bytes + size);
-}
-
-}  // namespace
-
 std::vector<unsigned char> encode_hdr(const Image& image) {
   check_image(image);
-  // What RGBE holds: stb_image_write's exponent byte would wrap around from 2^127 up (and is
-  // undefined for infinity and NaN).
-  std::vector<float> linear(image.rgb.size());
-  std::transform(image.rgb.begin(), image.rgb.end(), linear.begin(),
-                 [](float v) { return v > 0.0f ? std::min(v, kLargestHdrValue) : 0.0f; });
-  std::vector<unsigned char> out;
-  out.reserve(linear.size() * 4 / 3 + 128);
-  if (!stbi_write_hdr_to_func(append_bytes, &out, image.width, image.height, 3, linear.data()))
-    throw std::runtime_error("encode_hdr: stb_image_write failed");
-  return out;
+  return encode_hdr_bands(image.width, image.height, image.rgb.data(), image.rgb.size());
 }
 
 std::vector<unsigned char> encode_pfm(const Image& image) {

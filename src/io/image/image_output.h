@@ -27,11 +27,12 @@ std::vector<std::uint8_t> tone_map_srgb8(const Image& image);
 inline constexpr float kLargestHdrValue = 1.70141173e38f;
 
 // The image formats written: PNG (8-bit sRGB, tone mapped; io/image/png_encoder.h, in parallel
-// bands), Radiance HDR (linear, RGBE: 8 bits of mantissa shared by the three channels; written by
-// stb_image_write on the calling thread), PFM (linear, 32-bit float per channel, lossless: for
+// bands), Radiance HDR (linear, RGBE: 8 bits of mantissa shared by the three channels;
+// io/image/hdr_encoder.h, in parallel bands), PFM (linear, 32-bit float per channel, lossless: for
 // measurements, since RGBE rounds a channel far below the pixel's brightest to a few steps) and
-// OpenEXR (linear, 32-bit float channels, compressed losslessly by OpenEXR on its thread pool: the
-// only one with room for AOV layers beside the beauty, io/image/film_output.h).
+// OpenEXR (linear, 32-bit float channels, compressed losslessly, its blocks in parallel:
+// io/image/exr_image.h; the only one with room for AOV layers beside the beauty,
+// io/image/film_output.h).
 enum class ImageFormat { png, hdr, pfm, exr };
 // Their names in the enum's order (core/enum_names.h); the file name extension is the same with a
 // dot.

@@ -147,33 +147,6 @@ TEST_F(ExrFiles, EncoderEdgeCasesReadBackExactly) {
   EXPECT_THROW(encode_exr(w, h, std::vector<ExrLayer>{too_long}), std::invalid_argument);
   ExrLayer short_values{"s", {"Y"}, {1.0f}, false};
   EXPECT_THROW(encode_exr(w, h, std::vector<ExrLayer>{short_values}), std::invalid_argument);
-  for (const int level : {-2, 10})
-    EXPECT_THROW(encode_exr(w, h, layers, ExrCompression::zips, level), std::invalid_argument);
-}
-
-// The zlib level is the one asked for (-1: OpenEXR's own default): every level reads back
-// exactly, and on smooth values level 9 writes fewer bytes than level 1.
-TEST_F(ExrFiles, ZipLevelIsTheOneAskedFor) {
-  const int w = 64, h = 40;
-  ExrLayer smooth{"", {"R", "G", "B"}, {}, false};
-  for (int i = 0; i < w * h * 3; ++i) smooth.values.push_back(float(i % 97) * 0.01f);
-  const std::vector<ExrLayer> layers = {smooth};
-  EXPECT_GE(exr_library_zip_level(), 0);
-  EXPECT_LE(exr_library_zip_level(), 9);
-  std::map<int, std::size_t> sizes;
-  for (const ExrCompression c : {ExrCompression::zips, ExrCompression::zip}) {
-    for (const int level : {-1, 1, 9}) {
-      SCOPED_TRACE(std::string(exr_compression_name(c)) + " level " + std::to_string(level));
-      const std::vector<unsigned char> bytes = encode_exr(w, h, layers, c, level);
-      write(path("level.exr"), bytes);
-      const ReadBack r = read_back(path("level.exr"));
-      EXPECT_EQ(wrong_values(r, layers, std::size_t(w) * h), 0u);
-      if (c == ExrCompression::zip) sizes[level] = bytes.size();
-    }
-  }
-  EXPECT_LT(sizes[9], sizes[1]);
-  EXPECT_EQ(encode_exr(w, h, layers, ExrCompression::zip, -1),
-            encode_exr(w, h, layers, ExrCompression::zip, exr_library_zip_level()));
 }
 
 // A film of two pixels: pixel 0 has 4 samples (two hit a surface), pixel 1 none.
@@ -279,7 +252,6 @@ TEST_F(ExrFiles, EveryCompressionReadsBackExactly) {
   EXPECT_TRUE(one == four);
   EXPECT_TRUE(one == encode_film_exr(film, all));
   EXPECT_EQ(exr_compression_name(kDefaultExrCompression), std::string("zips"));
-  EXPECT_EQ(kDefaultExrZipLevel, 1);
 }
 
 TEST(AovNames, ParseAndName) {

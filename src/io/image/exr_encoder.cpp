@@ -1,9 +1,9 @@
-// An EXR writer of raystream's own, kept for the encoding benchmark only (the renderer writes
-// EXR with OpenEXR: io/image/exr_writer.cpp): a single-part scanline file (OpenEXR's "file
-// layout": the magic and version, the header's attributes, the offset table, then the blocks),
-// its blocks compressed by libdeflate at level 1 on OpenMP's threads. encoding_bench times it
-// against OpenEXR's writer on the same film; exr_libdeflate_encoder_test reads its files back
-// with OpenEXR.
+// raystream's EXR writer: a single-part scanline file (OpenEXR's "file layout": the magic and
+// version, the header's attributes, the offset table, then the blocks), its blocks compressed by
+// libdeflate at level 1 on OpenMP's threads, each on its own (the same bytes on any number of
+// threads). OpenEXR's own writer, even on its thread pool at level 1, took 1.9x its time on the
+// device host (renders/encoding/RESULTS.md); exr_io_test and exr_encoder_test read every file
+// back with OpenEXR.
 #include <Imath/half.h>
 #include <libdeflate.h>
 #if defined(_OPENMP)
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/encoders/exr_libdeflate_encoder.h"
+#include "io/image/exr_image.h"
 
 namespace raystream {
 namespace {
@@ -254,9 +254,38 @@ std::vector<std::vector<unsigned char>> encode_blocks(const Channels& channels, 
 
 }  // namespace
 
-std::vector<unsigned char> encode_exr_libdeflate(int width, int height,
-                                                 const std::vector<ExrLayerView>& layers,
-                                                 ExrCompression compression) {
+const char* exr_compression_name(ExrCompression compression) {
+  switch (compression) {
+    case ExrCompression::none:
+      return "none";
+    case ExrCompression::zip:
+      return "zip";
+    case ExrCompression::zips:
+      break;
+  }
+  return "zips";
+}
+
+std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers,
+                                      ExrCompression compression) {
+  if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
+  const std::size_t pixels = std::size_t(width) * std::size_t(height);
+  std::vector<ExrLayerView> views;
+  for (const ExrLayer& layer : layers) {
+    const std::size_t n = layer.channels.size();
+    if (n == 0 || layer.values.size() != pixels * n)
+      throw std::invalid_argument("encode_exr: layer '" + layer.name + "' holds " +
+                                  std::to_string(layer.values.size()) + " values for " +
+                                  std::to_string(pixels) + " pixels of " + std::to_string(n) +
+                                  " channels");
+    views.push_back({layer.name, layer.channels, layer.values.data(), layer.half});
+  }
+  return encode_exr(width, height, views, compression);
+}
+
+std::vector<unsigned char> encode_exr(int width, int height,
+                                      const std::vector<ExrLayerView>& layers,
+                                      ExrCompression compression) {
   if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
   const Channels channels = channels_of(layers);
   std::size_t line_bytes = 0;

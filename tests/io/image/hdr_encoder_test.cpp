@@ -1,6 +1,6 @@
-// The Radiance HDR writer in parallel bands kept for encoding_bench: its run-length encoding
-// decoded by stb_image to RGBE's exact values, flat and run-length scanlines alike.
-#include "bench/encoders/hdr_band_encoder.h"
+// raystream's Radiance HDR writer in parallel bands: its run-length encoding decoded by stb_image
+// to RGBE's exact values, flat and run-length scanlines alike.
+#include "io/image/hdr_encoder.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ std::vector<float> rgbe_round_trip(const std::vector<float>& rgb) {
   return out;
 }
 
-TEST(HdrBandEncoder, RunLengthScanlinesDecodeToRgbeExactly) {
+TEST(HdrEncoder, RunLengthScanlinesDecodeToRgbeExactly) {
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   // Widths below 8 and above 32767 are written flat, the others run-length encoded.

@@ -1,6 +1,6 @@
-// EXR files written by OpenEXR's own writer: one scanline part, every layer's channels, the
-// blocks compressed on the library's thread pool at the zlib level asked for, into memory (the
-// atomic writer then puts the bytes in place, as for every other image).
+// EXR files written by OpenEXR's own writer, for encoding_bench's comparison with the renderer's
+// (io/image/exr_encoder.cpp): one scanline part, every layer's channels, the blocks compressed
+// on the library's thread pool at the zlib level asked for, into memory.
 #include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>
 #include <OpenEXR/ImfFrameBuffer.h>
@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "io/image/exr_image.h"
+#include "bench/encoders/exr_openexr_writer.h"
 
 namespace raystream {
 namespace {
@@ -77,46 +77,17 @@ std::vector<Imath::half> to_half(const float* values, std::size_t n) {
 
 }  // namespace
 
-const char* exr_compression_name(ExrCompression compression) {
-  switch (compression) {
-    case ExrCompression::none:
-      return "none";
-    case ExrCompression::zip:
-      return "zip";
-    case ExrCompression::zips:
-      break;
-  }
-  return "zips";
-}
-
 int exr_library_zip_level() {
   return Imf::Header().zipCompressionLevel();
 }
 
-std::vector<unsigned char> encode_exr(int width, int height, const std::vector<ExrLayer>& layers,
-                                      ExrCompression compression, int zip_level) {
-  if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
-  const std::size_t pixels = std::size_t(width) * std::size_t(height);
-  std::vector<ExrLayerView> views;
-  for (const ExrLayer& layer : layers) {
-    const std::size_t n = layer.channels.size();
-    if (n == 0 || layer.values.size() != pixels * n)
-      throw std::invalid_argument("encode_exr: layer '" + layer.name + "' holds " +
-                                  std::to_string(layer.values.size()) + " values for " +
-                                  std::to_string(pixels) + " pixels of " + std::to_string(n) +
-                                  " channels");
-    views.push_back({layer.name, layer.channels, layer.values.data(), layer.half});
-  }
-  return encode_exr(width, height, views, compression, zip_level);
-}
-
-std::vector<unsigned char> encode_exr(int width, int height,
-                                      const std::vector<ExrLayerView>& layers,
-                                      ExrCompression compression, int zip_level) {
-  if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr: empty image");
+std::vector<unsigned char> encode_exr_openexr(int width, int height,
+                                              const std::vector<ExrLayerView>& layers,
+                                              ExrCompression compression, int zip_level) {
+  if (width <= 0 || height <= 0) throw std::invalid_argument("encode_exr_openexr: empty image");
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
   if (zip_level < -1 || zip_level > 9)
-    throw std::invalid_argument("encode_exr: zip level " + std::to_string(zip_level));
+    throw std::invalid_argument("encode_exr_openexr: zip level " + std::to_string(zip_level));
   Imf::Header header(width, height);
   header.compression() = library_compression(compression);
   if (zip_level >= 0) header.zipCompressionLevel() = zip_level;
@@ -129,17 +100,17 @@ std::vector<unsigned char> encode_exr(int width, int height,
   for (const ExrLayerView& layer : layers) {
     const std::size_t n = layer.channels.size();
     if (n == 0 || layer.values == nullptr)
-      throw std::invalid_argument("encode_exr: layer '" + layer.name + "' has no values");
+      throw std::invalid_argument("encode_exr_openexr: layer '" + layer.name + "' has no values");
     const std::vector<Imath::half>* half =
         layer.half ? &halves.emplace_back(to_half(layer.values, pixels * n)) : nullptr;
     for (std::size_t c = 0; c < n; ++c) {
       const std::string name =
           layer.name.empty() ? layer.channels[c] : layer.name + "." + layer.channels[c];
       if (name.empty() || name.size() > 255)
-        throw std::invalid_argument("encode_exr: a channel name of " + std::to_string(name.size()) +
-                                    " characters");
+        throw std::invalid_argument("encode_exr_openexr: a channel name of " +
+                                    std::to_string(name.size()) + " characters");
       if (!names.insert(name).second)
-        throw std::invalid_argument("encode_exr: channel '" + name + "' twice");
+        throw std::invalid_argument("encode_exr_openexr: channel '" + name + "' twice");
       const Imf::PixelType type = half ? Imf::HALF : Imf::FLOAT;
       const std::size_t size = half ? sizeof(Imath::half) : sizeof(float);
       const char* base = half ? reinterpret_cast<const char*>(half->data() + c)
@@ -150,7 +121,7 @@ std::vector<unsigned char> encode_exr(int width, int height,
       pixel_bytes += size;
     }
   }
-  if (names.empty()) throw std::invalid_argument("encode_exr: no channels");
+  if (names.empty()) throw std::invalid_argument("encode_exr_openexr: no channels");
   const int threads = pool_threads();
   // Room for the blocks uncompressed, so that the stream rarely grows while the library writes.
   MemoryOut out(pixel_bytes * pixels + 4096 + 16 * std::size_t(height));

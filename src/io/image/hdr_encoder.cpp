@@ -1,4 +1,4 @@
-#include "bench/encoders/hdr_band_encoder.h"
+#include "io/image/hdr_encoder.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,8 +1,6 @@
-// The EXR writer over libdeflate kept for encoding_bench: every compression and its edge cases
+// raystream's EXR writer (libdeflate, parallel blocks): every compression and its edge cases
 // read back exactly with OpenEXR's own reader, the same bytes on any number of threads, and the
 // input it refuses.
-#include "bench/encoders/exr_libdeflate_encoder.h"
-
 #include <Imath/half.h>
 #include <OpenEXR/ImfChannelList.h>
 #include <OpenEXR/ImfFrameBuffer.h>
@@ -17,15 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "io/image/exr_image.h"
 #include "io/image/film_output.h"
 #include "temp_folder.h"
 
 namespace raystream {
 namespace {
 
-class LibdeflateExr : public test::TempFolderTest {
+class ExrEncoder : public test::TempFolderTest {
  protected:
-  LibdeflateExr() : TempFolderTest("raystream_libdeflate_exr_test_") {}
+  ExrEncoder() : TempFolderTest("raystream_libdeflate_exr_test_") {}
 };
 
 // Every channel of an EXR file as OpenEXR's own reader gives it, as floats, and its type.
@@ -83,7 +82,7 @@ const ExrCompression kCompressions[] = {ExrCompression::none, ExrCompression::zi
 // Blocks that deflate cannot shrink (random bits) stored as they are, a last ZIP block of fewer
 // than 16 scanlines, a channel name over 31 characters (the file's long-names flag), a half
 // layer; and the input it refuses.
-TEST_F(LibdeflateExr, EdgeCasesReadBackExactly) {
+TEST_F(ExrEncoder, EdgeCasesReadBackExactly) {
   const int w = 37, h = 21;  // 21 = 16 + 5 scanlines
   std::mt19937 rng(11);
   std::vector<float> noise, smooth(std::size_t(w) * h, 0.25f), halves;
@@ -99,7 +98,7 @@ TEST_F(LibdeflateExr, EdgeCasesReadBackExactly) {
                                             {"h", {"X", "Y"}, halves.data(), true}};
   for (const ExrCompression c : kCompressions) {
     SCOPED_TRACE(exr_compression_name(c));
-    write(path("edge.exr"), encode_exr_libdeflate(w, h, layers, c));
+    write(path("edge.exr"), encode_exr(w, h, layers, c));
     const ReadBack r = read_back(path("edge.exr"));
     ASSERT_EQ(r.width, w);
     ASSERT_EQ(r.height, h);
@@ -107,18 +106,18 @@ TEST_F(LibdeflateExr, EdgeCasesReadBackExactly) {
     EXPECT_EQ(wrong_values(r, layers, std::size_t(w) * h), 0u);
   }
   const ExrCompression zips = ExrCompression::zips;
-  EXPECT_THROW(encode_exr_libdeflate(0, 1, layers, zips), std::invalid_argument);
-  EXPECT_THROW(encode_exr_libdeflate(w, h, {}, zips), std::invalid_argument);
-  EXPECT_THROW(encode_exr_libdeflate(w, h, {layers[0], layers[0]}, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr(0, 1, layers, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr(w, h, std::vector<ExrLayerView>{}, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr(w, h, {layers[0], layers[0]}, zips), std::invalid_argument);
   const ExrLayerView too_long{std::string(300, 'n'), {"Y"}, smooth.data(), false};
-  EXPECT_THROW(encode_exr_libdeflate(w, h, {too_long}, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr(w, h, {too_long}, zips), std::invalid_argument);
   const ExrLayerView no_values{"s", {"Y"}, nullptr, false};
-  EXPECT_THROW(encode_exr_libdeflate(w, h, {no_values}, zips), std::invalid_argument);
+  EXPECT_THROW(encode_exr(w, h, {no_values}, zips), std::invalid_argument);
 }
 
 // A film of every layer, noisy, over several of each compression's blocks: each compression
 // reads back as film_planes made it; the same bytes on any number of threads.
-TEST_F(LibdeflateExr, FilmReadsBackExactlyOnAnyNumberOfThreads) {
+TEST_F(ExrEncoder, FilmReadsBackExactlyOnAnyNumberOfThreads) {
   const int w = 67, h = 45;
   FilmState film = empty_film(w, h, FilmLayers{true, true});
   std::mt19937 rng(11);
@@ -139,17 +138,16 @@ TEST_F(LibdeflateExr, FilmReadsBackExactlyOnAnyNumberOfThreads) {
   for (const ExrCompression c : kCompressions) {
     SCOPED_TRACE(exr_compression_name(c));
     const std::string file = path(std::string(exr_compression_name(c)) + ".exr");
-    write(file, encode_exr_libdeflate(w, h, planes.views, c));
+    write(file, encode_exr(w, h, planes.views, c));
     const ReadBack r = read_back(file);
     ASSERT_EQ(r.channels.size(), 13u);
     EXPECT_EQ(wrong_values(r, planes.views, film.pixels()), 0u);
   }
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
-  const std::vector<unsigned char> one =
-      encode_exr_libdeflate(w, h, planes.views, ExrCompression::zips);
+  const std::vector<unsigned char> one = encode_exr(w, h, planes.views, ExrCompression::zips);
   omp_set_num_threads(threads);
-  EXPECT_TRUE(one == encode_exr_libdeflate(w, h, planes.views, ExrCompression::zips));
+  EXPECT_TRUE(one == encode_exr(w, h, planes.views, ExrCompression::zips));
 }
 
 }  // namespace
