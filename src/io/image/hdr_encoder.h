@@ -2,7 +2,7 @@
 // pixel's three channels share one exponent byte, 8 bits of mantissa each; scanlines of 8 to
 // 32767 pixels run-length encoded per component (the format's "new" RLE), others flat.
 // Scanlines are independent, so bands of them are encoded in parallel: a tenth of
-// stb_image_write's time on the 16-core device host, half on 2 cores
+// stb_image_write's time on the 16-core device host, 0.4x on 2 cores
 // (renders/encoding/RESULTS.md).
 #pragma once
 
