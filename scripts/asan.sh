@@ -37,7 +37,7 @@ tests=(scene_loader_test scene_memory_test input_file_test image_output_io_test 
        render_light_sampling_test render_environment_test texture_test
        mesh_obj_loader_test mesh_geometry_test mesh_render_cpu_test
        film_cpu_test exr_io_test checkpoint_io_test gltf_loader_test scene_fingerprint_test
-       render_settings_test film_test denoise_cpu_test scene_export_test)
+       render_settings_test film_test denoise_cpu_test scene_export_test hdr_encoder_io_test)
 cmake --build build-asan -j "${JOBS:-2}" --target raystream "${tests[@]}" >build-asan/build.log 2>&1 ||
   { tail -n 50 build-asan/build.log; exit 1; }
 echo "asan: built raystream and ${#tests[@]} test binaries in $((SECONDS - start)) s"

@@ -1,9 +1,8 @@
 // raystream's EXR writer: a single-part scanline file (OpenEXR's "file layout": the magic and
 // version, the header's attributes, the offset table, then the blocks), its blocks compressed by
 // libdeflate at level 1 on OpenMP's threads, each on its own (the same bytes on any number of
-// threads). OpenEXR's own writer, even on its thread pool at level 1, took 1.9x its time on the
-// device host (renders/encoding/RESULTS.md); exr_io_test and exr_encoder_test read every file
-// back with OpenEXR.
+// threads). OpenEXR's own writer, on its thread pool at level 1, took 1.4 to 1.9x its time on the
+// device host (renders/encoding/RESULTS.md); exr_io_test reads every file back with OpenEXR.
 #include <Imath/half.h>
 #include <libdeflate.h>
 #if defined(_OPENMP)
