@@ -10,6 +10,7 @@ enum MaterialTypeTraits : unsigned {
   kTypeRough = 1u,     // ROUGHNESS
   kTypeIor = 2u,       // IOR
   kTypeTextured = 4u,  // TEXTURE (and an MTL map_Kd)
+  kTypePbr = 8u,       // METALLIC, SPECULAR, SPECULAR_COLOR and their textures (and MTL Pm, map_Pm)
 };
 
 // Every material type of the scene format, once: X(enumerator, scene-file name, traits). A type
@@ -20,7 +21,8 @@ enum MaterialTypeTraits : unsigned {
   X(emitting, "Emitting", 0u)                        \
   X(specular, "Specular", kTypeRough)                \
   X(refractive, "Refractive", kTypeRough | kTypeIor) \
-  X(plastic, "Plastic", kTypeRough | kTypeIor | kTypeTextured)
+  X(plastic, "Plastic", kTypeRough | kTypeIor | kTypeTextured)      \
+  X(pbr, "Pbr", kTypeRough | kTypeIor | kTypeTextured | kTypePbr)
 
 #define RAYSTREAM_MATERIAL_TYPE_ENUMERATOR(name, scene_name, traits) name,
 enum class MaterialType { RAYSTREAM_MATERIAL_TYPES(RAYSTREAM_MATERIAL_TYPE_ENUMERATOR) };

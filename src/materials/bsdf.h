@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <type_traits>
+#include <vector>
 
 #include "core/host_device.h"
 #include "core/sampling.h"
@@ -21,6 +22,8 @@
 #include "materials/dielectric.h"
 #include "materials/lambertian.h"
 #include "materials/material_data.h"
+#include "materials/material_eval.h"
+#include "materials/metallic_roughness.h"
 #include "materials/plastic.h"
 
 namespace raystream {
@@ -29,16 +32,14 @@ namespace raystream {
 struct NoLobe {
   static constexpr BsdfKind kKind = BsdfKind::none;
   static float alpha_of(float) { return 0.0f; }
-  RAYSTREAM_HD static bool delta(const MaterialData&) { return true; }
-  RAYSTREAM_HD static LobeSample sample(const MaterialData&, const glm::vec3&, const glm::vec3&,
-                                        float, float, float) {
+  RAYSTREAM_HD static bool delta(const BsdfParams&) { return true; }
+  RAYSTREAM_HD static LobeSample sample(const BsdfParams&, const glm::vec3&, float, float, float) {
     return LobeSample{};
   }
-  RAYSTREAM_HD static glm::vec3 eval(const MaterialData&, const glm::vec3&, const glm::vec3&,
-                                     const glm::vec3&) {
+  RAYSTREAM_HD static glm::vec3 eval(const BsdfParams&, const glm::vec3&, const glm::vec3&) {
     return glm::vec3(0.0f);
   }
-  RAYSTREAM_HD static float pdf(const MaterialData&, const glm::vec3&, const glm::vec3&) {
+  RAYSTREAM_HD static float pdf(const BsdfParams&, const glm::vec3&, const glm::vec3&) {
     return 0.0f;
   }
 };
@@ -100,36 +101,34 @@ struct LobeSet {
         return f(NoLobe{});
     }
   }
-  // Calls f(lobe, material) with the material's lobe and the material as the set sees it.
+  // Calls f(lobe, params) with the parameters' lobe and the parameters as the set sees them.
   template <class F>
-  RAYSTREAM_HD static decltype(auto) with_lobe(const MaterialData& m, F&& f) {
+  RAYSTREAM_HD static decltype(auto) with_lobe(const BsdfParams& p, F&& f) {
     if constexpr (Rough) {
-      return dispatch(m.kind, [&](auto lobe) { return f(lobe, m); });
+      return dispatch(p.kind, [&](auto lobe) { return f(lobe, p); });
     } else {
-      MaterialData smooth = m;
+      BsdfParams smooth = p;
       smooth.alpha = 0.0f;
-      return dispatch(m.kind, [&](auto lobe) { return f(lobe, smooth); });
+      return dispatch(p.kind, [&](auto lobe) { return f(lobe, smooth); });
     }
   }
-  RAYSTREAM_HD static bool delta(const MaterialData& m) {
-    return with_lobe(m,
-                     [&](auto lobe, const MaterialData& mm) { return decltype(lobe)::delta(mm); });
+  RAYSTREAM_HD static bool delta(const BsdfParams& p) {
+    return with_lobe(p, [&](auto lobe, const BsdfParams& q) { return decltype(lobe)::delta(q); });
   }
-  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
-                                        const glm::vec3& wo, float uc, float u1, float u2) {
-    return with_lobe(m, [&](auto lobe, const MaterialData& mm) {
-      return decltype(lobe)::sample(mm, albedo, wo, uc, u1, u2);
+  RAYSTREAM_HD static LobeSample sample(const BsdfParams& p, const glm::vec3& wo, float uc,
+                                        float u1, float u2) {
+    return with_lobe(p, [&](auto lobe, const BsdfParams& q) {
+      return decltype(lobe)::sample(q, wo, uc, u1, u2);
     });
   }
-  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
-                                     const glm::vec3& wo, const glm::vec3& wi) {
-    return with_lobe(m, [&](auto lobe, const MaterialData& mm) {
-      return decltype(lobe)::eval(mm, albedo, wo, wi);
-    });
-  }
-  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+  RAYSTREAM_HD static glm::vec3 eval(const BsdfParams& p, const glm::vec3& wo,
+                                     const glm::vec3& wi) {
     return with_lobe(
-        m, [&](auto lobe, const MaterialData& mm) { return decltype(lobe)::pdf(mm, wo, wi); });
+        p, [&](auto lobe, const BsdfParams& q) { return decltype(lobe)::eval(q, wo, wi); });
+  }
+  RAYSTREAM_HD static float pdf(const BsdfParams& p, const glm::vec3& wo, const glm::vec3& wi) {
+    return with_lobe(
+        p, [&](auto lobe, const BsdfParams& q) { return decltype(lobe)::pdf(q, wo, wi); });
   }
 };
 
@@ -141,9 +140,10 @@ using ClassicLobes = LobeSet<lobe_bit(BsdfKind::none) | lobe_bit(BsdfKind::kLamb
                                  lobe_bit(BsdfKind::kConductor) | lobe_bit(BsdfKind::kDielectric),
                              false, false>;
 
-// Whether a material is rough: a smooth lobe set does not cover it.
+// Whether a material is rough: a smooth lobe set does not cover it (a roughness texture may make
+// any texel rough).
 RAYSTREAM_HD inline bool is_rough(const MaterialData& m) {
-  return m.alpha >= kMinGgxAlpha;
+  return m.alpha >= kMinGgxAlpha || m.roughness_texture >= 0;
 }
 
 // What a scene's materials need of the lobe code: the lobe kinds they use (lobe_bit of each) and
@@ -171,17 +171,18 @@ RAYSTREAM_HD inline bool is_emissive(const MaterialData& m) {
   return m.emission.x > 0.0f || m.emission.y > 0.0f || m.emission.z > 0.0f;
 }
 
-// Radiance leaving the surface towards wo (unit, pointing away) with outward unit normal n.
-RAYSTREAM_HD inline glm::vec3 emitted_radiance(const MaterialData& m, const glm::vec3& wo,
-                                               const glm::vec3& n) {
-  return m.two_sided || glm::dot(wo, n) > 0.0f ? m.emission : glm::vec3(0.0f);
+// Radiance leaving the surface towards wo (unit, pointing away) with outward unit normal n, for
+// emission `emission` there (the material's, its texture read: emission_at).
+RAYSTREAM_HD inline glm::vec3 emitted_radiance(const MaterialData& m, const glm::vec3& emission,
+                                               const glm::vec3& wo, const glm::vec3& n) {
+  return m.two_sided || glm::dot(wo, n) > 0.0f ? emission : glm::vec3(0.0f);
 }
 
 // True when every direction the BSDF scatters into is a delta (or it scatters none): light
 // sampling cannot help there.
 template <class Lobe = AnyLobe>
-RAYSTREAM_HD inline bool is_specular(const MaterialData& m) {
-  return Lobe::delta(m);
+RAYSTREAM_HD inline bool is_specular(const BsdfParams& p) {
+  return Lobe::delta(p);
 }
 
 // The local frame of unit normal n.
@@ -204,14 +205,13 @@ struct BsdfSample {
 };
 
 // Samples the direction light arrives from, for light leaving towards wo (unit, away from the
-// surface) at a surface with unit outward normal n, with albedo `albedo` (the material's, or its
-// texture's). uc chooses between lobes, (u1, u2) the direction.
+// surface) at a surface with unit shading normal n, for the material's parameters there (its
+// textures read: materials/material_eval.h). uc chooses between lobes, (u1, u2) the direction.
 template <class Lobe = AnyLobe>
-RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec3& albedo,
-                                           const glm::vec3& wo, const glm::vec3& n, float uc,
-                                           float u1, float u2) {
+RAYSTREAM_HD inline BsdfSample sample_bsdf(const BsdfParams& p, const glm::vec3& wo,
+                                           const glm::vec3& n, float uc, float u1, float u2) {
   const ShadingFrame frame(n);
-  const LobeSample s = Lobe::sample(m, albedo, frame.to_local(wo), uc, u1, u2);
+  const LobeSample s = Lobe::sample(p, frame.to_local(wo), uc, u1, u2);
   BsdfSample b;
   if (!(s.pdf > 0.0f)) return b;  // no sample: zero weight, the path ends
   b.wi = glm::normalize(frame.to_world(s.wi));
@@ -223,22 +223,25 @@ RAYSTREAM_HD inline BsdfSample sample_bsdf(const MaterialData& m, const glm::vec
 
 // f(wo, wi) |cos theta_i|; zero for delta lobes.
 template <class Lobe = AnyLobe>
-RAYSTREAM_HD inline glm::vec3 eval_bsdf(const MaterialData& m, const glm::vec3& albedo,
-                                        const glm::vec3& wo, const glm::vec3& wi,
-                                        const glm::vec3& n) {
+RAYSTREAM_HD inline glm::vec3 eval_bsdf(const BsdfParams& p, const glm::vec3& wo,
+                                        const glm::vec3& wi, const glm::vec3& n) {
   const ShadingFrame frame(n);
-  return Lobe::eval(m, albedo, frame.to_local(wo), frame.to_local(wi));
+  return Lobe::eval(p, frame.to_local(wo), frame.to_local(wi));
 }
 
 // The density with which sample_bsdf draws wi given wo; zero for delta lobes.
 template <class Lobe = AnyLobe>
-RAYSTREAM_HD inline float pdf_bsdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi,
+RAYSTREAM_HD inline float pdf_bsdf(const BsdfParams& p, const glm::vec3& wo, const glm::vec3& wi,
                                    const glm::vec3& n) {
   const ShadingFrame frame(n);
-  return Lobe::pdf(m, frame.to_local(wo), frame.to_local(wi));
+  return Lobe::pdf(p, frame.to_local(wo), frame.to_local(wi));
 }
 
 // The lobe features of a scene's materials (host).
 LobeFeatures lobe_features(const MaterialData* materials, std::size_t count);
+
+// The material as the kernels see it; its texture slots become bindings appended to `bindings`
+// (host).
+MaterialData make_material_data(const Material& material, std::vector<TextureBinding>& bindings);
 
 }  // namespace raystream

@@ -58,16 +58,16 @@ RAYSTREAM_HD inline float conductor_pdf(float alpha, const glm::vec3& wo, const 
 struct Conductor {
   static constexpr BsdfKind kKind = BsdfKind::kConductor;
   static float alpha_of(float roughness) { return ggx_alpha(roughness); }
-  RAYSTREAM_HD static bool delta(const MaterialData& m) { return m.alpha < kMinGgxAlpha; }
-  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
+  RAYSTREAM_HD static bool delta(const BsdfParams& m) { return m.alpha < kMinGgxAlpha; }
+  RAYSTREAM_HD static LobeSample sample(const BsdfParams& m,
                                         const glm::vec3& wo, float, float u1, float u2) {
-    return conductor_sample(albedo, m.alpha, wo, u1, u2);
+    return conductor_sample(m.albedo, m.alpha, wo, u1, u2);
   }
-  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
+  RAYSTREAM_HD static glm::vec3 eval(const BsdfParams& m,
                                      const glm::vec3& wo, const glm::vec3& wi) {
-    return conductor_eval(albedo, m.alpha, wo, wi);
+    return conductor_eval(m.albedo, m.alpha, wo, wi);
   }
-  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+  RAYSTREAM_HD static float pdf(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& wi) {
     return conductor_pdf(m.alpha, wo, wi);
   }
 };

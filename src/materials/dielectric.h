@@ -135,16 +135,16 @@ RAYSTREAM_HD inline float dielectric_pdf(float eta, float alpha, const glm::vec3
 struct Dielectric {
   static constexpr BsdfKind kKind = BsdfKind::kDielectric;
   static float alpha_of(float roughness) { return ggx_alpha(roughness); }
-  RAYSTREAM_HD static bool delta(const MaterialData& m) { return m.alpha < kMinGgxAlpha; }
-  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
+  RAYSTREAM_HD static bool delta(const BsdfParams& m) { return m.alpha < kMinGgxAlpha; }
+  RAYSTREAM_HD static LobeSample sample(const BsdfParams& m,
                                         const glm::vec3& wo, float uc, float u1, float u2) {
-    return dielectric_sample(albedo, m.ior, m.alpha, wo, uc, u1, u2);
+    return dielectric_sample(m.albedo, m.ior, m.alpha, wo, uc, u1, u2);
   }
-  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
+  RAYSTREAM_HD static glm::vec3 eval(const BsdfParams& m,
                                      const glm::vec3& wo, const glm::vec3& wi) {
-    return dielectric_eval(albedo, m.ior, m.alpha, wo, wi);
+    return dielectric_eval(m.albedo, m.ior, m.alpha, wo, wi);
   }
-  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+  RAYSTREAM_HD static float pdf(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& wi) {
     return dielectric_pdf(m.ior, m.alpha, wo, wi);
   }
 };

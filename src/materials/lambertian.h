@@ -33,16 +33,16 @@ RAYSTREAM_HD inline float lambertian_pdf(const glm::vec3& wo, const glm::vec3& w
 struct Lambertian {
   static constexpr BsdfKind kKind = BsdfKind::kLambertian;
   static float alpha_of(float) { return 0.0f; }
-  RAYSTREAM_HD static bool delta(const MaterialData&) { return false; }
-  RAYSTREAM_HD static LobeSample sample(const MaterialData&, const glm::vec3& albedo,
+  RAYSTREAM_HD static bool delta(const BsdfParams&) { return false; }
+  RAYSTREAM_HD static LobeSample sample(const BsdfParams& m,
                                         const glm::vec3& wo, float, float u1, float u2) {
-    return lambertian_sample(albedo, wo, u1, u2);
+    return lambertian_sample(m.albedo, wo, u1, u2);
   }
-  RAYSTREAM_HD static glm::vec3 eval(const MaterialData&, const glm::vec3& albedo,
+  RAYSTREAM_HD static glm::vec3 eval(const BsdfParams& m,
                                      const glm::vec3& wo, const glm::vec3& wi) {
-    return lambertian_eval(albedo, wo, wi);
+    return lambertian_eval(m.albedo, wo, wi);
   }
-  RAYSTREAM_HD static float pdf(const MaterialData&, const glm::vec3& wo, const glm::vec3& wi) {
+  RAYSTREAM_HD static float pdf(const BsdfParams&, const glm::vec3& wo, const glm::vec3& wi) {
     return lambertian_pdf(wo, wi);
   }
 };

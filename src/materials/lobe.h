@@ -3,11 +3,24 @@
 // where the light goes (the viewer) and wi towards where it comes from.
 #pragma once
 
+#include <cstdint>
 #include <glm/glm.hpp>
 
 #include "core/host_device.h"
 
 namespace raystream {
+
+// A material's parameters at one hit, its textures read (materials/material_eval.h): what every
+// lobe's sample / eval / pdf reads. Each lobe reads its own; the others stay unread.
+struct BsdfParams {
+  glm::vec3 albedo{1.0f};  // Lambertian albedo, conductor reflectance, dielectric tint, base colour
+  std::int32_t kind = 1;   // BsdfKind (materials/material_data.h)
+  float alpha = 0.0f;      // GGX width (conductor, dielectric, plastic coat, metallic-roughness)
+  float ior = 1.5f;        // dielectric: index inside over outside
+  float metallic = 0.0f;   // metallic-roughness: the metal's share
+  float specular = 1.0f;   // metallic-roughness: KHR_materials_specular's weight of the layer
+  glm::vec3 specular_color{1.0f};  // and the colour of its normal-incidence reflectance
+};
 
 struct LobeSample {
   glm::vec3 wi{0.0f};      // unit, local frame

@@ -25,8 +25,8 @@ RAYSTREAM_HD inline float plastic_alpha(float alpha) {
   return fmaxf(alpha, kMinPlasticAlpha);
 }
 
-// The probability of sampling the coat, from the material's own albedo (not its texture's, so
-// that pdf_bsdf, which sees no texture, agrees with the sampler).
+// The probability of sampling the coat, from the albedo at the hit (its texture's included: the
+// pdf sees the same parameters as the sampler).
 RAYSTREAM_HD inline float plastic_coat_probability(const glm::vec3& albedo, float eta,
                                                    float cos_o) {
   const float f = fresnel_reflectance(fminf(fabsf(cos_o), 1.0f), 1.0f, eta);
@@ -61,17 +61,14 @@ RAYSTREAM_HD inline float plastic_pdf(const glm::vec3& albedo, float eta, float 
   return p * coat + (1.0f - p) * i.z / kPi;
 }
 
-// `albedo` may be textured; `material_albedo` is the material's own (for the lobe choice).
-RAYSTREAM_HD inline LobeSample plastic_sample(const glm::vec3& albedo,
-                                              const glm::vec3& material_albedo, float eta,
-                                              float alpha, const glm::vec3& wo, float uc, float u1,
-                                              float u2) {
+RAYSTREAM_HD inline LobeSample plastic_sample(const glm::vec3& albedo, float eta, float alpha,
+                                              const glm::vec3& wo, float uc, float u1, float u2) {
   LobeSample s;
   if (wo.z == 0.0f) return s;
   const float side = wo.z < 0.0f ? -1.0f : 1.0f;
   const glm::vec3 o(wo.x, wo.y, side * wo.z);
   glm::vec3 i;
-  if (uc < plastic_coat_probability(material_albedo, eta, o.z)) {
+  if (uc < plastic_coat_probability(albedo, eta, o.z)) {
     i = reflect_local(o, sample_ggx_visible(plastic_alpha(alpha), o, u1, u2));
     if (i.z <= 0.0f) return s;
   } else {
@@ -79,26 +76,25 @@ RAYSTREAM_HD inline LobeSample plastic_sample(const glm::vec3& albedo,
     i = glm::vec3(d.x, d.y, sqrtf(fmaxf(0.0f, 1.0f - d.x * d.x - d.y * d.y)));
   }
   s.wi = glm::vec3(i.x, i.y, side * i.z);
-  s.pdf = plastic_pdf(material_albedo, eta, alpha, wo, s.wi);
+  s.pdf = plastic_pdf(albedo, eta, alpha, wo, s.wi);
   if (s.pdf > 0.0f) s.weight = plastic_eval(albedo, eta, alpha, wo, s.wi) / s.pdf;
   return s;
 }
 
-// The lobe of a Plastic material. The coat is chosen by the material's own albedo (not its
-// texture's), so that pdf, which sees no texture, agrees with sample.
+// The lobe of a Plastic material.
 struct Plastic {
   static constexpr BsdfKind kKind = BsdfKind::kPlastic;
   static float alpha_of(float roughness) { return plastic_alpha(ggx_alpha(roughness)); }
-  RAYSTREAM_HD static bool delta(const MaterialData&) { return false; }
-  RAYSTREAM_HD static LobeSample sample(const MaterialData& m, const glm::vec3& albedo,
+  RAYSTREAM_HD static bool delta(const BsdfParams&) { return false; }
+  RAYSTREAM_HD static LobeSample sample(const BsdfParams& m,
                                         const glm::vec3& wo, float uc, float u1, float u2) {
-    return plastic_sample(albedo, m.albedo, m.ior, m.alpha, wo, uc, u1, u2);
+    return plastic_sample(m.albedo, m.ior, m.alpha, wo, uc, u1, u2);
   }
-  RAYSTREAM_HD static glm::vec3 eval(const MaterialData& m, const glm::vec3& albedo,
+  RAYSTREAM_HD static glm::vec3 eval(const BsdfParams& m,
                                      const glm::vec3& wo, const glm::vec3& wi) {
-    return plastic_eval(albedo, m.ior, m.alpha, wo, wi);
+    return plastic_eval(m.albedo, m.ior, m.alpha, wo, wi);
   }
-  RAYSTREAM_HD static float pdf(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
+  RAYSTREAM_HD static float pdf(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& wi) {
     return plastic_pdf(m.albedo, m.ior, m.alpha, wo, wi);
   }
 };

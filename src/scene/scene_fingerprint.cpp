@@ -28,8 +28,11 @@ RAYSTREAM_CHECK_FIELD_LISTS(Scene, SCENE)
 #undef RAYSTREAM_COUNT_FIELD
 
 // Triangles are hashed as bytes: no padding may hide between their fields.
-static_assert(sizeof(Triangle) ==
-              sizeof(Triangle::v) + sizeof(Triangle::n) + sizeof(int) + sizeof(Triangle::uv));
+static_assert(sizeof(Triangle) == sizeof(Triangle::v) + sizeof(Triangle::n) + sizeof(int) +
+                                      sizeof(Triangle::uv) + sizeof(Triangle::uv1) +
+                                      sizeof(Triangle::t));
+// Texture slots too.
+static_assert(sizeof(TextureSlot) == 12 * 4);
 
 void add(Hash& h, const Material& m);
 void add(Hash& h, const Object& o);
