@@ -30,6 +30,43 @@ TriangleShading triangle_shading(const Triangle& t) {
   return s;
 }
 
+// Whether a material's triangles carry details: it reads a normal map or the second set of
+// texture coordinates.
+bool needs_details(const Material& m) {
+  bool second_set = false;
+  for (const TextureSlot* slot :
+       {&m.texture, &m.metallic_texture, &m.roughness_texture, &m.specular_texture,
+        &m.specular_color_texture, &m.emission_texture, &m.normal_texture, &m.opacity_texture})
+    second_set = second_set || (slot->present() && slot->texcoord == 1);
+  return m.normal_texture.present() || second_set;
+}
+
+// The details of the triangles whose materials need them, in the scene's order.
+void add_triangle_details(const Scene& scene, SceneAcceleration& acc) {
+  std::vector<char> needed(scene.materials.size());
+  bool any = false;
+  for (std::size_t k = 0; k < scene.materials.size(); ++k) {
+    needed[k] = needs_details(scene.materials[k]);
+    any = any || needed[k];
+  }
+  if (!any) return;
+  for (std::size_t k = 0; k < scene.triangles.size(); ++k) {
+    const Triangle& t = scene.triangles[k];
+    if (t.material < 0 || std::size_t(t.material) >= needed.size() || !needed[std::size_t(t.material)])
+      continue;
+    TriangleDetail d;
+    d.t0 = t.t[0];
+    d.t1 = t.t[1];
+    d.t2 = t.t[2];
+    d.uv0 = t.uv1[0];
+    d.uv1 = t.uv1[1];
+    d.uv2 = t.uv1[2];
+    const std::size_t slot = acc.triangle_slot.empty() ? k : std::size_t(acc.triangle_slot[k]);
+    acc.shading[slot].detail = static_cast<std::int32_t>(acc.details.size());
+    acc.details.push_back(d);
+  }
+}
+
 }  // namespace
 
 SceneGeometry SceneAcceleration::geometry() const {
@@ -38,6 +75,7 @@ SceneGeometry SceneAcceleration::geometry() const {
   g.object_count = static_cast<int>(objects.size());
   g.triangles = triangles.data();
   g.triangle_shading = shading.data();
+  g.triangle_details = details.data();
   g.triangle_count = static_cast<int>(triangles.size());
   g.nodes = nodes.data();
   g.node_count = static_cast<int>(nodes.size());
@@ -80,6 +118,7 @@ SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
   const std::size_t triangle_count = scene.triangles.size();
   if (!use_bvh) {
     triangles_in_scene_order(scene, acc.triangles, acc.shading);
+    add_triangle_details(scene, acc);
     return acc;
   }
   acc.triangles.reserve(triangle_count);
@@ -129,6 +168,7 @@ SceneAcceleration build_scene_acceleration(const Scene& scene, bool use_bvh) {
       acc.primitives[k] = object_reference(static_cast<int>(p - triangle_count));
     }
   }
+  add_triangle_details(scene, acc);
   acc.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return acc;

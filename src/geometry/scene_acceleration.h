@@ -20,6 +20,9 @@ struct SceneAcceleration {
   std::vector<SceneObject> objects;  // Scene::objects, in order
   std::vector<TriangleGeometry> triangles;
   std::vector<TriangleShading> shading;
+  // The triangles' details (TriangleShading::detail), in the scene's order of the triangles that
+  // have them: those whose material reads a normal map or the second texture coordinates.
+  std::vector<TriangleDetail> details;
   // The slot in `triangles` of each scene triangle (empty: triangles keep the scene's order).
   std::vector<std::int32_t> triangle_slot;
   std::vector<BvhNode> nodes;            // empty without a BVH

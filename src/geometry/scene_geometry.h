@@ -18,6 +18,7 @@ struct SceneGeometry {
   int object_count = 0;
   const TriangleGeometry* triangles = nullptr;
   const TriangleShading* triangle_shading = nullptr;
+  const TriangleDetail* triangle_details = nullptr;  // TriangleShading::detail indexes this
   int triangle_count = 0;
   const BvhNode* nodes = nullptr;  // node 0 is the root
   int node_count = 0;              // 0: no BVH, brute force
@@ -38,6 +39,14 @@ RAYSTREAM_HD inline std::int32_t object_reference(int k) {
 // A primitive reference that names no primitive (an environment light's).
 inline constexpr std::int32_t kNoPrimitive = INT32_MIN;
 
+// What a traversal asks of a candidate hit before accepting it: the default accepts every one;
+// the integrator's alpha test (integrator/path/alpha_test.h) hides the parts of surfaces that
+// their materials' opacity cuts away. Called with the primitive reference, the barycentrics of a
+// triangle's hit and the ray.
+struct AcceptAll {
+  RAYSTREAM_HD bool operator()(std::int32_t, float, float, const Ray&) const { return true; }
+};
+
 namespace detail {
 
 // The closest hit found so far: its distance and primitive (a triangle's with barycentrics).
@@ -48,15 +57,17 @@ struct HitSearch {
   std::int32_t skip = kNoPrimitive;  // a primitive the search passes over
 };
 
-// Tests one primitive against the ray, narrowing the search. Returns true on a closer hit.
+// Tests one primitive against the ray, narrowing the search. Returns true on a closer hit (that
+// the filter accepts).
+template <class Filter = AcceptAll>
 RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref, const Ray& ray,
-                                        float t_min, HitSearch& s) {
+                                        float t_min, HitSearch& s, const Filter& accept = {}) {
   if (ref == s.skip) return false;
   if (ref >= 0) {
     float u = 0.0f, v = 0.0f;
     const float t = intersect_triangle(load_triangle(g.triangles, ref), ray.origin, ray.direction,
                                        t_min, s.t_best, u, v);
-    if (t < s.t_best) {
+    if (t < s.t_best && accept(ref, u, v, ray)) {
       s.t_best = t;
       s.primitive = ref;
       s.u = u;
@@ -66,7 +77,7 @@ RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref
     return false;
   }
   const Hit hit = intersect_object_surface(g.objects[~ref], ray, t_min);
-  if (hit.t < s.t_best) {
+  if (hit.t < s.t_best && accept(ref, 0.0f, 0.0f, ray)) {
     s.t_best = hit.t;
     s.primitive = ref;
     return true;
@@ -75,13 +86,14 @@ RAYSTREAM_HD inline bool test_primitive(const SceneGeometry& g, std::int32_t ref
 }
 
 // Walks the BVH (or every primitive without one). With `any`, stops at the first hit.
+template <class Filter = AcceptAll>
 RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_min, bool any,
-                                HitSearch& s) {
+                                HitSearch& s, const Filter& accept = {}) {
   if (g.node_count == 0) {
     for (int k = 0; k < g.triangle_count; ++k)
-      if (test_primitive(g, k, ray, t_min, s) && any) return;
+      if (test_primitive(g, k, ray, t_min, s, accept) && any) return;
     for (int k = 0; k < g.object_count; ++k)
-      if (test_primitive(g, object_reference(k), ray, t_min, s) && any) return;
+      if (test_primitive(g, object_reference(k), ray, t_min, s, accept) && any) return;
     return;
   }
   const glm::vec3 inv_d = reciprocal_direction(ray.direction);
@@ -99,7 +111,7 @@ RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_
     if (n.count > 0) {
       for (int k = n.offset; k < n.offset + n.count; ++k) {
         const std::int32_t ref = triangles_only ? k : g.primitives[k];
-        if (test_primitive(g, ref, ray, t_min, s) && any) return;
+        if (test_primitive(g, ref, ray, t_min, s, accept) && any) return;
       }
     } else {
       // Both children's boxes; the child visited next is already loaded (no second read).
@@ -143,10 +155,12 @@ RAYSTREAM_HD inline void search(const SceneGeometry& g, const Ray& ray, float t_
 }  // namespace detail
 
 // The closest hit with t > t_min over all primitives (t == kNoHit: none).
+template <class Filter = AcceptAll>
 RAYSTREAM_HD inline HitRecord nearest_hit(const SceneGeometry& g, const Ray& ray,
-                                          float t_min = kMinHitDistance) {
+                                          float t_min = kMinHitDistance,
+                                          const Filter& accept = {}) {
   detail::HitSearch s;
-  detail::search(g, ray, t_min, false, s);
+  detail::search(g, ray, t_min, false, s, accept);
   HitRecord r;
   r.t = s.t_best;
   r.primitive = s.primitive;
@@ -170,17 +184,40 @@ RAYSTREAM_HD inline Hit surface_at(const SceneGeometry& g, const Ray& ray, const
     const float u = r.barycentrics.x, v = r.barycentrics.y;
     Hit hit;
     hit.t = r.t;
-    hit.normal = triangle_hit_normal(load_triangle(g.triangles, r.primitive), shading,
-                                     ray.direction, u, v);
+    const TriangleGeometry tri = load_triangle(g.triangles, r.primitive);
+    hit.normal = triangle_hit_normal(tri, shading, ray.direction, u, v);
+    hit.geometric_normal = triangle_face_normal(tri);
     hit.material = shading.material;
     hit.light = shading.light;
     hit.uv = (1.0f - u - v) * shading.uv0 + u * shading.uv1 + v * shading.uv2;
+    hit.uv1 = hit.uv;
     return hit;
   }
   const SceneObject& object = g.objects[~r.primitive];
   Hit hit = object_surface(object, ray, r.t);
   if (g.object_uvs) hit.uv = object_uv(object, ray, r.t);
+  hit.uv1 = hit.uv;
+  hit.geometric_normal = hit.normal;
   return hit;
+}
+
+// What a hit's textures need beyond surface_at: a triangle's second texture coordinates and
+// tangent (where it has details), and the ratio of its uv area to its world area (for the level
+// of detail of texture lookups). Objects have neither.
+RAYSTREAM_HD inline void add_texture_details(const SceneGeometry& g, const HitRecord& r, Hit& hit) {
+  if (!r.hit() || r.primitive < 0) return;
+  const TriangleShading& shading = g.triangle_shading[r.primitive];
+  const TriangleGeometry tri = load_triangle(g.triangles, r.primitive);
+  const glm::vec2 du1 = shading.uv1 - shading.uv0, du2 = shading.uv2 - shading.uv0;
+  const float uv_area = fabsf(du1.x * du2.y - du1.y * du2.x);
+  const float world_area = glm::length(glm::cross(tri.e1, tri.e2));
+  hit.texel_ratio = uv_area > 0.0f && world_area > 0.0f ? 0.5f * log2f(uv_area / world_area) : 0.0f;
+  if (shading.detail < 0 || g.triangle_details == nullptr) return;
+  const TriangleDetail d = g.triangle_details[shading.detail];
+  const float u = r.barycentrics.x, v = r.barycentrics.y, w = 1.0f - u - v;
+  hit.uv1 = w * d.uv0 + u * d.uv1 + v * d.uv2;
+  hit.tangent = glm::vec4(w * glm::vec3(d.t0) + u * glm::vec3(d.t1) + v * glm::vec3(d.t2),
+                          d.t0.w < 0.0f ? -1.0f : 1.0f);
 }
 
 // Closest hit with t > t_min over all primitives, or a Hit with t == kNoHit: nearest_hit, then
@@ -191,10 +228,12 @@ RAYSTREAM_HD inline Hit closest_hit(const SceneGeometry& g, const Ray& ray,
 }
 
 // True when anything lies along the ray with t in (t_min, t_max) (for shadow rays).
-RAYSTREAM_HD inline bool any_hit(const SceneGeometry& g, const Ray& ray, float t_min, float t_max) {
+template <class Filter = AcceptAll>
+RAYSTREAM_HD inline bool any_hit(const SceneGeometry& g, const Ray& ray, float t_min, float t_max,
+                                 const Filter& accept = {}) {
   detail::HitSearch s;
   s.t_best = t_max;
-  detail::search(g, ray, t_min, true, s);
+  detail::search(g, ray, t_min, true, s, accept);
   return s.t_best < t_max;
 }
 
@@ -206,13 +245,15 @@ RAYSTREAM_HD inline bool any_hit(const SceneGeometry& g, const Ray& ray, float t
 // misses the light's primitive (by rounding, at its edge) does not see it, as a BSDF-sampled ray
 // along it would not. Light samplers return no sample on a closed light's far side (the near side
 // hides it), since this test cannot tell the two sides' hits apart.
-RAYSTREAM_HD inline bool sees_light(const SceneGeometry& g, const Ray& ray, std::int32_t light) {
+template <class Filter = AcceptAll>
+RAYSTREAM_HD inline bool sees_light(const SceneGeometry& g, const Ray& ray, std::int32_t light,
+                                    const Filter& accept = {}) {
   detail::HitSearch s;
-  if (light != kNoPrimitive && !detail::test_primitive(g, light, ray, kMinHitDistance, s))
+  if (light != kNoPrimitive && !detail::test_primitive(g, light, ray, kMinHitDistance, s, accept))
     return false;
   const float t_light = s.t_best;
   s.skip = light;
-  detail::search(g, ray, kMinHitDistance, true, s);
+  detail::search(g, ray, kMinHitDistance, true, s, accept);
   return !(s.t_best < t_light);
 }
 

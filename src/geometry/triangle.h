@@ -22,6 +22,16 @@ struct TriangleShading {
   std::int32_t material = 0;
   std::int32_t light = -1;                    // index into the light table, -1: not emissive
   glm::vec2 uv0{0.0f}, uv1{0.0f}, uv2{0.0f};  // the corners' texture coordinates
+  // Index into SceneGeometry::triangle_details, -1: none (the triangle's material reads neither
+  // a normal map nor the second set of texture coordinates, so it carries neither).
+  std::int32_t detail = -1;
+};
+
+// What only some triangles need: the corners' tangents (xyz, handedness w) for normal maps and
+// their second set of texture coordinates.
+struct TriangleDetail {
+  glm::vec4 t0{0.0f}, t1{0.0f}, t2{0.0f};
+  glm::vec2 uv0{0.0f}, uv1{0.0f}, uv2{0.0f};
 };
 
 // Reads triangle i (on the device through the read-only cache).

@@ -37,9 +37,24 @@ std::uint64_t bytes_of(const std::vector<T>& v) {
 
 std::vector<MaterialData> scene_materials(const Scene& scene) {
   std::vector<MaterialData> materials;
+  std::vector<TextureBinding> bindings;
   materials.reserve(scene.materials.size());
-  for (const Material& m : scene.materials) materials.push_back(make_material_data(m));
+  for (const Material& m : scene.materials) materials.push_back(make_material_data(m, bindings));
   return materials;
+}
+
+std::vector<TextureBinding> scene_bindings(const Scene& scene) {
+  std::vector<TextureBinding> bindings;
+  for (const Material& m : scene.materials) make_material_data(m, bindings);
+  return bindings;
+}
+
+std::vector<TextureView> host_texture_views(const Scene& scene) {
+  std::vector<TextureView> views;
+  for (const TextureImage& image : scene.textures)
+    views.push_back(TextureView{image.texels.empty() ? nullptr : image.texels.data(), image.width,
+                                image.height});
+  return views;
 }
 
 SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
@@ -73,8 +88,11 @@ void SceneUpload::prepare_on_host(const Scene& scene, const std::vector<Material
   // build polls within, the other phases between.
   acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
   poll_stop();
+  bindings_ = scene_bindings(scene);
+  const std::vector<TextureView> views = host_texture_views(scene);
   lights_ = build_light_table(scene, acceleration_, materials,
-                              environment_power_estimate(scene.environment) / (4.0f * kPi));
+                              environment_power_estimate(scene.environment) / (4.0f * kPi),
+                              MaterialTextures{views.data(), bindings_.data()});
   poll_stop();
   if (bvh == SceneBvh::lbvh) {
     object_boxes_.resize(scene.objects.size());
@@ -100,6 +118,9 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
   environment_conditional_ =
       Buffer<float>(ex, "environment CDFs (columns)", environment.conditional_cdf.size(), tally);
   textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
+  binding_buffer_ = Buffer<TextureBinding>(ex, "texture bindings", bindings_.size(), tally);
+  details_ = Buffer<TriangleDetail>(ex, "triangle tangents and uvs", acceleration_.details.size(),
+                                    tally);
   light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
   light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);
 #define RAYSTREAM_LIGHT_BUFFER(type, kind, array) \
@@ -112,6 +133,8 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
   upload(ex, environment_marginal_, environment.marginal_cdf);
   upload(ex, environment_conditional_, environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
+  upload(ex, binding_buffer_, bindings_);
+  upload(ex, details_, acceleration_.details);
 #define RAYSTREAM_LIGHT_UPLOAD(type, kind, array) upload(ex, kind##_lights_, lights_.array);
   RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_UPLOAD)
 #undef RAYSTREAM_LIGHT_UPLOAD
@@ -159,12 +182,14 @@ void SceneUpload::set_executor_view(const Scene& scene, int width, int height) {
   view_.geometry.objects = objects_.data();
   view_.geometry.triangles = triangles_.data();
   view_.geometry.triangle_shading = shading_.data();
+  view_.geometry.triangle_details = details_.data();
   view_.geometry.nodes = nodes_.data();
   view_.geometry.primitives = primitives_.data();
   view_.materials = materials_.data();
   view_.material_count = static_cast<int>(scene.materials.size());
   view_.camera = make_camera_frame(scene.camera, width, height);
-  view_.textures = textures_.data();
+  view_.textures.views = textures_.data();
+  view_.textures.bindings = binding_buffer_.data();
   view_.lights = host_lights_view(lights_);  // the counts; the executor's pointers below
   view_.lights.lights = light_buffer_.data();
   view_.lights.cdf = light_cdf_.data();

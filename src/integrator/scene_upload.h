@@ -22,6 +22,10 @@ namespace raystream {
 
 // The scene's materials as the stages read them (make_material_data of each).
 std::vector<MaterialData> scene_materials(const Scene& scene);
+// The texture bindings the materials' parameters index (make_material_data's, in order).
+std::vector<TextureBinding> scene_bindings(const Scene& scene);
+// Views of the scene's textures in host memory (valid while the scene lives).
+std::vector<TextureView> host_texture_views(const Scene& scene);
 
 // The acceleration structure a render uses.
 enum class SceneBvh { none, sah, lbvh };
@@ -62,6 +66,9 @@ class SceneUpload {
   Buffer<float> environment_conditional_;
   std::vector<Buffer<glm::vec4>> texels_;  // one per texture
   Buffer<TextureView> textures_;
+  std::vector<TextureBinding> bindings_;
+  Buffer<TextureBinding> binding_buffer_;
+  Buffer<TriangleDetail> details_;
   LightTable lights_;
   Buffer<Light> light_buffer_;
 #define RAYSTREAM_LIGHT_BUFFER(type, kind, array) Buffer<type> kind##_lights_;

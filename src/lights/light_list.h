@@ -49,6 +49,7 @@ struct LightSample {
   glm::vec3 radiance{0.0f};  // arriving along -wi (zero: no sample)
   float pdf = 0.0f;          // solid angle, including the pick probability
   std::int32_t primitive = kNoPrimitive;  // the light's primitive, for the shadow ray
+  glm::vec2 barycentrics{0.0f};  // a triangle light's point (of its second and third corners)
 };
 
 inline constexpr float kNoLightDistance = 3.0e38f;

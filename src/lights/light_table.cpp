@@ -13,8 +13,10 @@ namespace {
 // it has none (a primitive of no area is no light).
 template <class K>
 int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& shapes, const K& shape,
-              Light light) {
-  const double p = shape.power(light);
+              Light light, const glm::vec3& texture_mean = glm::vec3(1.0f)) {
+  Light powered = light;
+  powered.emission *= texture_mean;
+  const double p = shape.power(powered);
   if (!(p > 0.0)) return -1;
   light.kind = static_cast<std::int32_t>(K::kKind);
   light.index = static_cast<std::int32_t>(shapes.size());
@@ -24,12 +26,37 @@ int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& sha
   return static_cast<int>(table.lights.size()) - 1;
 }
 
+// The mean of a triangle's emission texture: the texture read at 64 points spread evenly over
+// the triangle (an 8 x 8 grid of barycentric cells, each cell's centre: the pick only needs a
+// fair estimate, the light samples read the texture where they land).
+glm::vec3 emission_texture_mean(const MaterialTextures& textures, const MaterialData& m,
+                                const TriangleShading& s, const TriangleDetail* detail) {
+  if (m.emission_texture < 0 || textures.views == nullptr) return glm::vec3(1.0f);
+  constexpr int kCells = 8;
+  glm::dvec3 sum(0.0);
+  int count = 0;
+  for (int i = 0; i < kCells; ++i) {
+    for (int j = 0; j < kCells - i; ++j) {
+      // Cells of the grid u = i / kCells, v = j / kCells: the upright ones' centroids.
+      const float u = (float(i) + 1.0f / 3.0f) / kCells, v = (float(j) + 1.0f / 3.0f) / kCells;
+      const float w = 1.0f - u - v;
+      TexCoords tc;
+      tc.uv0 = w * s.uv0 + u * s.uv1 + v * s.uv2;
+      tc.uv1 = detail ? w * detail->uv0 + u * detail->uv1 + v * detail->uv2 : tc.uv0;
+      tc.lod = -100.0f;
+      sum += glm::dvec3(glm::vec3(read_binding(textures, m.emission_texture, tc)));
+      ++count;
+    }
+  }
+  return glm::vec3(sum / double(count));
+}
+
 // The emissive triangles' lights, in the scene's order whatever order the triangles are stored
 // in, so the light picks (and with them the image) do not depend on the BVH; lo and hi grow to
 // the triangles' bounds.
 void add_triangle_lights(SceneAcceleration& acc, const std::vector<MaterialData>& materials,
-                         LightTable& table, std::vector<double>& power, glm::vec3& lo,
-                         glm::vec3& hi) {
+                         const MaterialTextures& textures, LightTable& table,
+                         std::vector<double>& power, glm::vec3& lo, glm::vec3& hi) {
   const bool reordered = !acc.triangle_slot.empty();
   const auto slot = [&](std::size_t k) {
     return reordered ? static_cast<std::size_t>(acc.triangle_slot[k]) : k;
@@ -78,7 +105,10 @@ void add_triangle_lights(SceneAcceleration& acc, const std::vector<MaterialData>
       light.emission = m.emission;
       light.two_sided = m.two_sided;
       light.primitive = static_cast<std::int32_t>(t);
-      const int k_light = add_light(table, power, table.triangles, shape, light);
+      const TriangleDetail* detail =
+          s.detail >= 0 ? &acc.details[static_cast<std::size_t>(s.detail)] : nullptr;
+      const int k_light = add_light(table, power, table.triangles, shape, light,
+                                    emission_texture_mean(textures, m, s, detail));
       if (k_light >= 0) s.light = k_light;
     }
   }
@@ -88,12 +118,13 @@ void add_triangle_lights(SceneAcceleration& acc, const std::vector<MaterialData>
 
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
                              const std::vector<MaterialData>& materials,
-                             float environment_mean_luminance) {
+                             float environment_mean_luminance,
+                             const MaterialTextures& textures) {
   LightTable table;
   // One infinite power would make every pick NaN.
   std::vector<double> power;
   glm::vec3 lo(1e30f), hi(-1e30f);
-  add_triangle_lights(acc, materials, table, power, lo, hi);
+  add_triangle_lights(acc, materials, textures, table, power, lo, hi);
   for (std::size_t k = 0; k < acc.objects.size(); ++k) {
     const Object& object = scene.objects[k];
     glm::vec3 olo, ohi;
@@ -102,7 +133,7 @@ LightTable build_light_table(const Scene& scene, SceneAcceleration& acc,
     hi = glm::max(hi, ohi);
     SceneObject& o = acc.objects[k];
     const MaterialData& m = materials[static_cast<std::size_t>(o.material)];
-    if (!is_emissive(m)) continue;
+    if (!is_emissive(m) || m.emission_texture >= 0) continue;
     Light light;
     light.emission = m.emission;
     light.two_sided = m.two_sided;

@@ -33,8 +33,13 @@ LightsView host_lights_view(const LightTable& table);
 // the sphere that bounds the scene (`environment_mean_luminance` 0: no environment light). The
 // powers are summed in double (a lamp of radiance near the float limit has a power beyond it);
 // the CDF is the primitives library's inclusive scan of them.
+// A triangle whose material has an emission texture is picked by its power with the texture's
+// mean over the triangle (`textures`: host views; without them the factor alone); a sphere or
+// cube with one is no light (BSDF sampling alone finds it: its light samples could not read the
+// texture).
 LightTable build_light_table(const Scene& scene, SceneAcceleration& acceleration,
                              const std::vector<MaterialData>& materials,
-                             float environment_mean_luminance);
+                             float environment_mean_luminance,
+                             const MaterialTextures& textures = MaterialTextures{});
 
 }  // namespace raystream

@@ -20,7 +20,9 @@ struct TriangleLight {
     const float r = sqrtf(u1);
     const glm::vec3 q = p + r * (1.0f - u2) * e1 + r * u2 * e2;  // barycentrics uniform
     const glm::vec3 n = glm::normalize(glm::cross(e1, e2));
-    return sample_area_point(light, x, q, n, 1.0f / area);
+    LightSample s = sample_area_point(light, x, q, n, 1.0f / area);
+    s.barycentrics = glm::vec2(r * (1.0f - u2), r * u2);
+    return s;
   }
 
   RAYSTREAM_HD float pdf(const Light& light, const glm::vec3& x, const glm::vec3& q,

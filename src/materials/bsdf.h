@@ -153,8 +153,9 @@ struct LobeFeatures {
   unsigned mask = kAllLobes;
   bool textured = true;
   bool rough = true;
-  // Whether the classic set renders the scene as AnyLobe would.
-  RAYSTREAM_HD bool classic() const { return ClassicLobes::covers(mask, textured, rough); }
+  bool alpha = true;  // some material cuts its surface by opacity (integrator/path/alpha_test.h)
+  // Whether the classic set renders the scene as AnyLobe would (it has no alpha test).
+  RAYSTREAM_HD bool classic() const { return !alpha && ClassicLobes::covers(mask, textured, rough); }
 };
 
 // Whether a lobe's materials may be textured, so that code compiled without textures leaves the

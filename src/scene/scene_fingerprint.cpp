@@ -32,7 +32,7 @@ static_assert(sizeof(Triangle) == sizeof(Triangle::v) + sizeof(Triangle::n) + si
                                       sizeof(Triangle::uv) + sizeof(Triangle::uv1) +
                                       sizeof(Triangle::t));
 // Texture slots too.
-static_assert(sizeof(TextureSlot) == 12 * 4);
+static_assert(sizeof(TextureSlot) == 11 * 4);
 
 void add(Hash& h, const Material& m);
 void add(Hash& h, const Object& o);

@@ -189,24 +189,24 @@ TEST(Fresnel, DielectricSideBySignOfCosine) {
 
 // ---- Materials --------------------------------------------------------------------------------
 
-MaterialData lambertian_material(glm::vec3 albedo = glm::vec3(1.0f)) {
-  MaterialData m;
+BsdfParams lambertian_material(glm::vec3 albedo = glm::vec3(1.0f)) {
+  BsdfParams m;
   m.kind = static_cast<std::int32_t>(BsdfKind::kLambertian);
   m.albedo = albedo;
   return m;
 }
 
-MaterialData conductor_material(float roughness, glm::vec3 color = glm::vec3(1.0f)) {
-  MaterialData m;
+BsdfParams conductor_material(float roughness, glm::vec3 color = glm::vec3(1.0f)) {
+  BsdfParams m;
   m.kind = static_cast<std::int32_t>(BsdfKind::kConductor);
   m.albedo = color;
   m.alpha = ggx_alpha(roughness);
   return m;
 }
 
-MaterialData dielectric_material(float roughness, float ior = 1.5f,
+BsdfParams dielectric_material(float roughness, float ior = 1.5f,
                                  glm::vec3 tint = glm::vec3(1.0f)) {
-  MaterialData m;
+  BsdfParams m;
   m.kind = static_cast<std::int32_t>(BsdfKind::kDielectric);
   m.albedo = tint;
   m.ior = ior;
@@ -214,8 +214,24 @@ MaterialData dielectric_material(float roughness, float ior = 1.5f,
   return m;
 }
 
-MaterialData plastic_material(float roughness, glm::vec3 base = glm::vec3(0.8f, 0.5f, 0.3f)) {
-  MaterialData m;
+// glTF's metallic-roughness model (KHR_materials_specular's factors too).
+BsdfParams metallic_roughness_material(float roughness, float metallic,
+                                       glm::vec3 base = glm::vec3(0.8f, 0.5f, 0.3f),
+                                       float specular = 1.0f,
+                                       glm::vec3 specular_color = glm::vec3(1.0f)) {
+  BsdfParams m;
+  m.kind = static_cast<std::int32_t>(BsdfKind::kMetallicRoughness);
+  m.albedo = base;
+  m.ior = 1.5f;
+  m.alpha = MetallicRoughness::alpha_of(roughness);
+  m.metallic = metallic;
+  m.specular = specular;
+  m.specular_color = specular_color;
+  return m;
+}
+
+BsdfParams plastic_material(float roughness, glm::vec3 base = glm::vec3(0.8f, 0.5f, 0.3f)) {
+  BsdfParams m;
   m.kind = static_cast<std::int32_t>(BsdfKind::kPlastic);
   m.albedo = base;
   m.ior = 1.5f;
@@ -223,9 +239,9 @@ MaterialData plastic_material(float roughness, glm::vec3 base = glm::vec3(0.8f, 
   return m;
 }
 
-BsdfSample sample(const MaterialData& m, const glm::vec3& wo, const glm::vec3& n, Rng& rng) {
+BsdfSample sample(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& n, Rng& rng) {
   const float uc = rng.next_float(), u1 = rng.next_float(), u2 = rng.next_float();
-  return sample_bsdf(m, m.albedo, wo, n, uc, u1, u2);
+  return sample_bsdf(m, wo, n, uc, u1, u2);
 }
 
 // A sample the path goes on with.
@@ -239,7 +255,7 @@ const glm::vec3 kNormal = glm::normalize(glm::vec3(0.3f, -0.5f, 0.81f));
 
 struct BsdfCase {
   std::string name;
-  MaterialData m;
+  BsdfParams m;
   float cos_o;  // signed: below zero, wo is below the surface (inside the dielectric)
   glm::vec3 wo() const {
     const float s = std::sqrt(std::max(0.0f, 1.0f - cos_o * cos_o));
@@ -271,6 +287,20 @@ std::vector<BsdfCase> bsdf_cases() {
       cases.push_back({name("plastic", r, c), plastic_material(r), c});
   cases.push_back(
       {name("plastic white", 0.4f, 0.5f), plastic_material(0.4f, glm::vec3(1.0f)), 0.5f});
+  // The metallic-roughness mixture: dielectric, metal, mixed, and KHR_materials_specular's
+  // coloured, weaker layer.
+  for (float r : {0.3f, 0.7f})
+    for (float metal : {0.0f, 0.5f, 1.0f})
+      for (float c : {0.9f, 0.3f, -0.5f})
+        cases.push_back({name(metal == 0.0f ? "metallic-roughness dielectric"
+                                            : (metal == 1.0f ? "metallic-roughness metal"
+                                                             : "metallic-roughness half metal"),
+                              r, c),
+                         metallic_roughness_material(r, metal), c});
+  cases.push_back({name("metallic-roughness specular 0.5 tinted", 0.4f, 0.6f),
+                   metallic_roughness_material(0.4f, 0.2f, glm::vec3(0.3f, 0.6f, 0.9f), 0.5f,
+                                               glm::vec3(1.0f, 0.5f, 0.2f)),
+                   0.6f});
   return cases;
 }
 
@@ -290,7 +320,7 @@ struct SideIntegrals {
   double pdf[2] = {0.0, 0.0}, eval[2] = {0.0, 0.0};  // [0] wo's side, [1] the other
 };
 
-SideIntegrals integrate_over_sphere(const MaterialData& m, const glm::vec3& wo, int n_theta,
+SideIntegrals integrate_over_sphere(const BsdfParams& m, const glm::vec3& wo, int n_theta,
                                     int n_phi) {
   const ShadingFrame frame(kNormal);
   const bool wo_up = glm::dot(wo, kNormal) > 0.0f;
@@ -312,7 +342,7 @@ SideIntegrals integrate_over_sphere(const MaterialData& m, const glm::vec3& wo, 
           frame.to_world(glm::vec3(static_cast<float>(st * cos_phi[j]),
                                    static_cast<float>(st * sin_phi[j]), static_cast<float>(ct)));
       pdf += pdf_bsdf(m, wo, wi, kNormal);
-      eval += eval_bsdf(m, m.albedo, wo, wi, kNormal).x;
+      eval += eval_bsdf(m, wo, wi, kNormal).x;
     }
     total.pdf[side] += pdf * st * d_theta * d_phi;
     total.eval[side] += eval * st * d_theta * d_phi;
@@ -342,7 +372,7 @@ struct SampleStats {
   double side_weight_error(int s) const { return mean_error(side_sum[s], side_sq[s], samples); }
 };
 
-SampleStats sample_stats(const MaterialData& m, const glm::vec3& wo, const glm::vec3& n,
+SampleStats sample_stats(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& n,
                          int samples, std::uint32_t stream) {
   SampleStats st;
   Rng rng(stream, 0, 0, 20240611);
@@ -514,7 +544,7 @@ TEST(BsdfProperties, SampledDirectionsFollowThePdf) {
     const BsdfCase& k = cases[c];
     SCOPED_TRACE(k.name);
     const glm::vec3 wo = k.wo();
-    const MaterialData m = k.m;
+    const BsdfParams m = k.m;
     const ChiSquareResult r = chi_square_of_sampler(
         [&](Rng& rng, glm::vec3& wi) {
           const BsdfSample s = sample(m, wo, kNormal, rng);
@@ -534,11 +564,11 @@ TEST(BsdfProperties, SampledDirectionsFollowThePdf) {
 // The test above can fail: cosine-weighted directions against the rough conductor's pdf, and the
 // rough conductor's samples against the pdf of a lobe 10% wider.
 TEST(BsdfProperties, ChiSquareRejectsAWrongPdf) {
-  const glm::vec3 wo = BsdfCase{"", MaterialData{}, 0.7f}.wo();
-  const MaterialData rough = conductor_material(0.5f);
-  MaterialData wider = rough;
+  const glm::vec3 wo = BsdfCase{"", BsdfParams{}, 0.7f}.wo();
+  const BsdfParams rough = conductor_material(0.5f);
+  BsdfParams wider = rough;
   wider.alpha *= 1.1f;
-  const MaterialData diffuse = lambertian_material();
+  const BsdfParams diffuse = lambertian_material();
   const ChiSquareResult cosine_vs_rough = chi_square_of_sampler(
       [&](Rng& rng, glm::vec3& wi) {
         const BsdfSample s = sample(diffuse, wo, kNormal, rng);
@@ -583,7 +613,7 @@ TEST(BsdfProperties, SamplePdfAndWeightMatchPdfAndEval) {
       const float cos_i = glm::dot(s.wi, kNormal);
       if (std::fabs(cos_i) < 1e-3f || s.pdf < 1e-3f) continue;  // grazing: rounding dominates
       const float pdf = pdf_bsdf(k.m, wo, s.wi, kNormal);
-      const glm::vec3 f = eval_bsdf(k.m, k.m.albedo, wo, s.wi, kNormal);
+      const glm::vec3 f = eval_bsdf(k.m, wo, s.wi, kNormal);
       ASSERT_NEAR(pdf, s.pdf, 1e-3f * s.pdf) << "wi.z " << cos_i;
       ASSERT_NEAR(s.weight.x, f.x / s.pdf, 1e-3f * s.weight.x + 1e-6f) << "wi.z " << cos_i;
       ++compared;
@@ -602,8 +632,8 @@ glm::vec3 uniform_sphere(Rng& rng) {
 }
 
 // f(wo, wi) = eval_bsdf / |cos theta_i|.
-double bsdf_value(const MaterialData& m, const glm::vec3& wo, const glm::vec3& wi) {
-  return eval_bsdf(m, m.albedo, wo, wi, kNormal).x / std::fabs(glm::dot(wi, kNormal));
+double bsdf_value(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& wi) {
+  return eval_bsdf(m, wo, wi, kNormal).x / std::fabs(glm::dot(wi, kNormal));
 }
 
 // Reflection: f(wo, wi) = f(wi, wo) for the Lambertian, the conductor and the dielectric.
@@ -617,14 +647,14 @@ double bsdf_value(const MaterialData& m, const glm::vec3& wo, const glm::vec3& w
 // relation f(wo, wi) / eta_o^2 = f(wi, wo) / eta_i^2 instead.) This is the adjoint BTDF, which
 // carries radiance / eta^2: the scaling cancels for paths that start and end outside.
 TEST(BsdfProperties, Reciprocity) {
-  const MaterialData materials[] = {lambertian_material(glm::vec3(0.7f)),
+  const BsdfParams materials[] = {lambertian_material(glm::vec3(0.7f)),
                                     conductor_material(0.2f),
                                     conductor_material(0.5f),
                                     conductor_material(1.0f),
                                     dielectric_material(0.3f),
                                     dielectric_material(0.7f)};
   const ShadingFrame frame(kNormal);
-  for (const MaterialData& m : materials) {
+  for (const BsdfParams& m : materials) {
     SCOPED_TRACE("kind " + std::to_string(m.kind) + " alpha " + std::to_string(m.alpha));
     Rng rng(static_cast<std::uint32_t>(m.kind), 3, 0, 99);
     int reflections = 0, transmissions = 0;
@@ -664,7 +694,7 @@ TEST(BsdfProperties, Reciprocity) {
     }
   }
   // The plain reciprocity does not hold for the transmission: one pair, out of and into glass.
-  const MaterialData glass = dielectric_material(0.5f);
+  const BsdfParams glass = dielectric_material(0.5f);
   const glm::vec3 wo = frame.to_world(glm::normalize(glm::vec3(0.3f, 0.1f, 0.9f)));
   const glm::vec3 wi = frame.to_world(glm::normalize(glm::vec3(-0.2f, -0.05f, -0.95f)));
   const double a = bsdf_value(glass, wo, wi), b = bsdf_value(glass, wi, wo);
@@ -761,9 +791,9 @@ TEST(BsdfProperties, RoughConductorAlbedoAtNormalIncidence) {
 TEST(Bsdf, MirrorReflects) {
   const glm::vec3 n(0.0f, 1.0f, 0.0f);
   const glm::vec3 d = glm::normalize(glm::vec3(1.0f, -1.0f, 0.5f));  // the arriving ray
-  const MaterialData mirror = conductor_material(0.0f, glm::vec3(0.9f, 0.8f, 0.7f));
+  const BsdfParams mirror = conductor_material(0.0f, glm::vec3(0.9f, 0.8f, 0.7f));
   ASSERT_TRUE(is_specular(mirror));
-  const BsdfSample s = sample_bsdf(mirror, mirror.albedo, -d, n, 0.3f, 0.6f, 0.1f);
+  const BsdfSample s = sample_bsdf(mirror, -d, n, 0.3f, 0.6f, 0.1f);
   EXPECT_NEAR(s.wi.x, d.x, 1e-5f);
   EXPECT_NEAR(s.wi.y, -d.y, 1e-5f);
   EXPECT_NEAR(s.wi.z, d.z, 1e-5f);
@@ -772,9 +802,9 @@ TEST(Bsdf, MirrorReflects) {
   EXPECT_EQ(s.pdf, 1.0f);
   // A delta lobe has no density and no value for any given pair.
   EXPECT_EQ(pdf_bsdf(mirror, -d, s.wi, n), 0.0f);
-  EXPECT_EQ(eval_bsdf(mirror, mirror.albedo, -d, s.wi, n), glm::vec3(0.0f));
+  EXPECT_EQ(eval_bsdf(mirror, -d, s.wi, n), glm::vec3(0.0f));
   // From behind the surface the mirror reflects on that side.
-  const BsdfSample back = sample_bsdf(mirror, mirror.albedo, d, n, 0.3f, 0.6f, 0.1f);
+  const BsdfSample back = sample_bsdf(mirror, d, n, 0.3f, 0.6f, 0.1f);
   EXPECT_NEAR(back.wi.x, -d.x, 1e-5f);
   EXPECT_NEAR(back.wi.y, d.y, 1e-5f);
   EXPECT_NEAR(back.wi.z, -d.z, 1e-5f);
@@ -782,14 +812,14 @@ TEST(Bsdf, MirrorReflects) {
 }
 
 TEST(Bsdf, NoneScattersNothing) {
-  MaterialData black;
+  BsdfParams black;
   black.kind = static_cast<std::int32_t>(BsdfKind::none);
   const glm::vec3 n(0.0f, 0.0f, 1.0f), wo = glm::normalize(glm::vec3(0.2f, 0.1f, 0.9f));
   EXPECT_TRUE(is_specular(black));
-  const BsdfSample s = sample_bsdf(black, glm::vec3(1.0f), wo, n, 0.5f, 0.5f, 0.5f);
+  const BsdfSample s = sample_bsdf(black, wo, n, 0.5f, 0.5f, 0.5f);
   EXPECT_EQ(s.weight, glm::vec3(0.0f));
   EXPECT_EQ(s.pdf, 0.0f);
-  EXPECT_EQ(eval_bsdf(black, glm::vec3(1.0f), wo, glm::vec3(0.0f, 0.0f, 1.0f), n), glm::vec3(0.0f));
+  EXPECT_EQ(eval_bsdf(black, wo, glm::vec3(0.0f, 0.0f, 1.0f), n), glm::vec3(0.0f));
   EXPECT_EQ(pdf_bsdf(black, wo, glm::vec3(0.0f, 0.0f, 1.0f), n), 0.0f);
   EXPECT_FALSE(is_specular(lambertian_material()));
   EXPECT_FALSE(is_specular(conductor_material(0.2f)));
@@ -801,7 +831,7 @@ TEST(Bsdf, DiffuseStaysOnTheIncomingSide) {
   const glm::vec3 n = glm::normalize(glm::vec3(0.2f, 1.0f, -0.1f));
   Rng rng(4, 0, 0, 0);
   const glm::vec3 albedo(0.5f, 0.25f, 0.75f);
-  const MaterialData diffuse = lambertian_material(albedo);
+  const BsdfParams diffuse = lambertian_material(albedo);
   const glm::vec3 wo = -glm::normalize(glm::vec3(0.3f, -1.0f, 0.1f));  // towards the viewer
   for (int k = 0; k < 1000; ++k) {
     const BsdfSample s = sample(diffuse, wo, n, rng);
@@ -824,7 +854,7 @@ TEST(Bsdf, RoughMirrorLobeWidensWithRoughness) {
   double previous_cos = 1.0;
   for (float roughness : {0.05f, 0.2f, 0.4f, 0.7f}) {
     SCOPED_TRACE("ROUGHNESS " + std::to_string(roughness));
-    const MaterialData m = conductor_material(roughness, color);
+    const BsdfParams m = conductor_material(roughness, color);
     Rng rng(1, 0, 1, 5);
     double cos_sum = 0.0;
     int kept_count = 0;
@@ -857,7 +887,7 @@ TEST(Bsdf, RoughMirrorWeightsMatchEval) {
   const int samples = 200000;
   for (float roughness : {0.3f, 0.6f, 1.0f}) {
     SCOPED_TRACE("ROUGHNESS " + std::to_string(roughness));
-    const MaterialData m = conductor_material(roughness);
+    const BsdfParams m = conductor_material(roughness);
     double a_sum = 0.0, a_sq = 0.0, b_sum = 0.0, b_sq = 0.0;
     Rng rng(2, 0, 2, 9);
     for (int k = 0; k < samples; ++k) {
@@ -867,7 +897,7 @@ TEST(Bsdf, RoughMirrorWeightsMatchEval) {
       a_sq += a * a;
       const float u1 = rng.next_float(), u2 = rng.next_float();
       const glm::vec3 wi = sample_cosine_hemisphere(n, u1, u2);
-      const double b = eval_bsdf(m, m.albedo, wo, wi, n).x / (wi.z / kPi) * g(wi);
+      const double b = eval_bsdf(m, wo, wi, n).x / (wi.z / kPi) * g(wi);
       b_sum += b;
       b_sq += b * b;
     }
@@ -890,7 +920,7 @@ void check_dielectric(float cos_i, bool from_inside, float ior) {
       from_inside ? glm::vec3(-sin_i, 0.0f, -cos_i) : glm::vec3(-sin_i, 0.0f, cos_i);
   const float eta_i = from_inside ? ior : 1.0f, eta_t = from_inside ? 1.0f : ior;
   const float expected_r = fresnel_reflectance(cos_i, eta_i, eta_t);
-  const MaterialData glass = dielectric_material(0.0f, ior, glm::vec3(0.9f, 1.0f, 0.8f));
+  const BsdfParams glass = dielectric_material(0.0f, ior, glm::vec3(0.9f, 1.0f, 0.8f));
   const int samples = 40000;
   int reflected = 0;
   Rng rng(static_cast<std::uint32_t>(cos_i * 1000), from_inside ? 1 : 0, 1, 17);
@@ -937,7 +967,7 @@ TEST(Bsdf, DielectricTotalInternalReflection) {
 // The rough dielectric from inside, well past the critical angle: nearly everything reflects, so
 // transmission's share of the pdf is small; from outside at the same angle it is large.
 TEST(Bsdf, RoughDielectricMostlyReflectsPastTheCriticalAngle) {
-  const MaterialData glass = dielectric_material(0.3f);
+  const BsdfParams glass = dielectric_material(0.3f);
   for (const float cos_o : {-0.3f, 0.3f}) {
     const glm::vec3 wo = BsdfCase{"", {}, cos_o}.wo();
     Rng rng(6, 6, 6, 6);
@@ -959,22 +989,27 @@ TEST(Bsdf, RoughDielectricMostlyReflectsPastTheCriticalAngle) {
 
 // ---- f. Emission and scene materials -----------------------------------------------------------
 
+// The parameters of a material without textures (what the lobes see of it).
+BsdfParams params_of(const MaterialData& m) {
+  return bsdf_params<false>(m, MaterialTextures{}, TexCoords{});
+}
+
 TEST(Bsdf, EmittedRadianceBySide) {
-  MaterialData m = lambertian_material();
+  MaterialData m;
   m.emission = glm::vec3(2.0f, 1.0f, 0.5f);
   const glm::vec3 n = glm::normalize(glm::vec3(0.1f, 0.9f, -0.2f));
   const glm::vec3 front = glm::normalize(n + glm::vec3(0.3f, 0.0f, 0.1f)), back = -front;
   ASSERT_GT(glm::dot(front, n), 0.0f);
   m.two_sided = 1;
   EXPECT_TRUE(is_emissive(m));
-  EXPECT_EQ(emitted_radiance(m, front, n), m.emission);
-  EXPECT_EQ(emitted_radiance(m, back, n), m.emission);
+  EXPECT_EQ(emitted_radiance(m, m.emission, front, n), m.emission);
+  EXPECT_EQ(emitted_radiance(m, m.emission, back, n), m.emission);
   m.two_sided = 0;
-  EXPECT_EQ(emitted_radiance(m, front, n), m.emission);
-  EXPECT_EQ(emitted_radiance(m, back, n), glm::vec3(0.0f));
-  const MaterialData dark = lambertian_material();
+  EXPECT_EQ(emitted_radiance(m, m.emission, front, n), m.emission);
+  EXPECT_EQ(emitted_radiance(m, m.emission, back, n), glm::vec3(0.0f));
+  const MaterialData dark;
   EXPECT_FALSE(is_emissive(dark));
-  EXPECT_EQ(emitted_radiance(dark, front, n), glm::vec3(0.0f));
+  EXPECT_EQ(emitted_radiance(dark, dark.emission, front, n), glm::vec3(0.0f));
 }
 
 Material scene_material(MaterialType type, glm::vec3 color) {
@@ -985,47 +1020,48 @@ Material scene_material(MaterialType type, glm::vec3 color) {
 }
 
 TEST(Bsdf, MaterialDataFromSceneMaterials) {
+  std::vector<TextureBinding> bindings;
   // Emitting: black, radiance RGB x EMITTANCE.
   Material lamp = scene_material(MaterialType::emitting, glm::vec3(1.0f, 0.5f, 0.25f));
   lamp.emittance = 4.0f;
   lamp.emission = glm::vec3(9.0f);  // not used by the Emitting type
   lamp.two_sided = false;
-  const MaterialData a = make_material_data(lamp);
+  const MaterialData a = make_material_data(lamp, bindings);
   EXPECT_EQ(a.kind, static_cast<std::int32_t>(BsdfKind::none));
   EXPECT_EQ(a.emission, glm::vec3(4.0f, 2.0f, 1.0f));
   EXPECT_EQ(a.albedo, glm::vec3(0.0f));
   EXPECT_EQ(a.two_sided, 0);
   EXPECT_TRUE(is_emissive(a));
-  EXPECT_TRUE(is_specular(a));
+  EXPECT_TRUE(is_specular(params_of(a)));
   // Diffuse with EMISSION: a Lambertian that also emits.
   Material glow = scene_material(MaterialType::diffuse, glm::vec3(0.3f, 0.6f, 0.9f));
   glow.emission = glm::vec3(1.5f, 0.0f, 0.25f);
-  const MaterialData b = make_material_data(glow);
+  const MaterialData b = make_material_data(glow, bindings);
   EXPECT_EQ(b.kind, static_cast<std::int32_t>(BsdfKind::kLambertian));
   EXPECT_EQ(b.albedo, glow.color);
   EXPECT_EQ(b.emission, glow.emission);
   EXPECT_EQ(b.two_sided, 1);
   const MaterialData plain =
-      make_material_data(scene_material(MaterialType::diffuse, glm::vec3(0.5f)));
+      make_material_data(scene_material(MaterialType::diffuse, glm::vec3(0.5f)), bindings);
   EXPECT_FALSE(is_emissive(plain));
   // Specular and refractive: alpha = ROUGHNESS^2; ROUGHNESS 0 is a delta lobe.
   for (float roughness : {0.0f, 0.2f, 0.5f, 1.0f}) {
     Material metal = scene_material(MaterialType::specular, glm::vec3(0.9f, 0.8f, 0.6f));
     metal.roughness = roughness;
-    const MaterialData c = make_material_data(metal);
+    const MaterialData c = make_material_data(metal, bindings);
     EXPECT_EQ(c.kind, static_cast<std::int32_t>(BsdfKind::kConductor));
     EXPECT_FLOAT_EQ(c.alpha, roughness * roughness);
     EXPECT_EQ(c.albedo, metal.color);
-    EXPECT_EQ(is_specular(c), roughness == 0.0f);
+    EXPECT_EQ(is_specular(params_of(c)), roughness == 0.0f);
     Material glass = scene_material(MaterialType::refractive, glm::vec3(1.0f, 0.95f, 0.9f));
     glass.roughness = roughness;
     glass.ior = 1.33f;
-    const MaterialData d = make_material_data(glass);
+    const MaterialData d = make_material_data(glass, bindings);
     EXPECT_EQ(d.kind, static_cast<std::int32_t>(BsdfKind::kDielectric));
     EXPECT_FLOAT_EQ(d.alpha, roughness * roughness);
     EXPECT_EQ(d.ior, 1.33f);
     EXPECT_EQ(d.albedo, glass.color);
-    EXPECT_EQ(is_specular(d), roughness == 0.0f);
+    EXPECT_EQ(is_specular(params_of(d)), roughness == 0.0f);
   }
 }
 

@@ -173,7 +173,7 @@ struct SceneView {
   const MaterialData* materials = nullptr;
   int material_count = 0;
   CameraFrame camera;
-  const TextureView* textures = nullptr;  // MaterialData::texture indexes this
+  MaterialTextures textures;  // the texture views and the materials' bindings
   LightsView lights;                      // emissive primitives and the environment
   // Whether next-event estimation with MIS runs: --integrator path on a scene with a light (the
   // one place this is decided: render_wavefront). false: BSDF sampling only.

@@ -23,10 +23,16 @@ namespace raystream {
 // The surface a path hit, as the shade step needs it: rebuilt from the hit record by surface_at.
 struct SurfaceHit {
   glm::vec3 point{0.0f};
-  glm::vec3 normal{0.0f};  // unit, outward
+  glm::vec3 normal{0.0f};  // unit, outward: the interpolated vertex normal (see surface_at)
   std::int32_t material = -1;
   std::int32_t light = -1;  // the light it is, -1: none
   glm::vec2 uv{0.0f};
+  // What textured materials read (add_texture_details; defaults for untextured code).
+  glm::vec2 uv1{0.0f};
+  glm::vec3 geometric_normal{0.0f};
+  glm::vec4 tangent{0.0f};
+  float texel_ratio = 0.0f;
+  float distance = 0.0f;  // along the ray
 };
 
 // The surface a ray's closest hit found (hit.material >= 0).
@@ -37,7 +43,22 @@ RAYSTREAM_HD inline SurfaceHit surface_hit(const Ray& ray, const Hit& hit) {
   s.material = hit.material;
   s.light = hit.light;
   s.uv = hit.uv;
+  s.uv1 = hit.uv1;
+  s.geometric_normal = hit.geometric_normal;
+  s.tangent = hit.tangent;
+  s.texel_ratio = hit.texel_ratio;
+  s.distance = hit.t;
   return s;
+}
+
+// The surface of a hit record, with what textured materials read when the lobe set may be
+// textured.
+template <class Lobe = AnyLobe>
+RAYSTREAM_HD inline SurfaceHit surface_of(const SceneView& scene, const Ray& ray,
+                                          const HitRecord& record) {
+  Hit hit = surface_at(scene.geometry, ray, record);
+  if constexpr (LobeTextured<Lobe>::value) add_texture_details(scene.geometry, record, hit);
+  return surface_hit(ray, hit);
 }
 
 // Random-number stream 0 of a sample is its camera ray; stream depth + 1 its bounce at `depth`.
@@ -87,10 +108,105 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
   return p + ray_offset(p) * (glm::dot(w, n) > 0.0f ? n : -n);
 }
 
-// The material's albedo at texture coordinates uv: its colour times its texture's, if any.
-RAYSTREAM_HD inline glm::vec3 surface_albedo(const SceneView& scene, const MaterialData& m,
-                                             const glm::vec2& uv) {
-  return m.texture >= 0 ? m.albedo * texture_lookup(scene.textures[m.texture], uv) : m.albedo;
+// Where the hit reads its textures: both sets of coordinates, and the level of detail of a ray
+// cone from the camera (Akenine-Moller et al. 2019): the cone's width at the hit (distance x the
+// pixel's angle), over the cosine of the incidence, in uv units (the triangle's uv-to-world
+// ratio). Camera rays only: a bounce's footprint is not tracked, so later hits read the finest
+// level.
+RAYSTREAM_HD inline TexCoords tex_coords(const SceneView& scene, const PathSample& p,
+                                         const SurfaceHit& hit) {
+  TexCoords tc;
+  tc.uv0 = hit.uv;
+  tc.uv1 = hit.uv1;
+  tc.lod = -100.0f;
+  if (p.depth == 0 && hit.texel_ratio != 0.0f) {
+    const float spread = 2.0f * scene.camera.half_height / static_cast<float>(scene.camera.height);
+    const float cosine = fabsf(glm::dot(p.direction, hit.geometric_normal));
+    const float width = hit.distance * spread / fmaxf(cosine, 1.0e-3f);
+    if (width > 0.0f) tc.lod = log2f(width) + hit.texel_ratio;
+  }
+  return tc;
+}
+
+// The shading normal of a normal-mapped hit: the map's direction in the frame of the
+// interpolated normal and the tangent, bent towards the geometric normal where the mirror
+// direction of wo about it would fall below the surface (as Cycles does), so that no view sees
+// a normal facing away from it. Without a usable tangent the map is read in any frame of the
+// normal (its tilt then has no particular direction).
+RAYSTREAM_HD inline glm::vec3 mapped_normal(const glm::vec3& local, const SurfaceHit& hit,
+                                            const glm::vec3& wo) {
+  const glm::vec3 n = hit.normal;
+  glm::vec3 t = glm::vec3(hit.tangent) - n * glm::dot(n, glm::vec3(hit.tangent));
+  const float tl = glm::length(t);
+  glm::vec3 b;
+  if (tl > 1.0e-6f) {
+    t /= tl;
+    b = (hit.tangent.w < 0.0f ? -1.0f : 1.0f) * glm::cross(n, t);
+  } else {
+    orthonormal_basis(n, t, b);
+  }
+  glm::vec3 ns = glm::normalize(local.x * t + local.y * b + local.z * n);
+  // Work on wo's side of the surface.
+  const float side = glm::dot(wo, hit.geometric_normal) < 0.0f ? -1.0f : 1.0f;
+  const glm::vec3 ng = side * hit.geometric_normal;
+  ns *= side;
+  if (glm::dot(ns, ng) < 0.0f) ns = -ns;
+  const float threshold = fminf(0.9f * glm::dot(ng, wo), 0.01f);
+  if (glm::dot(ng, 2.0f * glm::dot(ns, wo) * ns - wo) < threshold) {
+    // Tilt ns towards ng until the reflection of wo lies `threshold` above the surface: bisect
+    // the blend (monotone in practice, and cheap next to the lookups).
+    float lo = 0.0f, hi = 1.0f;
+    for (int k = 0; k < 12; ++k) {
+      const float mid = 0.5f * (lo + hi);
+      const glm::vec3 m = glm::normalize((1.0f - mid) * ns + mid * ng);
+      if (glm::dot(ng, 2.0f * glm::dot(m, wo) * m - wo) < threshold)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    ns = glm::normalize((1.0f - hi) * ns + hi * ng);
+  }
+  return side * ns;
+}
+
+// Whether a pair of directions is on the sides of the geometry that the shading normal says:
+// false where a shading normal would let light through the surface or reflect it from below.
+RAYSTREAM_HD inline bool consistent_sides(const SurfaceHit& hit, const glm::vec3& ns,
+                                          const glm::vec3& wo, const glm::vec3& wi) {
+  const bool shading_same = glm::dot(wo, ns) * glm::dot(wi, ns) > 0.0f;
+  const bool geometric_same =
+      glm::dot(wo, hit.geometric_normal) * glm::dot(wi, hit.geometric_normal) > 0.0f;
+  return shading_same == geometric_same;
+}
+
+// The emitted radiance of the hit, towards wo.
+template <bool Textures = true>
+RAYSTREAM_HD inline glm::vec3 hit_emission(const SceneView& scene, const MaterialData& m,
+                                           const SurfaceHit& hit, const TexCoords& tc,
+                                           const glm::vec3& wo) {
+  const glm::vec3 e = Textures ? emission_at(m, scene.textures, tc) : m.emission;
+  return emitted_radiance(m, e, wo, hit.normal);
+}
+
+// The radiance a light sample carries, its emission texture read at the sampled point (a
+// triangle light's; the other lights are untextured).
+RAYSTREAM_HD inline glm::vec3 light_sample_radiance(const SceneView& scene,
+                                                    const LightSample& ls) {
+  if (ls.primitive < 0 || ls.primitive == kNoPrimitive) return ls.radiance;
+  const TriangleShading& shading = scene.geometry.triangle_shading[ls.primitive];
+  const MaterialData& m = scene.materials[shading.material];
+  if (m.emission_texture < 0) return ls.radiance;
+  TexCoords tc;
+  const float u = ls.barycentrics.x, v = ls.barycentrics.y, w = 1.0f - u - v;
+  tc.uv0 = w * shading.uv0 + u * shading.uv1 + v * shading.uv2;
+  tc.uv1 = tc.uv0;
+  if (shading.detail >= 0 && scene.geometry.triangle_details != nullptr) {
+    const TriangleDetail& d = scene.geometry.triangle_details[shading.detail];
+    tc.uv1 = w * d.uv0 + u * d.uv1 + v * d.uv2;
+  }
+  tc.lod = -100.0f;
+  // ls.radiance is the material's emission factor (zero where the light does not face x).
+  return ls.radiance * glm::vec3(read_binding(scene.textures, m.emission_texture, tc));
 }
 
 // Shades the path's hit:
@@ -99,6 +215,8 @@ RAYSTREAM_HD inline glm::vec3 surface_albedo(const SceneView& scene, const Mater
 //   2. next-event estimation (scene.nee, a non-delta BSDF): a light sample, MIS-weighted against
 //      the BSDF's density, queued in `shadow` for a shadow ray;
 //   3. BSDF sampling, throughput, Russian roulette.
+// The material's parameters are read once, at the hit's texture coordinates (material_eval.h);
+// a normal map gives the BSDF its shading normal.
 // Returns false when the path ends here (absorbed, a black BSDF, lost the roulette, or max_depth
 // bounces reached); true when it goes on with a new ray and depth + 1.
 // Lobe: AnyLobe serves every material (dispatching on its kind); a smaller LobeSet or a lobe type
@@ -108,10 +226,12 @@ template <class Lobe = AnyLobe, bool Nee = true>
 RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const FilmView& film,
                                       const SurfaceHit& hit, int max_depth, std::uint64_t seed,
                                       ShadowRay& shadow) {
+  constexpr bool kTextures = LobeTextured<Lobe>::value;
   const MaterialData& m = scene.materials[hit.material];
   const glm::vec3 wo = -p.direction;
+  const TexCoords tc = kTextures ? tex_coords(scene, p, hit) : TexCoords{};
   if (is_emissive(m)) {
-    const glm::vec3 le = emitted_radiance(m, wo, hit.normal);
+    const glm::vec3 le = hit_emission<kTextures>(scene, m, hit, tc, wo);
     float w = 1.0f;
     if (Nee && scene.nee && p.bsdf_pdf > 0.0f)
       w = power_heuristic(p.bsdf_pdf,
@@ -119,16 +239,26 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
     gather(film, p.pixel, p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow
   }
   if (p.depth + 1 >= max_depth) return false;
-  const glm::vec3 albedo = LobeTextured<Lobe>::value ? surface_albedo(scene, m, hit.uv) : m.albedo;
-  if (Nee && scene.nee && !is_specular<Lobe>(m)) {
+  const BsdfParams params = bsdf_params<kTextures>(m, scene.textures, tc);
+  glm::vec3 ns = hit.normal;
+  bool mapped = false;
+  if constexpr (kTextures) {
+    if (m.normal_texture >= 0) {
+      ns = mapped_normal(tangent_space_normal(m, scene.textures, tc), hit, wo);
+      mapped = true;
+    }
+  }
+  if (Nee && scene.nee && !is_specular<Lobe>(params)) {
     Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
     const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),
                 u2 = lr.next_float();
-    const LightSample ls = sample_light(scene.lights, hit.point, uc, u0, u1, u2);
-    if (ls.pdf > 0.0f && (ls.radiance.x > 0.0f || ls.radiance.y > 0.0f || ls.radiance.z > 0.0f)) {
-      const glm::vec3 f = eval_bsdf<Lobe>(m, albedo, wo, ls.wi, hit.normal);
+    LightSample ls = sample_light(scene.lights, hit.point, uc, u0, u1, u2);
+    if (kTextures && ls.pdf > 0.0f) ls.radiance = light_sample_radiance(scene, ls);
+    if (ls.pdf > 0.0f && (ls.radiance.x > 0.0f || ls.radiance.y > 0.0f || ls.radiance.z > 0.0f) &&
+        (!mapped || consistent_sides(hit, ns, wo, ls.wi))) {
+      const glm::vec3 f = eval_bsdf<Lobe>(params, wo, ls.wi, ns);
       if (f.x > 0.0f || f.y > 0.0f || f.z > 0.0f) {
-        const float w = power_heuristic(ls.pdf, pdf_bsdf<Lobe>(m, wo, ls.wi, hit.normal));
+        const float w = power_heuristic(ls.pdf, pdf_bsdf<Lobe>(params, wo, ls.wi, ns));
         // The ray leaves from off the surface, so it aims at the light's point from there: aimed
         // along wi, it could pass beside a small light's edge, or meet another part of the
         // light's plane than the one sampled.
@@ -145,7 +275,8 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
   }
   Rng rng = path_rng(p.pixel, p.sample, p.depth, seed);
   const float uc = rng.next_float(), u1 = rng.next_float(), u2 = rng.next_float();
-  const BsdfSample s = sample_bsdf<Lobe>(m, albedo, wo, hit.normal, uc, u1, u2);
+  const BsdfSample s = sample_bsdf<Lobe>(params, wo, ns, uc, u1, u2);
+  if (mapped && !consistent_sides(hit, ns, wo, s.wi)) return false;
   p.throughput *= s.weight;
   const bool black = !(p.throughput.x > 0.0f || p.throughput.y > 0.0f || p.throughput.z > 0.0f);
   if (black || !survive_roulette(p.throughput, p.depth, rng.next_float())) return false;
@@ -169,13 +300,14 @@ RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm
 
 // The albedo a denoiser wants at a camera ray's first hit: the surface's (texture included); for
 // an emitter that does not reflect, its emitted colour scaled to a largest component of 1.
-RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const SurfaceHit& hit) {
+RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const PathSample& p,
+                                                const SurfaceHit& hit) {
   const MaterialData& m = scene.materials[hit.material];
   if (static_cast<BsdfKind>(m.kind) == BsdfKind::none) {
     const float largest = fmaxf(m.emission.x, fmaxf(m.emission.y, m.emission.z));
     return largest > 0.0f && is_finite(largest) ? m.emission / largest : glm::vec3(0.0f);
   }
-  return surface_albedo(scene, m, hit.uv);
+  return albedo_at(m, scene.textures, tex_coords(scene, p, hit));
 }
 
 // Adds a camera ray's first hit (a path at depth 0 about to be shaded) to the first-hit sums,
@@ -183,7 +315,7 @@ RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const Sur
 RAYSTREAM_HD inline void record_first_hit(const FilmView& film, const SceneView& scene,
                                           const PathSample& p, const SurfaceHit& hit) {
   if (film.first_hits == nullptr || p.depth != 0) return;
-  add_first_hit(film, p.pixel, first_hit_albedo(scene, hit), hit.normal,
+  add_first_hit(film, p.pixel, first_hit_albedo(scene, p, hit), hit.normal,
                 glm::length(hit.point - p.origin));
 }
 

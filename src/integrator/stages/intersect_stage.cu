@@ -2,6 +2,7 @@
 // primitive in turn when the scene has no BVH). It reads the ray and writes the 16-byte hit
 // record; the shade stage rebuilds the surface from it and handles the misses.
 #include "execution/parallel_for.cuh"
+#include "integrator/path/alpha_test.h"
 #include "integrator/stages/stages.h"
 
 namespace raystream {
@@ -13,6 +14,9 @@ namespace {
 // spill too much (the trials: renders/schedules/RESULTS.md).
 constexpr int kIntersectMinBlocks = 5;
 
+// Alpha: the scene has materials that cut their surfaces (the alpha test compiled in; without,
+// traversal accepts every hit).
+template <bool Alpha>
 struct IntersectBody {
   SceneView scene;
   PathState paths;
@@ -32,7 +36,11 @@ struct IntersectBody {
       return;
     }
     const Ray ray{paths.origin[id], paths.direction[id]};
-    const HitRecord hit = nearest_hit(scene.geometry, ray);
+    HitRecord hit;
+    if constexpr (Alpha)
+      hit = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha_test(scene));
+    else
+      hit = nearest_hit(scene.geometry, ray);
     paths.store(id, hit);
     if (!keys) return;
     if (!hit.hit()) {  // a miss: the emitters' queue ends it, the material sort puts it last
@@ -49,9 +57,15 @@ struct IntersectBody {
 void intersect_paths(const Executor& ex, const StageContext& k, const PathState& paths,
                      const std::uint32_t* ids, LiveBound bound, std::uint16_t* material_keys,
                      std::uint16_t dead_key, bool key_by_kind, std::uint32_t* sort_ids) {
-  parallel_for<kIntersectMinBlocks>(ex, "intersect stage", bound.n,
-                                    IntersectBody{k.scene, paths, ids, bound, material_keys,
-                                                  key_by_kind, dead_key, sort_ids});
+  if (k.scene.lobes.alpha)
+    parallel_for<kIntersectMinBlocks>(ex, "intersect stage", bound.n,
+                                      IntersectBody<true>{k.scene, paths, ids, bound, material_keys,
+                                                          key_by_kind, dead_key, sort_ids});
+  else
+    parallel_for<kIntersectMinBlocks>(ex, "intersect stage", bound.n,
+                                      IntersectBody<false>{k.scene, paths, ids, bound,
+                                                           material_keys, key_by_kind, dead_key,
+                                                           sort_ids});
 }
 
 }  // namespace raystream

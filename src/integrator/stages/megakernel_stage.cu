@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "execution/parallel_for.cuh"
+#include "integrator/path/alpha_test.h"
 #include "integrator/stages/stages.h"
 
 namespace raystream {
@@ -20,26 +21,38 @@ struct MegakernelBody {
   RAYSTREAM_HD void operator()(std::size_t i) const {
     if (i < first_pixel) return;
     const SceneView& scene = k.scene;
+    const AlphaTest alpha = alpha_test(scene);
     PathSample p = camera_path(scene.camera, static_cast<std::uint32_t>(i), sample, k.seed);
     while (true) {
       count_depth(k.counts.paths_in, p.depth);
       const Ray ray = p.ray();
-      const HitRecord record = nearest_hit(scene.geometry, ray);
+      // The classic set has no alpha test (LobeFeatures::classic); every other set has it.
+      HitRecord record;
+      if constexpr (LobeTextured<Lobes>::value)
+        record = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha);
+      else
+        record = nearest_hit(scene.geometry, ray);
       if (!record.hit()) {  // escaped
         gather(k.film, p.pixel, p.radiance,
                escaped_radiance<Nee>(scene, p.direction, p.throughput, p.bsdf_pdf));
         break;
       }
       const int depth = p.depth;
-      const SurfaceHit surface = surface_hit(ray, surface_at(scene.geometry, ray, record));
+      const SurfaceHit surface = surface_of<Lobes>(scene, ray, record);
       record_first_hit(k.film, scene, p, surface);
       ShadowRay shadow;
       const bool goes_on =
           scatter_path<Lobes, Nee>(p, scene, k.film, surface, k.max_depth, k.seed, shadow);
       if (shadow.queued) {
         if (k.counts.shadow_rays) count_depth(k.counts.shadow_rays, depth);
-        if (!k.film.count_samples && sees_light(scene.geometry, shadow.ray(), shadow.light))
-          gather(k.film, p.pixel, p.radiance, shadow.radiance);
+        bool sees = false;
+        if (!k.film.count_samples) {
+          if constexpr (LobeTextured<Lobes>::value)
+            sees = sees_light(scene.geometry, shadow.ray(), shadow.light, alpha);
+          else
+            sees = sees_light(scene.geometry, shadow.ray(), shadow.light);
+        }
+        if (sees) gather(k.film, p.pixel, p.radiance, shadow.radiance);
       }
       if (!goes_on) break;
       count_depth(k.counts.paths_out, depth);

@@ -4,14 +4,18 @@
 // its path's radiance; a path that ended at this bounce then ends its sample here
 // (finish_sample), with all its light.
 #include "execution/parallel_for.cuh"
+#include "integrator/path/alpha_test.h"
 #include "integrator/stages/stages.h"
 
 namespace raystream {
 
 namespace {
 
+// Alpha: the alpha test compiled in (the scene has materials that cut their surfaces).
+template <bool Alpha>
 struct ShadowBody {
   SceneGeometry geometry;
+  AlphaTest alpha;
   FilmView film;
   PathState paths;
   const std::uint32_t* shadow_ids;  // null: slot i is shadow ray i
@@ -26,7 +30,13 @@ struct ShadowBody {
     if (film.count_samples && !whole) return;  // that mode counts the paths' ends only
     const ShadowRay r = paths.load_shadow(id, whole);
     // Counting samples, the light does not matter: only the ends do.
-    const bool sees = !film.count_samples && sees_light(geometry, r.ray(), r.light);
+    bool sees = false;
+    if (!film.count_samples) {
+      if constexpr (Alpha)
+        sees = sees_light(geometry, r.ray(), r.light, alpha);
+      else
+        sees = sees_light(geometry, r.ray(), r.light);
+    }
     if (!whole) {
       if (sees) deposit(film, r.pixel, r.radiance);
       return;
@@ -46,8 +56,14 @@ struct ShadowBody {
 void trace_shadow_rays(const Executor& ex, const StageContext& k, const PathState& paths,
                        const std::uint32_t* shadow_ids, LiveBound bound,
                        const PathState& paths_of_targets) {
-  parallel_for(ex, "shadow stage", bound.n,
-               ShadowBody{k.scene.geometry, k.film, paths, shadow_ids, bound, paths_of_targets});
+  if (k.scene.lobes.alpha)
+    parallel_for(ex, "shadow stage", bound.n,
+                 ShadowBody<true>{k.scene.geometry, alpha_test(k.scene), k.film, paths, shadow_ids,
+                                  bound, paths_of_targets});
+  else
+    parallel_for(ex, "shadow stage", bound.n,
+                 ShadowBody<false>{k.scene.geometry, AlphaTest{}, k.film, paths, shadow_ids, bound,
+                                   paths_of_targets});
 }
 
 }  // namespace raystream

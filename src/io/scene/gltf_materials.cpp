@@ -93,7 +93,7 @@ void Builder::map_lobe(const tinygltf::Material& g, float transmission, const st
   if ((metallic > 0.0f && metallic < 1.0f) || (transmission > 0.0f && transmission < 1.0f))
     note(key, "metallic and transmission factors between 0 and 1 are rounded to 0 or 1");
   if (pbr.baseColorTexture.index >= 0) {
-    m.texture =
+    m.texture.texture =
         texture_id(pbr.baseColorTexture.index, key + ".pbrMetallicRoughness.baseColorTexture");
   }
   if (pbr.metallicRoughnessTexture.index >= 0)

@@ -73,7 +73,7 @@ Json material_json(const Material& m) {
   j["roughness"] = decimal(m.roughness);
   j["emission"] = triple(m.emission);
   j["two_sided"] = m.two_sided;
-  j["texture"] = m.texture >= 0 ? Json(texture_file(m.texture)) : Json(nullptr);
+  j["texture"] = m.texture.present() ? Json(texture_file(m.texture.texture)) : Json(nullptr);
   return j;
 }
 

@@ -134,7 +134,7 @@ void read_material_texture(JsonReader& r, const Json& j, const std::string& key,
     return;
   }
   try {
-    m.texture = texture_id(scene, textures, beside_scene(path, file));
+    m.texture.texture = texture_id(scene, textures, beside_scene(path, file));
   } catch (const SceneError& e) {
     r.fail(texture_key, e.what());
   }
@@ -211,7 +211,7 @@ std::vector<int> add_mtl_materials(const ObjMesh& mesh, const std::string& stem,
     const KdMap* kd_map = i < mesh.kd_maps.size() ? &mesh.kd_maps[i] : nullptr;
     if (kd_map != nullptr && !kd_map->path.empty()) {
       try {
-        scene.materials.back().texture = texture_id(scene, textures, kd_map->path);
+        scene.materials.back().texture.texture = texture_id(scene, textures, kd_map->path);
       } catch (const SceneError& e) {
         throw SceneError(kd_map->origin + ": " + e.what());
       }
