@@ -36,7 +36,9 @@ bool needs_details(const Material& m) {
   bool second_set = false;
   for (const TextureSlot* slot :
        {&m.texture, &m.metallic_texture, &m.roughness_texture, &m.specular_texture,
-        &m.specular_color_texture, &m.emission_texture, &m.normal_texture, &m.opacity_texture})
+        &m.specular_color_texture, &m.transmission_texture, &m.clearcoat_texture,
+        &m.clearcoat_roughness_texture, &m.emission_texture, &m.normal_texture,
+        &m.opacity_texture})
     second_set = second_set || (slot->present() && slot->texcoord == 1);
   return m.normal_texture.present() || second_set;
 }

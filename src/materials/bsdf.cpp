@@ -43,6 +43,9 @@ MaterialData make_material_data(const Material& material, std::vector<TextureBin
   m.roughness = material.roughness;
   m.specular = material.specular;
   m.specular_color = material.specular_color;
+  m.transmission = material.transmission;
+  m.clearcoat = material.clearcoat;
+  m.clearcoat_roughness = material.clearcoat_roughness;
   m.opacity = material.opacity;
   m.alpha_cutoff = material.alpha_cutoff;
   m.alpha_mode = static_cast<std::int32_t>(material.alpha_mode);
@@ -69,6 +72,9 @@ MaterialData make_material_data(const Material& material, std::vector<TextureBin
     m.roughness_texture = bind(material.roughness_texture, false, bindings);
     m.specular_texture = bind(material.specular_texture, false, bindings);
     m.specular_color_texture = bind(material.specular_color_texture, true, bindings);
+    m.transmission_texture = bind(material.transmission_texture, false, bindings);
+    m.clearcoat_texture = bind(material.clearcoat_texture, false, bindings);
+    m.clearcoat_roughness_texture = bind(material.clearcoat_roughness_texture, false, bindings);
   }
   m.emission_texture = bind(material.emission_texture, true, bindings);
   m.normal_texture = bind(material.normal_texture, false, bindings);

@@ -20,6 +20,10 @@ struct BsdfParams {
   float metallic = 0.0f;   // metallic-roughness: the metal's share
   float specular = 1.0f;   // metallic-roughness: KHR_materials_specular's weight of the layer
   glm::vec3 specular_color{1.0f};  // and the colour of its normal-incidence reflectance
+  float transmission = 0.0f;       // KHR_materials_transmission: the dielectric's base that
+                                   // passes through (thin-walled)
+  float clearcoat = 0.0f;          // KHR_materials_clearcoat: the coat's weight
+  float clearcoat_alpha = 0.0f;    // and its GGX width
 };
 
 struct LobeSample {

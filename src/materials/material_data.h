@@ -35,7 +35,8 @@ inline constexpr int kBsdfKindCount = static_cast<int>(BsdfKind::count);
 // entry here, the line that reads it in material_eval.h.
 #define RAYSTREAM_MATERIAL_TEXTURES(X)                                                    \
   X(texture) X(metallic_texture) X(roughness_texture) X(specular_texture)                 \
-  X(specular_color_texture) X(emission_texture) X(normal_texture) X(opacity_texture)
+  X(specular_color_texture) X(transmission_texture) X(clearcoat_texture)                  \
+  X(clearcoat_roughness_texture) X(emission_texture) X(normal_texture) X(opacity_texture)
 
 struct Material;  // scene/scene.h
 
@@ -51,6 +52,9 @@ struct MaterialData {
   float roughness = 0.0f;      // metallic-roughness: perceptual roughness factor (alpha = r^2)
   glm::vec3 specular_color{1.0f};
   float specular = 1.0f;
+  float transmission = 0.0f;
+  float clearcoat = 0.0f;
+  float clearcoat_roughness = 0.0f;  // perceptual
   float opacity = 1.0f;        // base colour alpha factor
   float alpha_cutoff = 0.5f;
   std::int32_t alpha_mode = 0;  // AlphaMode: 0 opaque, 1 mask, 2 blend

@@ -58,6 +58,9 @@ RAYSTREAM_HD inline BsdfParams bsdf_params(const MaterialData& m, const Material
   p.metallic = m.metallic;
   p.specular = m.specular;
   p.specular_color = m.specular_color;
+  p.transmission = m.transmission;
+  p.clearcoat = m.clearcoat;
+  p.clearcoat_alpha = ggx_alpha(m.clearcoat_roughness);
   if constexpr (Textures) {
     if (m.texture >= 0) p.albedo *= glm::vec3(read_binding(tx, m.texture, tc));
     if (m.metallic_texture >= 0) p.metallic *= read_channel(tx, m.metallic_texture, tc);
@@ -68,6 +71,12 @@ RAYSTREAM_HD inline BsdfParams bsdf_params(const MaterialData& m, const Material
     if (m.specular_texture >= 0) p.specular *= read_channel(tx, m.specular_texture, tc);
     if (m.specular_color_texture >= 0)
       p.specular_color *= glm::vec3(read_binding(tx, m.specular_color_texture, tc));
+    if (m.transmission_texture >= 0)
+      p.transmission *= read_channel(tx, m.transmission_texture, tc);
+    if (m.clearcoat_texture >= 0) p.clearcoat *= read_channel(tx, m.clearcoat_texture, tc);
+    if (m.clearcoat_roughness_texture >= 0)
+      p.clearcoat_alpha = ggx_alpha(m.clearcoat_roughness *
+                                    read_channel(tx, m.clearcoat_roughness_texture, tc));
   }
   return p;
 }

@@ -62,6 +62,12 @@ struct Material {
   TextureSlot specular_texture;     // x channel (glTF: A of specularTexture)
   glm::vec3 specular_color{1.0f};   // SPECULAR_COLOR: its colour factor
   TextureSlot specular_color_texture;
+  float transmission = 0.0f;        // TRANSMISSION: KHR_materials_transmission (thin-walled)
+  TextureSlot transmission_texture;  // x channel (glTF: R of transmissionTexture)
+  float clearcoat = 0.0f;           // CLEARCOAT: KHR_materials_clearcoat's weight
+  TextureSlot clearcoat_texture;    // x channel (glTF: R of clearcoatTexture)
+  float clearcoat_roughness = 0.0f;  // CLEARCOAT_ROUGHNESS
+  TextureSlot clearcoat_roughness_texture;  // x channel (glTF: G of clearcoatRoughnessTexture)
   TextureSlot emission_texture;     // emission x RGB (glTF emissiveTexture, MTL map_Ke)
   // Any type that reflects: a tangent-space normal map (glTF normalTexture, MTL norm or a bump
   // map turned into one at load), its x and y scaled by normal_scale.
@@ -83,7 +89,9 @@ struct Material {
 #define RAYSTREAM_MATERIAL_IMAGE_FIELDS(X) \
   X(type) X(color) X(emittance) X(ior) X(roughness) X(emission) X(two_sided) X(texture) \
   X(metallic) X(metallic_texture) X(roughness_texture) X(specular) X(specular_texture) \
-  X(specular_color) X(specular_color_texture) X(emission_texture) X(normal_texture) \
+  X(specular_color) X(specular_color_texture) X(transmission) X(transmission_texture) \
+  X(clearcoat) X(clearcoat_texture) X(clearcoat_roughness) X(clearcoat_roughness_texture) \
+  X(emission_texture) X(normal_texture) \
   X(normal_scale) X(opacity) X(opacity_texture) X(alpha_mode) X(alpha_cutoff)
 // clang-format on
 #define RAYSTREAM_MATERIAL_OTHER_FIELDS(X) X(name)

@@ -144,8 +144,10 @@ TEST(RenderCpu, NonFiniteContributionsAreDroppedAloneInEverySchedule) {
 }
 
 TEST(RenderCpu, NextEventEstimationAgreesWithBsdfSampling) {
-  // Triangle, sphere and environment lights; rough glass, rough and smooth metal, textures: the
-  // two estimators converge to the same image, and NEE + MIS has the lower noise.
+  // Triangle, sphere and environment lights, a textured emitter; rough glass, rough and smooth
+  // metal, textures, a metallic-roughness floor, alpha: the two estimators converge to the same
+  // image, and NEE + MIS has the lower noise (less so than without the veil's stochastic
+  // transparency, whose noise neither estimator reduces: 0.70 of BSDF sampling's here).
   const Scene scene = test::feature_scene();
   RenderSettings s = settings_for(scene, ExecutorKind::cpu, 128);
   s.width = 32;
@@ -164,7 +166,7 @@ TEST(RenderCpu, NextEventEstimationAgreesWithBsdfSampling) {
   const double noise_bsdf = test::rms_difference(bsdf.image, bsdf_other.image);
   const double noise_nee = test::rms_difference(nee.image, nee_other.image);
   std::printf("rms seed-to-seed difference: bsdf %.4f, path %.4f\n", noise_bsdf, noise_nee);
-  EXPECT_LT(noise_nee, 0.7 * noise_bsdf);
+  EXPECT_LT(noise_nee, 0.8 * noise_bsdf);
   for (int c = 0; c < 3; ++c) {
     const double a =
         0.5 * (test::mean_channel(nee.image, c) + test::mean_channel(nee_other.image, c));

@@ -67,7 +67,8 @@ struct Fixture {
     emitter.type = MaterialType::emitting;
     emitter.color = glm::vec3(1.0f, 2.0f, 3.0f);
     emitter.emittance = 2.0f;
-    materials = {make_material_data(diffuse), make_material_data(emitter)};
+    std::vector<TextureBinding> bindings;
+    materials = {make_material_data(diffuse, bindings), make_material_data(emitter, bindings)};
     view.geometry.objects = objects.data();
     view.geometry.object_count = 2;
     view.materials = materials.data();

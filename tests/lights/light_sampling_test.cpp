@@ -121,7 +121,8 @@ Scene light_scene() {
 
 std::vector<MaterialData> material_data(const Scene& scene) {
   std::vector<MaterialData> out;
-  for (const Material& m : scene.materials) out.push_back(make_material_data(m));
+  std::vector<TextureBinding> bindings;
+  for (const Material& m : scene.materials) out.push_back(make_material_data(m, bindings));
   return out;
 }
 

@@ -263,6 +263,8 @@ struct BsdfCase {
     return glm::normalize(frame.to_world(glm::vec3(s * std::cos(0.7f), s * std::sin(0.7f), cos_o)));
   }
   bool dielectric() const { return m.kind == static_cast<std::int32_t>(BsdfKind::kDielectric); }
+  // Whether light may pass to wi on the other side (refraction, a thin wall's transmission).
+  bool transmits() const { return dielectric() || m.transmission > 0.0f; }
 };
 
 std::vector<BsdfCase> bsdf_cases() {
@@ -297,6 +299,16 @@ std::vector<BsdfCase> bsdf_cases() {
                                                              : "metallic-roughness half metal"),
                               r, c),
                          metallic_roughness_material(r, metal), c});
+  // KHR_materials_transmission (a thin wall) and KHR_materials_clearcoat.
+  for (float c : {0.8f, 0.3f, -0.6f}) {
+    BsdfParams thin = metallic_roughness_material(0.4f, 0.0f, glm::vec3(0.9f, 0.8f, 0.6f));
+    thin.transmission = 0.7f;
+    cases.push_back({name("metallic-roughness transmission 0.7", 0.4f, c), thin, c});
+    BsdfParams coated = metallic_roughness_material(0.6f, 0.3f);
+    coated.clearcoat = 0.8f;
+    coated.clearcoat_alpha = ggx_alpha(0.2f);
+    cases.push_back({name("metallic-roughness clearcoat 0.8", 0.6f, c), coated, c});
+  }
   cases.push_back({name("metallic-roughness specular 0.5 tinted", 0.4f, 0.6f),
                    metallic_roughness_material(0.4f, 0.2f, glm::vec3(0.3f, 0.6f, 0.9f), 0.5f,
                                                glm::vec3(1.0f, 0.5f, 0.2f)),
@@ -420,7 +432,7 @@ TEST(BsdfProperties, PdfIntegratesToTheKeptFraction) {
       EXPECT_NEAR(in.pdf[side], st.side_fraction(side), 4.0 * st.side_error(side) + 2e-3);
       EXPECT_NEAR(in.eval[side], st.side_weight(side), 4.0 * st.side_weight_error(side) + 2e-3);
     }
-    if (!k.dielectric()) {
+    if (!k.transmits()) {
       EXPECT_EQ(in.pdf[1], 0.0);
       EXPECT_EQ(in.eval[1], 0.0);
       EXPECT_EQ(st.kept_side[1], 0);

@@ -641,7 +641,7 @@ TEST(MtlMapKd, ResolvedAgainstTheMtlFolder) {
   ASSERT_EQ(mesh.material_warnings.size(), 1u);
   EXPECT_CONTAINS(mesh.material_warnings[0], "textured_quad.mtl:14: map_Kd: material \"mirror\"");
   EXPECT_CONTAINS(mesh.material_warnings[0], "only Diffuse and Plastic materials are textured");
-  for (const Material& m : mesh.materials) EXPECT_EQ(m.texture, -1);
+  for (const Material& m : mesh.materials) EXPECT_FALSE(m.texture.present());
   // The quad's uvs: vt = the vertex's x and y; the third triangle has none.
   ASSERT_EQ(mesh.triangles.size(), 3u);
   for (int t = 0; t < 2; ++t)
@@ -702,10 +702,10 @@ TEST(MtlMapKd, SceneLoadsEachImageOnce) {
   ASSERT_EQ(s.textures.size(), 1u);
   EXPECT_EQ(s.textures[0].path, kQuadPng);
   EXPECT_EQ(s.textures[0].width, 2);
-  EXPECT_EQ(material_named(s, "textured_quad.obj:checker").texture, 0);
-  EXPECT_EQ(material_named(s, "textured_quad.obj:checker_again").texture, 0);
+  EXPECT_EQ(material_named(s, "textured_quad.obj:checker").texture.texture, 0);
+  EXPECT_EQ(material_named(s, "textured_quad.obj:checker_again").texture.texture, 0);
   EXPECT_EQ(material_named(s, "textured_quad.obj:checker_again").color, glm::vec3(0.5f));
-  EXPECT_EQ(material_named(s, "textured_quad.obj:mirror").texture, -1);
+  EXPECT_EQ(material_named(s, "textured_quad.obj:mirror").texture.texture, -1);
   // The mirror's warning is passed on, once per file.
   int about_mirror = 0;
   for (const std::string& w : warnings)
@@ -761,11 +761,11 @@ TEST(SceneTexture, LoadsRelativeToTheSceneFileAndSharesImagesWithMtl) {
                               kMeshes + "scene.json", warnings);
   ASSERT_EQ(s.textures.size(), 1u) << "one image, named three ways";
   EXPECT_EQ(s.textures[0].path, kQuadPng);
-  EXPECT_EQ(material_named(s, "wood").texture, 0);
+  EXPECT_EQ(material_named(s, "wood").texture.texture, 0);
   EXPECT_EQ(material_named(s, "wood").color, glm::vec3(0.5f));
-  EXPECT_EQ(material_named(s, "same").texture, 0);
-  EXPECT_EQ(material_named(s, "plain").texture, -1);
-  EXPECT_EQ(material_named(s, "textured_quad.obj:checker").texture, 0);
+  EXPECT_EQ(material_named(s, "same").texture.texture, 0);
+  EXPECT_EQ(material_named(s, "plain").texture.texture, -1);
+  EXPECT_EQ(material_named(s, "textured_quad.obj:checker").texture.texture, 0);
   // The one warning: the MTL's mirror.
   ASSERT_EQ(warnings.size(), 1u) << warnings.front();
   EXPECT_CONTAINS(warnings[0], "mirror");
@@ -779,10 +779,10 @@ TEST(SceneTexture, OnlyDiffuseMaterialsAreTextured) {
                  R"({"TYPE": "cube", "MATERIAL": "chrome"})"),
       kMeshes + "scene.json", warnings);
   EXPECT_TRUE(s.textures.empty());
-  EXPECT_EQ(material_named(s, "chrome").texture, -1);
+  EXPECT_EQ(material_named(s, "chrome").texture.texture, -1);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], kMeshes +
-                             "scene.json: Materials.chrome.TEXTURE: only Diffuse and Plastic "
+                             "scene.json: Materials.chrome.TEXTURE: only Diffuse, Plastic and Pbr "
                              "materials are textured; ignored");
 }
 

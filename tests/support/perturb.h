@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "scene/scene.h"
+
 namespace raystream::test {
 
 template <class T>
@@ -30,6 +32,12 @@ inline void perturb(glm::vec2& v) {
 }
 inline void perturb(glm::vec3& v) {
   v.x += 1.0f;
+}
+inline void perturb(glm::vec4& v) {
+  v.x += 1.0f;
+}
+inline void perturb(TextureSlot& slot) {
+  slot.texture += 1;
 }
 inline void perturb(std::string& s) {
   s += "x";

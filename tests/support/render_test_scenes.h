@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -25,6 +26,51 @@ inline Material make_material(const std::string& name, MaterialType type, glm::v
   m.emittance = emittance;
   m.ior = ior;
   return m;
+}
+
+// A texture of w x h texels from the values an 8-bit image file would hold, in [0, 1]: colours
+// sRGB-encoded, data (normal maps, metalness, roughness, opacity) as they are.
+inline TextureImage make_texture(const std::string& name, int w, int h,
+                                 const std::function<glm::vec4(int x, int y)>& encoded) {
+  TextureImage image;
+  image.path = name;
+  image.width = w;
+  image.height = h;
+  const auto decode = [](float c) {
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const glm::vec4 e = encoded(x, y);
+      image.texels.push_back(glm::vec4(decode(e.x), decode(e.y), decode(e.z), e.w));
+    }
+  return image;
+}
+
+// A quad p0 p1 p2 p3 (a parallelogram, in order around it) of two triangles facing `facing`:
+// uv (0, 0) at p0, (1, 0) at p1, (1, 1) at p2, tangents along p0 -> p1.
+inline void add_quad(std::vector<Triangle>& out, glm::vec3 p0, glm::vec3 p1, glm::vec3 p2,
+                     glm::vec3 p3, glm::vec3 facing, int material) {
+  const glm::vec3 n = glm::normalize(facing);
+  const glm::vec3 t = glm::normalize(p1 - p0);
+  const float w = glm::dot(glm::cross(n, t), p3 - p0) < 0.0f ? -1.0f : 1.0f;
+  const glm::vec3 p[4] = {p0, p1, p2, p3};
+  const glm::vec2 uv[4] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {1.0f, 1.0f}, {0.0f, 1.0f}};
+  static constexpr int kCorners[2][3] = {{0, 1, 2}, {0, 2, 3}};
+  for (const auto& corners : kCorners) {
+    Triangle tri;
+    for (int j = 0; j < 3; ++j) {
+      tri.v[j] = p[corners[j]];
+      tri.n[j] = n;
+      tri.uv[j] = uv[corners[j]];
+      tri.uv1[j] = uv[corners[j]];
+      tri.t[j] = glm::vec4(t, w);
+    }
+    tri.material = material;
+    if (glm::dot(glm::cross(tri.v[1] - tri.v[0], tri.v[2] - tri.v[0]), n) < 0.0f)
+      reverse_winding(tri);
+    out.push_back(tri);
+  }
 }
 
 inline Object make_object(ShapeType shape, int material, glm::vec3 t, glm::vec3 r, glm::vec3 s) {
@@ -118,11 +164,78 @@ inline Scene box_scene() {
   return s;
 }
 
+// glTF's materials in the box: textures 1 to 4 and four materials, on quads of their own.
+inline void add_real_materials(Scene& s) {
+  const int texture = static_cast<int>(s.textures.size());
+  // Roughness (G) 0.25 / 0.8 and metalness (B) 0 / 1 in 2 x 2 blocks of a 4 x 4 image.
+  s.textures.push_back(make_texture("metal-rough (test)", 4, 4, [](int x, int y) {
+    return glm::vec4(1.0f, (x / 2) % 2 ? 0.8f : 0.25f, (y / 2) % 2 ? 1.0f : 0.0f, 1.0f);
+  }));
+  // A normal map tilting every other texel by 0.5 along x, and y, by turns.
+  s.textures.push_back(make_texture("normals (test)", 4, 4, [](int x, int y) {
+    const glm::vec3 n = glm::normalize(
+        glm::vec3((x + y) % 2 ? 0.5f : -0.3f, (x % 2) ? 0.4f : -0.2f, 1.0f));
+    return glm::vec4(0.5f + 0.5f * n, 1.0f);
+  }));
+  // A leaf: green, opaque in a disc, cut away around it (A 0).
+  s.textures.push_back(make_texture("leaf (test)", 8, 8, [](int x, int y) {
+    const float dx = x - 3.5f, dy = y - 3.5f;
+    return glm::vec4(0.3f, 0.7f, 0.2f, dx * dx + dy * dy < 10.0f ? 1.0f : 0.0f);
+  }));
+  // A sign: its emission orange and blue stripes.
+  s.textures.push_back(make_texture("sign (test)", 4, 2, [](int x, int) {
+    return x % 2 ? glm::vec4(1.0f, 0.6f, 0.2f, 1.0f) : glm::vec4(0.2f, 0.4f, 1.0f, 1.0f);
+  }));
+  const auto slot = [&](int k, int channel) {
+    TextureSlot t;
+    t.texture = texture + k;
+    t.channel = channel;
+    return t;
+  };
+  const int first = static_cast<int>(s.materials.size());
+  Material pbr = make_material("pbr floor", MaterialType::pbr, glm::vec3(0.9f, 0.7f, 0.5f));
+  pbr.metallic = 1.0f;
+  pbr.metallic_texture = slot(0, 2);
+  pbr.roughness = 1.0f;
+  pbr.roughness_texture = slot(0, 1);
+  pbr.normal_texture = slot(1, 0);
+  pbr.normal_scale = 0.8f;
+  Material leaf = make_material("leaf", MaterialType::pbr, glm::vec3(1.0f));
+  leaf.roughness = 0.6f;
+  leaf.texture = slot(2, 0);
+  leaf.opacity_texture = slot(2, 3);
+  leaf.alpha_mode = AlphaMode::mask;
+  Material veil = make_material("veil", MaterialType::diffuse, glm::vec3(0.9f, 0.3f, 0.3f));
+  veil.opacity = 0.4f;
+  veil.alpha_mode = AlphaMode::blend;
+  Material sign = make_material("sign", MaterialType::pbr, glm::vec3(0.2f));
+  sign.roughness = 0.5f;
+  sign.emission = glm::vec3(4.0f);
+  sign.emission_texture = slot(3, 0);
+  sign.two_sided = false;
+  s.materials.insert(s.materials.end(), {pbr, leaf, veil, sign});
+  const float y = 0.02f;
+  add_quad(s.triangles, glm::vec3(-4.0f, y, -4.0f), glm::vec3(4.0f, y, -4.0f),
+           glm::vec3(4.0f, y, 4.0f), glm::vec3(-4.0f, y, 4.0f), glm::vec3(0.0f, 1.0f, 0.0f),
+           first);
+  add_quad(s.triangles, glm::vec3(-1.5f, 3.0f, 4.0f), glm::vec3(1.5f, 3.0f, 4.0f),
+           glm::vec3(1.5f, 6.0f, 4.0f), glm::vec3(-1.5f, 6.0f, 4.0f), glm::vec3(0.0f, 0.0f, 1.0f),
+           first + 1);
+  add_quad(s.triangles, glm::vec3(1.0f, 1.0f, 6.0f), glm::vec3(4.0f, 1.0f, 6.0f),
+           glm::vec3(4.0f, 4.0f, 6.0f), glm::vec3(1.0f, 4.0f, 6.0f), glm::vec3(0.0f, 0.0f, 1.0f),
+           first + 2);
+  add_quad(s.triangles, glm::vec3(-4.98f, 5.0f, -3.0f), glm::vec3(-4.98f, 5.0f, 0.0f),
+           glm::vec3(-4.98f, 8.0f, 0.0f), glm::vec3(-4.98f, 8.0f, -3.0f),
+           glm::vec3(1.0f, 0.0f, 0.0f), first + 3);
+}
+
 // Every kind of light and material of the renderer in one small scene: the box without its back
 // wall (behind the camera), open to a uniform environment; lit also by a one-sided emissive
-// quad of two triangles under the ceiling (facing down) and an emissive sphere that reflects;
-// with rough glass, a rough and a smooth conductor, smooth glass, a plastic wall and a textured
-// diffuse cube.
+// quad of two triangles under the ceiling (facing down), an emissive sphere that reflects and a
+// quad on the left wall whose emission is a texture; with rough glass, a rough and a smooth
+// conductor, smooth glass, a plastic wall, a textured diffuse cube, a metallic-roughness floor
+// textured per texel (metalness, roughness, a normal map), an alpha-masked leaf and a veil of
+// opacity 0.4 (stochastic transparency).
 inline Scene feature_scene() {
   Scene s = box_scene();
   s.path = "features (test)";
@@ -139,7 +252,7 @@ inline Scene feature_scene() {
       make_material("frosted", MaterialType::refractive, glm::vec3(1.0f), 0.0f, 1.5f);
   frosted.roughness = 0.4f;
   Material checker = make_material("checker", MaterialType::diffuse, glm::vec3(1.0f));
-  checker.texture = 0;
+  checker.texture.texture = 0;
   const int first = static_cast<int>(s.materials.size());
   s.materials.push_back(lamp);
   s.materials.push_back(glow);
@@ -173,6 +286,7 @@ inline Scene feature_scene() {
                                   glm::vec3(0.0f), glm::vec3(2.0f)));
   s.objects.push_back(make_object(ShapeType::cube, first + 3, glm::vec3(-2.5f, 6.0f, 1.0f),
                                   glm::vec3(20.0f, 30.0f, 0.0f), glm::vec3(1.5f)));
+  add_real_materials(s);
   return s;
 }
 

@@ -65,7 +65,7 @@ TEST(GltfAssets, BoxTexturedLoadsAlikeFromEveryEncoding) {
   ASSERT_EQ(reference.materials.size(), 1u);
   ASSERT_EQ(reference.textures.size(), 1u);
   EXPECT_EQ(reference.materials[0].type, MaterialType::plastic);  // metallicFactor 0
-  EXPECT_EQ(reference.materials[0].texture, 0);
+  EXPECT_EQ(reference.materials[0].texture.texture, 0);
   EXPECT_EQ(reference.materials[0].name, "BoxTextured.gltf:Texture");
   EXPECT_GT(reference.textures[0].width, 0);
   EXPECT_FALSE(reference.has_camera);

@@ -223,7 +223,7 @@ TEST(SceneExport, MeshesAndTexture) {
     EXPECT_EQ(ply.faces, (std::vector<std::int32_t>{0, 1, 2})) << m;
     // The materials' texture names the exported texture file.
     const Json& material = j["materials"][m];
-    if (scene.materials[m].texture >= 0) {
+    if (scene.materials[m].texture.present()) {
       EXPECT_EQ(material["texture"], "textures/0.pfm");
     }
   }

@@ -61,7 +61,7 @@ TEST(SceneLoader, ReadsEveryKey) {
   // The one warning: a ROUGHNESS on a material other than Specular or Refractive is ignored.
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_CONTAINS(warnings[0], "Materials.plain.ROUGHNESS");
-  EXPECT_CONTAINS(warnings[0], "only Specular, Refractive and Plastic materials are rough");
+  EXPECT_CONTAINS(warnings[0], "only Specular, Refractive, Plastic and Pbr materials are rough");
   EXPECT_EQ(s.path, std::string(kData) + "every_key.json");
 
   ASSERT_EQ(s.materials.size(), 6u);
@@ -677,9 +677,9 @@ TEST(SceneLoader, SettingsThatDoNothingAreWarnedAbout) {
     std::string material, key, message;
   } cases[] = {
       {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "IOR": 1.5})", "Materials.x.IOR",
-       "only Refractive and Plastic materials have an IOR; ignored"},
+       "only Refractive, Plastic and Pbr materials have an IOR; ignored"},
       {R"("x": {"TYPE": "Specular", "RGB": [1, 1, 1], "IOR": 1.5})", "Materials.x.IOR",
-       "only Refractive and Plastic materials have an IOR; ignored"},
+       "only Refractive, Plastic and Pbr materials have an IOR; ignored"},
       {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "TWO_SIDED": false})", "Materials.x.TWO_SIDED",
        "only emitters (Emitting, or EMISSION above 0) have sides to emit from; ignored"},
       {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "EMITTANCE": 3})", "Materials.x.EMITTANCE",
