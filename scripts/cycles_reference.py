@@ -32,7 +32,8 @@ The scene is built in Blender as raystream loads it:
   kind (raystream's DEPTH counts a path's segments, the camera's included, so DEPTH 2 is direct
   light alone, Cycles' 0 bounces; docs/cycles.md has the experiment that tells), transparent
   bounces 1024 (our alpha test is not a bounce), no backface culling (every surface reflects
-  from both sides, glTF's doubleSided or not). The EXR is linear scene-referred Rec.709 (sRGB
+  from both sides, glTF's doubleSided or not), no bump map correction (Cycles' shadowing term
+  for normal-mapped surfaces, which raystream does not have). The EXR is linear scene-referred Rec.709 (sRGB
   primaries), 32-bit float, the colour management's view transform not applied.
 """
 import argparse
@@ -308,6 +309,8 @@ def build_objects(scene, folder, plain, notes):
             if slot.material is not None:
                 # Every raystream surface reflects from both sides, glTF's doubleSided or not.
                 slot.material.use_backface_culling = False
+                # Nor does it soften the shadow terminator of normal-mapped surfaces.
+                set_if(slot.material.cycles, "use_bump_map_correction", False)
     return meshes
 
 
