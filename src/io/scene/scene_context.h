@@ -6,6 +6,7 @@
 // (scene_environment.cpp). Internal to io/scene.
 #pragma once
 
+#include <array>
 #include <glm/glm.hpp>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,15 @@
 #include "scene/scene.h"
 
 namespace raystream {
+
+// Every texture slot of a material (Material or const Material), for what applies to each alike.
+template <class M>
+auto texture_slots(M& m) {
+  return std::array<decltype(&m.texture), 8>{
+      &m.texture,          &m.metallic_texture,       &m.roughness_texture,
+      &m.specular_texture, &m.specular_color_texture, &m.emission_texture,
+      &m.normal_texture,   &m.opacity_texture};
+}
 
 // Image textures, each file read once: Scene::textures indices by resolved path.
 using TextureIds = std::unordered_map<std::string, int>;
