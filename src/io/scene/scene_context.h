@@ -71,8 +71,10 @@ bool emits(const Material& m);
 int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved);
 
 // An OBJ file's MTL materials added to `scene` (the caller adds them once per file), named
-// "<stem>:<name>", their map_Kd images read into scene.textures; returns their scene ids. An
-// image that cannot be read throws SceneError("<MTL path>:<line>: map_Kd: <the image's error>").
+// "<stem>:<name>", their images read into scene.textures (map_Kd, map_Pr and map_Pm where the
+// material is Pbr, map_Ke, norm, map_d; a bump map turned into a normal map, once per image and
+// -bm); returns their scene ids. An image that cannot be read throws
+// SceneError("<MTL path>:<line>: <keyword>: <the image's error>").
 std::vector<int> add_mtl_materials(const ObjMesh& mesh, const std::string& stem, Scene& scene,
                                    TextureIds& textures);
 

@@ -8,6 +8,7 @@
 
 #include "core/stop_request.h"
 #include "io/image/image_reader.h"
+#include "io/scene/bump_map.h"
 #include "io/scene/scene_context.h"
 
 namespace raystream {
@@ -333,21 +334,83 @@ int material_id(SceneContext& c, const Json& j, const std::string& key) {
   return it->second;
 }
 
+namespace {
+
+// An MTL map's image as a slot of `channel`, read into scene.textures on first use; errors name
+// the MTL line.
+TextureSlot mtl_slot(const KdMap& map, int channel, Scene& scene, TextureIds& textures) {
+  TextureSlot slot;
+  if (map.path.empty()) return slot;
+  try {
+    slot.texture = texture_id(scene, textures, map.path);
+  } catch (const SceneError& e) {
+    throw SceneError(map.origin + ": " + e.what());
+  }
+  slot.channel = channel;
+  return slot;
+}
+
+// A bump map's normal map, made once per image and scale.
+TextureSlot bump_slot(const KdMap& map, float scale, Scene& scene, TextureIds& textures) {
+  const TextureSlot heights = mtl_slot(map, 0, scene, textures);
+  if (!heights.present()) return heights;
+  char tag[48];
+  std::snprintf(tag, sizeof tag, "\n-bm %.9g", double(scale));
+  const std::string key = map.path + tag;
+  TextureSlot slot;
+  const auto found = textures.find(key);
+  if (found != textures.end()) {
+    slot.texture = found->second;
+    return slot;
+  }
+  scene.textures.push_back(
+      normal_map_from_heights(scene.textures[std::size_t(heights.texture)], scale));
+  slot.texture = static_cast<int>(scene.textures.size()) - 1;
+  textures.emplace(key, slot.texture);
+  return slot;
+}
+
+// map_d's channel: -imfchan's, else A where the image has any alpha below 1, else R (a grey
+// matte).
+int opacity_channel(const MaterialMaps& maps, const TextureSlot& slot, const Scene& scene) {
+  if (maps.opacity_channel >= 0) return maps.opacity_channel;
+  const TextureImage& image = scene.textures[std::size_t(slot.texture)];
+  const bool alpha = std::any_of(image.texels.begin(), image.texels.end(),
+                                 [](const glm::vec4& t) { return t.w < 1.0f; });
+  return alpha ? 3 : 0;
+}
+
+}  // namespace
+
 std::vector<int> add_mtl_materials(const ObjMesh& mesh, const std::string& stem, Scene& scene,
                                    TextureIds& textures) {
   std::vector<int> ids;
   for (std::size_t i = 0; i < mesh.materials.size(); ++i) {
     ids.push_back(static_cast<int>(scene.materials.size()));
     scene.materials.push_back(mesh.materials[i]);
-    scene.materials.back().name = stem + ":" + mesh.materials[i].name;
-    // map_Kd: the image is read here, so that the error can name the scene key too.
+    Material& m = scene.materials.back();
+    m.name = stem + ":" + mesh.materials[i].name;
+    // The images are read here, so that an error can name the scene key too.
     const KdMap* kd_map = i < mesh.kd_maps.size() ? &mesh.kd_maps[i] : nullptr;
-    if (kd_map != nullptr && !kd_map->path.empty()) {
-      try {
-        scene.materials.back().texture.texture = texture_id(scene, textures, kd_map->path);
-      } catch (const SceneError& e) {
-        throw SceneError(kd_map->origin + ": " + e.what());
-      }
+    if (kd_map != nullptr) m.texture = mtl_slot(*kd_map, 0, scene, textures);
+    if (i >= mesh.maps.size()) continue;
+    const MaterialMaps& maps = mesh.maps[i];
+    const bool pbr = m.type == MaterialType::pbr;
+    const auto channel = [](int given) { return given >= 0 ? given : 0; };
+    if (pbr) {
+      m.roughness_texture =
+          mtl_slot(maps.roughness, channel(maps.roughness_channel), scene, textures);
+      m.metallic_texture = mtl_slot(maps.metallic, channel(maps.metallic_channel), scene, textures);
+    }
+    m.emission_texture = mtl_slot(maps.emission, 0, scene, textures);
+    m.normal_texture = mtl_slot(maps.normal, 0, scene, textures);
+    if (!m.normal_texture.present())
+      m.normal_texture = bump_slot(maps.bump, maps.bump_scale, scene, textures);
+    m.opacity_texture = mtl_slot(maps.opacity, 0, scene, textures);
+    if (m.opacity_texture.present()) {
+      m.opacity_texture.channel = opacity_channel(maps, m.opacity_texture, scene);
+      m.alpha_mode = AlphaMode::mask;
+      m.alpha_cutoff = 0.5f;
     }
   }
   return ids;
