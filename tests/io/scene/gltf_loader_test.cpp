@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
@@ -911,6 +912,67 @@ TEST_F(GltfWritten, SceneObjectsAndWholeScenes) {
   EXPECT_EQ(whole.output_name, "thing");
   EXPECT_EQ(whole.camera.lookat, glm::vec3(0.5f, 0.5f, 0.0f));
   EXPECT_TRUE(contains(warnings, "no perspective camera; rendered with one that frames the model"));
+}
+
+// The repository's own glTF assets (scenes/meshes/gltf/): every material and map read, the
+// alpha modes of the test asset, tangents where the normal maps need them.
+TEST(GltfShipped, HelmetAndAlphaModes) {
+  std::vector<std::string> warnings;
+  const GltfModel helmet = load("scenes/meshes/gltf/DamagedHelmet.glb", &warnings);
+  for (const std::string& w : warnings) std::cout << "warning: " << w << "\n";
+  std::cout << "helmet: " << helmet.triangles.size() << " triangles, bounds (" << helmet.lower.x
+            << ", " << helmet.lower.y << ", " << helmet.lower.z << ") to (" << helmet.upper.x
+            << ", " << helmet.upper.y << ", " << helmet.upper.z << ")\n";
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(helmet.materials.size(), 1u);
+  const Material& m = helmet.materials[0];
+  EXPECT_EQ(m.type, MaterialType::pbr);
+  EXPECT_TRUE(m.texture.present());
+  EXPECT_TRUE(m.metallic_texture.present());
+  EXPECT_EQ(m.metallic_texture.channel, 2);
+  EXPECT_EQ(m.roughness_texture.channel, 1);
+  EXPECT_TRUE(m.normal_texture.present());
+  EXPECT_TRUE(m.emission_texture.present());
+  EXPECT_GT(m.emission.x, 0.0f);
+  for (const Triangle& t : helmet.triangles)
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_NEAR(glm::length(glm::vec3(t.t[c])), 1.0f, 1e-4f);
+      ASSERT_TRUE(t.t[c].w == 1.0f || t.t[c].w == -1.0f);
+    }
+
+  warnings.clear();
+  const GltfModel alpha = load("scenes/meshes/gltf/AlphaBlendModeTest.glb", &warnings);
+  for (const std::string& w : warnings) std::cout << "warning: " << w << "\n";
+  std::cout << "alpha: " << alpha.triangles.size() << " triangles, bounds (" << alpha.lower.x
+            << ", " << alpha.lower.y << ", " << alpha.lower.z << ") to (" << alpha.upper.x << ", "
+            << alpha.upper.y << ", " << alpha.upper.z << ")\n";
+  EXPECT_TRUE(warnings.empty());
+  int masks = 0, blends = 0;
+  for (const Material& a : alpha.materials) {
+    if (a.alpha_mode == AlphaMode::mask) {
+      ++masks;
+      EXPECT_EQ(a.opacity_texture.channel, 3);
+      EXPECT_EQ(a.opacity_texture.texture, a.texture.texture);
+      if (a.name == "AlphaBlendModeTest.glb:MatCutoff25") EXPECT_FLOAT_EQ(a.alpha_cutoff, 0.25f);
+      if (a.name == "AlphaBlendModeTest.glb:MatCutoffDefault") EXPECT_EQ(a.alpha_cutoff, 0.5f);
+    }
+    blends += a.alpha_mode == AlphaMode::blend;
+  }
+  EXPECT_EQ(masks, 3);
+  EXPECT_EQ(blends, 1);
+}
+
+// The scenes that show the materials (scenes/helmet.json, alpha_modes.json, textured_emitter.json)
+// load without a warning.
+TEST(GltfShipped, ScenesLoad) {
+  for (const char* path :
+       {"scenes/helmet.json", "scenes/alpha_modes.json", "scenes/textured_emitter.json"}) {
+    SCOPED_TRACE(path);
+    std::vector<std::string> warnings;
+    const Scene s = load_scene(path, warnings);
+    EXPECT_TRUE(warnings.empty()) << warnings.front();
+    EXPECT_FALSE(s.triangles.empty() && s.objects.empty());
+  }
 }
 
 }  // namespace
