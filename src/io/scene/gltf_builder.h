@@ -33,6 +33,7 @@ struct LoadContext {
   std::string folder;
   std::string base;  // the folder as tinygltf is given it ("." for the current one)
   std::map<int, TextureImage> images;
+  std::set<int> ktx2_images;  // KTX2 images (KHR_texture_basisu): not decoded
   std::string problem;
 };
 
@@ -52,18 +53,21 @@ struct AccessorView {
 // A triangle primitive's accessors, checked: the attributes the renderer reads and the corners.
 struct PrimitiveAccessors {
   AccessorView positions;
-  std::optional<AccessorView> normals, uvs;
+  std::optional<AccessorView> normals, uvs[2], tangents;
   std::optional<AccessorView> indices;  // none: the vertices in order
-  int position_accessor = -1, normal_accessor = -1, uv_accessor = -1, index_accessor = -1;
-  std::string uv_name;      // the TEXCOORD_n set the base colour texture reads
+  int position_accessor = -1, normal_accessor = -1, uv_accessor[2] = {-1, -1},
+      tangent_accessor = -1, index_accessor = -1;
   std::size_t corners = 0;  // three per triangle
 };
 
 // A primitive's vertices in world space, each checked once: positions, unit normals (zero where
-// none is given) and texture coordinates (the renderer's v, which runs up the image).
+// none is given), both sets of texture coordinates (the renderer's v, which runs up the image;
+// the second set is the first's where the primitive has none) and tangents (empty where the
+// primitive has none and its material no normal map; zero xyz where one must be made).
 struct WorldVertices {
   std::vector<glm::vec3> positions, normals;
-  std::vector<glm::vec2> uvs;
+  std::vector<glm::vec2> uvs[2];
+  std::vector<glm::vec4> tangents;
 };
 
 class Builder {
@@ -101,19 +105,23 @@ class Builder {
   PrimitiveAccessors primitive_accessors(const tinygltf::Primitive& p, const std::string& key);
   WorldVertices world_vertices(const PrimitiveAccessors& a, const glm::mat4& world,
                                const std::string& key) const;
-  void add_triangles(const PrimitiveAccessors& a, const WorldVertices& v, int material,
-                     bool mirrored);
+  void read_tangents(const PrimitiveAccessors& a, const glm::mat4& world, WorldVertices& v) const;
+  std::vector<std::uint32_t> corner_indices(const PrimitiveAccessors& a) const;
+  void add_triangles(const std::vector<std::uint32_t>& corners, const WorldVertices& v,
+                     bool has_normals, int material, bool mirrored);
 
   // gltf_materials.cpp
   int material_id(int material);
   Material map_material(int index);
   float extension_factor(const Json& extensions, const std::string& key, const char* extension,
                          const char* property, float fallback) const;
-  void map_lobe(const tinygltf::Material& g, float transmission, const std::string& key,
-                Material& m);
-  glm::vec3 emission(const tinygltf::Material& g, float strength, const std::string& key);
+  void map_base(const Json& j, const std::string& key, Material& m);
+  void map_alpha(const Json& j, const std::string& key, Material& m);
+  void map_specular(const Json& ext, const std::string& key, Material& m);
+  glm::vec3 emission(const Json& j, float strength, const std::string& key);
+  TextureSlot texture_slot(const Json& info, const std::string& key, int channel);
+  void read_texture_transform(const Json& transform, const std::string& key, TextureSlot& slot);
   int texture_id(int texture, const std::string& key);
-  glm::vec3 mean_texture(int texture, const std::string& key);
 
   // gltf_camera.cpp
   void find_camera();
@@ -131,6 +139,13 @@ class Builder {
   std::map<int, int> texture_ids_;         // glTF image -> out_.textures
   std::set<std::string> noted_;            // warnings given once per asset
   std::map<int, glm::mat4> camera_nodes_;  // camera -> the first node's world transform
+  std::string material_name_;              // the material being mapped, for messages
 };
+
+// The texture coordinates' transform of KHR_texture_transform (uv' = offset + R(rotation) *
+// (scale * uv), in glTF's uv, whose v runs down the image) as the same lookup in the renderer's
+// uv (v' = 1 - v): the slot's offset, rotation and scale.
+void convert_texture_transform(const glm::vec2& offset, float rotation, const glm::vec2& scale,
+                               TextureSlot& slot);
 
 }  // namespace raystream::gltf

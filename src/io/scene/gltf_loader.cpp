@@ -66,6 +66,15 @@ bool write_whole_file(std::string* err, const std::string&, const std::vector<un
 bool decode_image(tinygltf::Image* image, const int index, std::string* err, std::string*, int, int,
                   const unsigned char* bytes, int size, void* user) {
   auto& context = *static_cast<LoadContext*>(user);
+  // KTX2 (KHR_texture_basisu) is not decoded: a texture that needs it fails where it is read,
+  // one with a fallback source reads that instead.
+  static const unsigned char kKtx2[12] = {0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32,
+                                          0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A};
+  if (image->mimeType == "image/ktx2" ||
+      (size >= 12 && std::memcmp(bytes, kKtx2, sizeof kKtx2) == 0)) {
+    context.ktx2_images.insert(index);
+    return true;
+  }
   const std::string where =
       context.path + ": images[" + std::to_string(index) + "]" +
       (image->uri.empty() || image->uri.rfind("data:", 0) == 0 ? std::string()

@@ -11,12 +11,15 @@
 
 #include "core/stop_request.h"
 #include "io/scene/gltf_builder.h"
+#include "io/scene/tangents.h"
 
 namespace raystream::gltf {
 
 bool supported_extension(const std::string& name) {
-  static const std::set<std::string> supported = {
-      "KHR_materials_emissive_strength", "KHR_materials_transmission", "KHR_materials_ior"};
+  // KHR_texture_basisu is answered where a texture uses it: its fallback image, or an error.
+  static const std::set<std::string> supported = {"KHR_materials_emissive_strength",
+                                                  "KHR_materials_ior", "KHR_materials_specular",
+                                                  "KHR_texture_transform", "KHR_texture_basisu"};
   return supported.count(name) != 0;
 }
 
@@ -57,8 +60,9 @@ void Builder::check_extensions() {
                                      " is required and not supported; the core properties are "
                                      "rendered");
   }
+  // Material extensions are named where a material has them, with what is rendered instead.
   for (const std::string& e : m_.extensionsUsed)
-    if (!supported_extension(e) &&
+    if (!supported_extension(e) && e.rfind("KHR_materials_", 0) != 0 &&
         std::find(m_.extensionsRequired.begin(), m_.extensionsRequired.end(), e) ==
             m_.extensionsRequired.end())
       note("extensionsUsed", "extension " + excerpt(e) + " is not supported; ignored");
@@ -156,9 +160,37 @@ void Builder::add_mesh(int mesh, const glm::mat4& world, const std::string& node
 void Builder::add_primitive(const tinygltf::Primitive& p, const glm::mat4& world,
                             const std::string& key) {
   const PrimitiveAccessors a = primitive_accessors(p, key);
-  const WorldVertices v = world_vertices(a, world, key);
+  const int material = material_id(p.material);
+  WorldVertices v = world_vertices(a, world, key);
   const bool mirrored = glm::determinant(glm::mat3(world)) < 0.0f;
-  add_triangles(a, v, material_id(p.material), mirrored);
+  const std::vector<std::uint32_t> corners = corner_indices(a);
+  // The specification: without normals, flat ones, and the file's tangents are ignored.
+  if (a.normals) read_tangents(a, world, v);
+  const TextureSlot& normal_map = out_.materials[std::size_t(material)].normal_texture;
+  const std::vector<glm::vec2>& map_uvs = v.uvs[normal_map.texcoord == 1 ? 1 : 0];
+  if (normal_map.present() && a.normals) {
+    // Made where the file gives none (or a zero one).
+    const bool missing = v.tangents.empty();
+    if (missing) v.tangents.assign(v.positions.size(), glm::vec4(0.0f));
+    if (missing || std::any_of(v.tangents.begin(), v.tangents.end(), [](const glm::vec4& t) {
+          return glm::vec3(t) == glm::vec3(0.0f);
+        })) {
+      const std::vector<glm::vec4> made =
+          generate_tangents(corners, v.positions, v.normals, map_uvs);
+      for (std::size_t i = 0; i < made.size(); ++i)
+        if (glm::vec3(v.tangents[i]) == glm::vec3(0.0f)) v.tangents[i] = made[i];
+    }
+  }
+  const std::size_t first = out_.triangles.size();
+  add_triangles(corners, v, bool(a.normals), material, mirrored);
+  if (normal_map.present() && !a.normals) {
+    // Flat normals: each face its own tangent frame, shared across coplanar neighbours.
+    std::vector<Triangle> added(out_.triangles.begin() + std::ptrdiff_t(first),
+                                out_.triangles.end());
+    generate_triangle_tangents(
+        added, [](const Triangle&) { return true; }, normal_map.texcoord == 1 ? 1 : 0);
+    std::copy(added.begin(), added.end(), out_.triangles.begin() + std::ptrdiff_t(first));
+  }
 }
 
 PrimitiveAccessors Builder::primitive_accessors(const tinygltf::Primitive& p,
@@ -186,21 +218,22 @@ PrimitiveAccessors Builder::primitive_accessors(const tinygltf::Primitive& p,
                          {TINYGLTF_COMPONENT_TYPE_FLOAT}, false);
     if (a.normals->count != n) fail(key, "NORMAL and POSITION differ in count");
   }
-  // The texture coordinates the base colour texture reads.
-  int uv_set = 0;
-  if (p.material >= 0) {
-    const tinygltf::TextureInfo& t =
-        m_.materials[std::size_t(p.material)].pbrMetallicRoughness.baseColorTexture;
-    if (t.index >= 0) uv_set = t.texCoord;
+  // Both sets of texture coordinates, whichever the material's textures read.
+  for (int set = 0; set < 2; ++set) {
+    const std::string name = "TEXCOORD_" + std::to_string(set);
+    a.uv_accessor[set] = attribute(name);
+    if (a.uv_accessor[set] < 0) continue;
+    a.uvs[set] = accessor(a.uv_accessor[set], key + ".attributes." + name, {TINYGLTF_TYPE_VEC2},
+                          {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                           TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                          true);
+    if (a.uvs[set]->count != n) fail(key, name + " and POSITION differ in count");
   }
-  a.uv_name = "TEXCOORD_" + std::to_string(uv_set);
-  a.uv_accessor = attribute(a.uv_name);
-  if (a.uv_accessor >= 0) {
-    a.uvs = accessor(a.uv_accessor, key + ".attributes." + a.uv_name, {TINYGLTF_TYPE_VEC2},
-                     {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
-                      TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
-                     true);
-    if (a.uvs->count != n) fail(key, a.uv_name + " and POSITION differ in count");
+  a.tangent_accessor = attribute("TANGENT");
+  if (a.tangent_accessor >= 0) {
+    a.tangents = accessor(a.tangent_accessor, key + ".attributes.TANGENT", {TINYGLTF_TYPE_VEC4},
+                          {TINYGLTF_COMPONENT_TYPE_FLOAT}, false);
+    if (a.tangents->count != n) fail(key, "TANGENT and POSITION differ in count");
   }
   if (attribute("COLOR_0") >= 0) note("meshes", "vertex colours (COLOR_0) are ignored");
   if (!p.targets.empty()) note("meshes", "morph targets are ignored (the rest pose is rendered)");
@@ -231,7 +264,7 @@ WorldVertices Builder::world_vertices(const PrimitiveAccessors& a, const glm::ma
   WorldVertices v;
   v.positions.resize(n);
   v.normals.assign(n, glm::vec3(0.0f));
-  v.uvs.assign(n, glm::vec2(0.0f));
+  v.uvs[0].assign(n, glm::vec2(0.0f));
   for (std::size_t i = 0; i < n; ++i) {
     const glm::vec3 local(a.positions.get(i, 0), a.positions.get(i, 1), a.positions.get(i, 2));
     if (!std::isfinite(local.x) || !std::isfinite(local.y) || !std::isfinite(local.z))
@@ -250,34 +283,69 @@ WorldVertices Builder::world_vertices(const PrimitiveAccessors& a, const glm::ma
       const float length = glm::length(wn);
       v.normals[i] = length > 0.0f && std::isfinite(length) ? wn / length : glm::vec3(0.0f);
     }
-    if (a.uvs) {
-      const glm::vec2 t(a.uvs->get(i, 0), a.uvs->get(i, 1));
+    for (int set = 0; set < 2; ++set) {
+      if (!a.uvs[set]) continue;
+      const glm::vec2 t(a.uvs[set]->get(i, 0), a.uvs[set]->get(i, 1));
       if (!std::isfinite(t.x) || !std::isfinite(t.y))
-        fail("accessors[" + std::to_string(a.uv_accessor) + "]",
+        fail("accessors[" + std::to_string(a.uv_accessor[set]) + "]",
              "texture coordinate " + std::to_string(i) + " is not finite");
-      v.uvs[i] = glm::vec2(t.x, 1.0f - t.y);  // glTF's v runs down the image, the renderer's up
+      if (set == 1 && v.uvs[1].empty()) v.uvs[1].resize(n);
+      // glTF's v runs down the image, the renderer's up.
+      v.uvs[set][i] = glm::vec2(t.x, 1.0f - t.y);
     }
   }
+  if (v.uvs[1].empty()) v.uvs[1] = v.uvs[0];
   return v;
 }
 
-void Builder::add_triangles(const PrimitiveAccessors& a, const WorldVertices& v, int material,
-                            bool mirrored) {
+// TANGENT: xyz carried like directions (not like normals: a tangent lies in the surface), unit;
+// w the handedness, turned where the transform mirrors. Zero ones are left zero, to be made.
+void Builder::read_tangents(const PrimitiveAccessors& a, const glm::mat4& world,
+                            WorldVertices& v) const {
+  if (!a.tangents) return;
+  const glm::mat3 m(world);
+  const float turn = glm::determinant(m) < 0.0f ? -1.0f : 1.0f;
   const std::size_t n = a.positions.count;
-  for (std::size_t c = 0; c < a.corners; c += 3) {
-    std::uint32_t k[3];
-    for (int j = 0; j < 3; ++j) {
-      k[j] = a.indices ? a.indices->index(c + std::size_t(j)) : std::uint32_t(c + std::size_t(j));
-      if (k[j] >= n)
-        fail("accessors[" + std::to_string(a.index_accessor) + "]",
-             "index " + std::to_string(k[j]) + " (element " + std::to_string(c + std::size_t(j)) +
-                 ") is out of range (" + std::to_string(n) + " vertices)");
-    }
+  v.tangents.assign(n, glm::vec4(0.0f));
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::vec4 t(a.tangents->get(i, 0), a.tangents->get(i, 1), a.tangents->get(i, 2),
+                      a.tangents->get(i, 3));
+    if (!std::isfinite(t.x) || !std::isfinite(t.y) || !std::isfinite(t.z) || !std::isfinite(t.w))
+      fail("accessors[" + std::to_string(a.tangent_accessor) + "]",
+           "tangent " + std::to_string(i) + " is not finite");
+    const glm::vec3 w = m * glm::vec3(t);
+    const float length = glm::length(w);
+    if (!(length > 0.0f) || !std::isfinite(length)) continue;
+    v.tangents[i] = glm::vec4(w / length, (t.w < 0.0f ? -1.0f : 1.0f) * turn);
+  }
+}
+
+// The corners' vertex indices (the indices, or the vertices in order), each checked.
+std::vector<std::uint32_t> Builder::corner_indices(const PrimitiveAccessors& a) const {
+  const std::size_t n = a.positions.count;
+  std::vector<std::uint32_t> corners(a.corners);
+  for (std::size_t c = 0; c < a.corners; ++c) {
+    corners[c] = a.indices ? a.indices->index(c) : std::uint32_t(c);
+    if (corners[c] >= n)
+      fail("accessors[" + std::to_string(a.index_accessor) + "]",
+           "index " + std::to_string(corners[c]) + " (element " + std::to_string(c) +
+               ") is out of range (" + std::to_string(n) + " vertices)");
+  }
+  return corners;
+}
+
+void Builder::add_triangles(const std::vector<std::uint32_t>& corners, const WorldVertices& v,
+                            bool has_normals, int material, bool mirrored) {
+  const bool tangents = !v.tangents.empty();
+  for (std::size_t c = 0; c + 2 < corners.size(); c += 3) {
     Triangle t;
     for (int j = 0; j < 3; ++j) {
-      t.v[j] = v.positions[k[j]];
-      t.n[j] = v.normals[k[j]];
-      t.uv[j] = v.uvs[k[j]];
+      const std::uint32_t k = corners[c + std::size_t(j)];
+      t.v[j] = v.positions[k];
+      t.n[j] = v.normals[k];
+      t.uv[j] = v.uvs[0][k];
+      t.uv1[j] = v.uvs[1][k];
+      if (tangents) t.t[j] = v.tangents[k];
     }
     if (mirrored) reverse_winding(t);
     const glm::vec3 face = glm::cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
@@ -287,7 +355,7 @@ void Builder::add_triangles(const PrimitiveAccessors& a, const WorldVertices& v,
     if (!(area2 > 0.0f) || !std::isfinite(area2)) continue;
     const glm::vec3 ng = face / area2;
     for (int j = 0; j < 3; ++j)
-      if (!a.normals || glm::length(t.n[j]) == 0.0f) t.n[j] = ng;  // flat where none is given
+      if (!has_normals || glm::length(t.n[j]) == 0.0f) t.n[j] = ng;  // flat where none is given
     t.material = material;
     out_.triangles.push_back(t);
   }

@@ -55,11 +55,12 @@ bool read_colour(const std::vector<std::string>& w, const std::string& where, gl
   return true;
 }
 
-// Ni, Ns, d or Tr: one number, checked (d and Tr in [0, 1], Ni and Ns not negative).
+// Ni, Ns, d, Tr, Pr or Pm: one number, checked (d, Tr, Pr and Pm in [0, 1], Ni and Ns not
+// negative).
 float read_scalar(const std::vector<std::string>& w, const std::string& where) {
   const std::string& key = w[0];
   if (w.size() < 2) throw SceneError(where + "expected a number");
-  const bool fraction = key == "d" || key == "Tr";
+  const bool fraction = key == "d" || key == "Tr" || key == "Pr" || key == "Pm";
   // "d -halo 0.5": the option comes first.
   const std::string& word = key == "d" && w[1] == "-halo" && w.size() > 2 ? w[2] : w[1];
   const double value = mtl_number(word, where);
@@ -84,8 +85,9 @@ int read_illum(const std::vector<std::string>& w, const std::string& where) {
 }
 
 // The file name of a map_Kd line (its text after the keyword), past the options and their
-// values: the rest of the line, or "" where the options take it all.
-std::string map_file_name(const std::string& line, std::size_t at) {
+// values: the rest of the line, or "" where the options take it all. `map`, where given, takes
+// -bm's value and -imfchan's channel (r, g, b, m; others leave it -1).
+std::string map_file_name(const std::string& line, std::size_t at, MtlMap* map = nullptr) {
   // Each option and the words of values it takes.
   static const std::pair<const char*, int> kOptions[] = {
       {"-blendu", 1},  {"-blendv", 1}, {"-clamp", 1},     {"-boost", 1}, {"-bm", 1},
@@ -110,7 +112,19 @@ std::string map_file_name(const std::string& line, std::size_t at) {
     at = end;
     for (int v = 0; v < values; ++v) {
       skip_blanks();
-      at = word_end(at);
+      const std::size_t value_end = word_end(at);
+      const std::string value = line.substr(at, value_end - at);
+      if (map && word == "-bm") {
+        char* after = nullptr;
+        const float bm = std::strtof(value.c_str(), &after);
+        if (after != value.c_str() && *after == '\0' && std::isfinite(bm)) map->bm = bm;
+      }
+      if (map && word == "-imfchan") {
+        static const char kChannels[] = {'r', 'g', 'b', 'm'};
+        for (int c = 0; c < 4; ++c)
+          if (value.size() == 1 && value[0] == kChannels[c]) map->channel = c;
+      }
+      at = value_end;
     }
   }
 }
@@ -134,7 +148,24 @@ class MtlParser {
     } else if (key == "Ks") {
       read_colour(w, where, current_.ks);
     } else if (key == "Ke") {
-      read_colour(w, where, current_.ke);
+      current_.has_ke = read_colour(w, where, current_.ke) || current_.has_ke;
+    } else if (key == "Pr") {
+      current_.pr = read_scalar(w, where);
+      current_.has_pr = true;
+    } else if (key == "Pm") {
+      current_.pm = read_scalar(w, where);
+      current_.has_pm = true;
+    } else if (key == "map_Pr" || key == "map_Pm" || key == "map_Ke" || key == "norm" ||
+               key == "map_d" || key == "map_Bump" || key == "map_bump" || key == "bump") {
+      MtlMap& map = key == "map_Pr"   ? current_.pr_map
+                    : key == "map_Pm" ? current_.pm_map
+                    : key == "map_Ke" ? current_.ke_map
+                    : key == "norm"   ? current_.norm_map
+                    : key == "map_d"  ? current_.d_map
+                                      : current_.bump_map;
+      map = MtlMap();
+      map.line = number;
+      map.file = map_file_name(line, line.find(key) + key.size(), &map);
     } else if (key == "Tf" || key == "Kt") {
       read_colour(w, where, current_.tf);
     } else if (key == "Ka") {
@@ -176,6 +207,8 @@ class MtlParser {
 
   void add() {
     if (!has_kd_ && !current_.kd_map.empty()) current_.kd = glm::vec3(0.6f);
+    // map_Ke scales Ke: without one, the map alone says what is emitted.
+    if (!current_.has_ke && !current_.ke_map.file.empty()) current_.ke = glm::vec3(1.0f);
     materials_.push_back(current_);
   }
 
@@ -190,10 +223,27 @@ class MtlParser {
 Material material_from_mtl(const MtlMaterial& mtl) {
   Material m;
   m.name = mtl.name;
+  if (mtl.pbr()) {
+    m.type = MaterialType::pbr;
+    m.color = glm::clamp(mtl.kd, 0.0f, 1.0f);
+    m.roughness = mtl.pr;
+    m.metallic = mtl.pm;
+    m.ior = mtl.ni > 1.0f ? mtl.ni : 1.5f;
+    m.emission = glm::max(mtl.ke, glm::vec3(0.0f));
+    m.opacity = mtl.d;
+    if (!mtl.d_map.file.empty()) {
+      m.alpha_mode = AlphaMode::mask;
+    } else if (mtl.d < 1.0f) {
+      m.alpha_mode = AlphaMode::blend;
+    }
+    return m;
+  }
   // Ke: the surface emits (both sides), and reflects by the rules below (the Cornell Box light
   // has Kd 0.78).
   m.emission = glm::max(mtl.ke, glm::vec3(0.0f));
-  const bool glass = mtl.illum == 4 || mtl.illum == 6 || mtl.illum == 7 || mtl.d < 1.0f;
+  // d below 1 is glass, unless an alpha map says which parts are there.
+  const bool glass = mtl.illum == 4 || mtl.illum == 6 || mtl.illum == 7 ||
+                     (mtl.d < 1.0f && mtl.d_map.file.empty());
   const glm::vec3 ks = glm::clamp(mtl.ks, 0.0f, 1.0f);
   const glm::vec3 kd = glm::clamp(mtl.kd, 0.0f, 1.0f);
   const bool black_kd = !(kd.x > 0.0f || kd.y > 0.0f || kd.z > 0.0f);
@@ -217,6 +267,11 @@ Material material_from_mtl(const MtlMaterial& mtl) {
   } else {
     m.type = MaterialType::diffuse;
     m.color = kd;
+  }
+  // An alpha map cuts out what it says (leaves, fences), whatever the type but glass.
+  if (!mtl.d_map.file.empty() && m.type != MaterialType::refractive) {
+    m.opacity = mtl.d;
+    m.alpha_mode = AlphaMode::mask;
   }
   return m;
 }

@@ -11,6 +11,7 @@
 #include "io/files/input_file.h"
 #include "io/scene/face_triangulation.h"
 #include "io/scene/obj_text.h"
+#include "io/scene/tangents.h"
 #include "scene/scene_error.h"
 
 namespace raystream {
@@ -107,6 +108,8 @@ bool read_triangle(const ObjText& obj, const ObjCorner* const corners[3], Triang
       ++counts.bad_texcoords;
     }
   }
+  // OBJ has one set of texture coordinates: the second is the first.
+  for (int c = 0; c < 3; ++c) tri.uv1[c] = tri.uv[c];
   glm::vec3 face = glm::cross(tri.v[1] - tri.v[0], tri.v[2] - tri.v[0]);
   const float area2 = glm::length(face);
   if (!(area2 > 0.0f) || !std::isfinite(area2)) return false;
@@ -172,6 +175,28 @@ void add_materials(const ObjText& obj, ObjMesh& mesh) {
     }
     mesh.materials.push_back(material_from_mtl(mtl));
     mesh.kd_maps.push_back(kd_map);
+    const auto resolve = [&](const MtlMap& map, const char* keyword) {
+      KdMap found;
+      if (map.file.empty()) return found;
+      found.path = texture_beside(obj.material_files[i], map.file);
+      found.origin = obj.material_files[i] + ":" + std::to_string(map.line) + ": " + keyword;
+      return found;
+    };
+    MaterialMaps maps;
+    maps.roughness = resolve(mtl.pr_map, "map_Pr");
+    maps.metallic = resolve(mtl.pm_map, "map_Pm");
+    maps.emission = resolve(mtl.ke_map, "map_Ke");
+    maps.normal = resolve(mtl.norm_map, "norm");
+    maps.opacity = resolve(mtl.d_map, "map_d");
+    // A normal map says more than a height map: norm wins.
+    if (mtl.norm_map.file.empty()) maps.bump = resolve(mtl.bump_map, "map_Bump");
+    maps.roughness_channel = mtl.pr_map.channel;
+    maps.metallic_channel = mtl.pm_map.channel;
+    maps.opacity_channel = mtl.d_map.channel;
+    maps.bump_scale = mtl.bump_map.bm;
+    // Glass has no alpha (its d made it glass): its map_d is not read.
+    if (mesh.materials.back().type == MaterialType::refractive) maps.opacity = KdMap();
+    mesh.maps.push_back(maps);
     if (!kd_map.path.empty() &&
         !(material_type_traits(mesh.materials.back().type) & kTypeTextured)) {
       mesh.material_warnings.push_back(excerpt(
@@ -300,6 +325,17 @@ ObjMesh parse_obj(const std::string& text, const std::string& path, const MtlLoo
     }
   }
   check_faces(path, obj, counts, mesh, warnings);
+  // Normal maps need tangents; an OBJ file has none.
+  std::vector<char> normal_mapped(mesh.maps.size());
+  bool any = false;
+  for (std::size_t i = 0; i < mesh.maps.size(); ++i) {
+    normal_mapped[i] = !mesh.maps[i].normal.path.empty() || !mesh.maps[i].bump.path.empty();
+    any = any || normal_mapped[i];
+  }
+  if (any)
+    generate_triangle_tangents(mesh.triangles, [&](const Triangle& t) {
+      return t.material >= 0 && normal_mapped[std::size_t(t.material)];
+    });
   return mesh;
 }
 

@@ -19,6 +19,15 @@ struct KdMap {
   std::string origin;  // where it is named, for messages: "<MTL path>:<line>: map_Kd"
 };
 
+// The images an MTL material names beyond map_Kd, each found as map_Kd's is (path empty: none),
+// with the options that say how to read them.
+struct MaterialMaps {
+  KdMap roughness, metallic, emission, normal, opacity, bump;  // map_Pr, map_Pm, map_Ke, norm,
+                                                               // map_d, map_Bump (or bump)
+  int roughness_channel = -1, metallic_channel = -1, opacity_channel = -1;  // -imfchan; -1: none
+  float bump_scale = 1.0f;                                                  // -bm
+};
+
 // A mesh as read from one OBJ file, in the file's own coordinates.
 struct ObjMesh {
   std::vector<Triangle> triangles;  // material: index into `materials`, or -1 (no material)
@@ -34,6 +43,9 @@ struct ObjMesh {
   // the material is not diffuse). The images are read by the scene loader, which sets
   // Material::texture; here Material::texture stays -1.
   std::vector<KdMap> kd_maps;
+  // One per entry of `materials`: its other images (scene_context.h's add_mtl_materials reads
+  // them). The triangles of a material with a normal map (norm or a bump map) have tangents.
+  std::vector<MaterialMaps> maps;
 };
 
 // Reads the OBJ at `path`: faces split into triangles (io/scene/face_triangulation.h), vertex

@@ -6,6 +6,7 @@
 // (scene_environment.cpp). Internal to io/scene.
 #pragma once
 
+#include <array>
 #include <glm/glm.hpp>
 #include <string>
 #include <unordered_map>
@@ -17,6 +18,15 @@
 #include "scene/scene.h"
 
 namespace raystream {
+
+// Every texture slot of a material (Material or const Material), for what applies to each alike.
+template <class M>
+auto texture_slots(M& m) {
+  return std::array<decltype(&m.texture), 8>{
+      &m.texture,          &m.metallic_texture,       &m.roughness_texture,
+      &m.specular_texture, &m.specular_color_texture, &m.emission_texture,
+      &m.normal_texture,   &m.opacity_texture};
+}
 
 // Image textures, each file read once: Scene::textures indices by resolved path.
 using TextureIds = std::unordered_map<std::string, int>;
@@ -61,8 +71,10 @@ bool emits(const Material& m);
 int texture_id(Scene& scene, TextureIds& ids, const std::string& resolved);
 
 // An OBJ file's MTL materials added to `scene` (the caller adds them once per file), named
-// "<stem>:<name>", their map_Kd images read into scene.textures; returns their scene ids. An
-// image that cannot be read throws SceneError("<MTL path>:<line>: map_Kd: <the image's error>").
+// "<stem>:<name>", their images read into scene.textures (map_Kd, map_Pr and map_Pm where the
+// material is Pbr, map_Ke, norm, map_d; a bump map turned into a normal map, once per image and
+// -bm); returns their scene ids. An image that cannot be read throws
+// SceneError("<MTL path>:<line>: <keyword>: <the image's error>").
 std::vector<int> add_mtl_materials(const ObjMesh& mesh, const std::string& stem, Scene& scene,
                                    TextureIds& textures);
 

@@ -44,6 +44,37 @@ const char* material_type_name(MaterialType type) {
 std::string texture_file(int texture) {
   return "textures/" + std::to_string(texture) + ".pfm";
 }
+// A texture's alpha as grey RGB, for the slots that read channel A (PFM has no alpha).
+std::string alpha_file(int texture) {
+  return "textures/" + std::to_string(texture) + "_alpha.pfm";
+}
+
+const char* wrap_name(TextureWrap wrap) {
+  return wrap == TextureWrap::clamp ? "clamp" : wrap == TextureWrap::mirror ? "mirror" : "repeat";
+}
+
+const char* alpha_mode_name(AlphaMode mode) {
+  return mode == AlphaMode::mask ? "mask" : mode == AlphaMode::blend ? "blend" : "opaque";
+}
+
+// A texture slot: its file (and, reading A, the alpha's), channel, coordinate set, lookup
+// (uv' = offset + R(rotation) (scale * uv), in the renderer's uv: v up the image), wrap and
+// filter.
+Json slot_json(const TextureSlot& slot) {
+  static const char* kChannels[] = {"R", "G", "B", "A"};
+  Json j;
+  j["file"] = texture_file(slot.texture);
+  j["alpha_file"] = slot.channel == 3 ? Json(alpha_file(slot.texture)) : Json(nullptr);
+  j["channel"] = kChannels[slot.channel >= 0 && slot.channel < 4 ? slot.channel : 0];
+  j["texcoord"] = slot.texcoord;
+  j["offset"] = Json::array({decimal(slot.offset.x), decimal(slot.offset.y)});
+  j["rotation"] = decimal(slot.rotation);
+  j["scale"] = Json::array({decimal(slot.scale.x), decimal(slot.scale.y)});
+  j["wrap_u"] = wrap_name(slot.wrap_u);
+  j["wrap_v"] = wrap_name(slot.wrap_v);
+  j["filter"] = slot.nearest ? "nearest" : "bilinear";
+  return j;
+}
 std::string mesh_file(int material) {
   return "meshes/material_" + std::to_string(material) + ".ply";
 }
@@ -74,6 +105,27 @@ Json material_json(const Material& m) {
   j["emission"] = triple(m.emission);
   j["two_sided"] = m.two_sided;
   j["texture"] = m.texture.present() ? Json(texture_file(m.texture.texture)) : Json(nullptr);
+  j["metallic"] = decimal(m.metallic);
+  j["specular"] = decimal(m.specular);
+  j["specular_color"] = triple(m.specular_color);
+  j["normal_scale"] = decimal(m.normal_scale);
+  j["opacity"] = decimal(m.opacity);
+  j["alpha_mode"] = alpha_mode_name(m.alpha_mode);
+  j["alpha_cutoff"] = decimal(m.alpha_cutoff);
+  // Every slot with a texture, by its field's name (base colour: "texture").
+  Json slots = Json::object();
+  const std::pair<const char*, const TextureSlot*> named[] = {
+      {"texture", &m.texture},
+      {"metallic_texture", &m.metallic_texture},
+      {"roughness_texture", &m.roughness_texture},
+      {"specular_texture", &m.specular_texture},
+      {"specular_color_texture", &m.specular_color_texture},
+      {"emission_texture", &m.emission_texture},
+      {"normal_texture", &m.normal_texture},
+      {"opacity_texture", &m.opacity_texture}};
+  for (const auto& [name, slot] : named)
+    if (slot->present()) slots[name] = slot_json(*slot);
+  j["slots"] = slots;
   return j;
 }
 
@@ -209,6 +261,23 @@ std::vector<OutputFile> scene_export_files(const Scene& scene, const std::string
     files.push_back(
         {(base / texture_file(int(k))).string(),
          encode_texels_pfm(t.width, t.height, reinterpret_cast<const float*>(t.texels.data()), 4)});
+  }
+  // The alpha of the textures a slot reads A from.
+  std::vector<char> alpha(scene.textures.size(), 0);
+  for (const Material& m : scene.materials)
+    for (const TextureSlot* slot :
+         {&m.texture, &m.metallic_texture, &m.roughness_texture, &m.specular_texture,
+          &m.specular_color_texture, &m.emission_texture, &m.normal_texture, &m.opacity_texture})
+      if (slot->present() && slot->channel == 3 && std::size_t(slot->texture) < alpha.size())
+        alpha[std::size_t(slot->texture)] = 1;
+  for (std::size_t k = 0; k < scene.textures.size(); ++k) {
+    if (!alpha[k]) continue;
+    const TextureImage& t = scene.textures[k];
+    std::vector<float> grey(t.texels.size() * 3);
+    for (std::size_t i = 0; i < t.texels.size(); ++i)
+      grey[3 * i] = grey[3 * i + 1] = grey[3 * i + 2] = t.texels[i].w;
+    files.push_back({(base / alpha_file(int(k))).string(),
+                     encode_texels_pfm(t.width, t.height, grey.data(), 3)});
   }
   const Environment& e = scene.environment;
   if (e.present && !e.texels.empty())

@@ -81,6 +81,13 @@ void place_block(const MeshPlacement& p, const std::vector<unsigned char>& emitt
       const float length = glm::length(n);
       w.n[c] = length > 0.0f ? n / length : n;
       w.uv[c] = t.uv[c];
+      w.uv1[c] = t.uv1[c];
+      // Tangents lie in the surface: carried like directions; a mirror turns their handedness.
+      const glm::vec3 tangent = glm::mat3(p.m) * glm::vec3(t.t[c]);
+      const float tangent_length = glm::length(tangent);
+      w.t[c] = tangent_length > 0.0f && std::isfinite(tangent_length)
+                   ? glm::vec4(tangent / tangent_length, p.mirrored ? -t.t[c].w : t.t[c].w)
+                   : glm::vec4(0.0f);
     }
     if (p.mirrored) reverse_winding(w);
     w.material = p.named >= 0 ? p.named : (t.material >= 0 ? (*p.ids)[t.material] : p.fallback);

@@ -167,7 +167,8 @@ const std::vector<int>& gltf_material_ids(SceneContext& c, GltfCache& cache, con
   const int first_texture = static_cast<int>(c.scene.textures.size());
   c.scene.textures.insert(c.scene.textures.end(), model.textures.begin(), model.textures.end());
   for (Material m : model.materials) {
-    if (m.texture.present()) m.texture.texture += first_texture;
+    for (TextureSlot* slot : texture_slots(m))
+      if (slot->present()) slot->texture += first_texture;
     added->second.push_back(static_cast<int>(c.scene.materials.size()));
     c.scene.materials.push_back(m);
   }

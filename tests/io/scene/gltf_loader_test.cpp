@@ -11,8 +11,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "io/scene/scene_loader.h"
@@ -64,7 +66,7 @@ TEST(GltfAssets, BoxTexturedLoadsAlikeFromEveryEncoding) {
   ASSERT_EQ(reference.triangles.size(), 12u);
   ASSERT_EQ(reference.materials.size(), 1u);
   ASSERT_EQ(reference.textures.size(), 1u);
-  EXPECT_EQ(reference.materials[0].type, MaterialType::plastic);  // metallicFactor 0
+  EXPECT_EQ(reference.materials[0].type, MaterialType::pbr);
   EXPECT_EQ(reference.materials[0].texture.texture, 0);
   EXPECT_EQ(reference.materials[0].name, "BoxTextured.gltf:Texture");
   EXPECT_GT(reference.textures[0].width, 0);
@@ -86,7 +88,9 @@ TEST(GltfAssets, BoxTexturedLoadsAlikeFromEveryEncoding) {
     if (std::string(other).find("technique") != std::string::npos) {
       // Its material is a technique's alone: the core's defaults (white, metallic, rough).
       EXPECT_TRUE(m.textures.empty());
-      EXPECT_EQ(m.materials.at(0).type, MaterialType::specular);
+      EXPECT_EQ(m.materials.at(0).type, MaterialType::pbr);
+      EXPECT_EQ(m.materials.at(0).metallic, 1.0f);
+      EXPECT_EQ(m.materials.at(0).roughness, 1.0f);
     } else {
       ASSERT_EQ(m.textures.size(), 1u);
       EXPECT_EQ(m.textures[0].texels, reference.textures[0].texels);
@@ -133,7 +137,23 @@ TEST(GltfAssets, EngineCamerasAndTextureTransformLoad) {
   const GltfModel transform =
       load(kModels + "textureTransform/TextureTransformTest.gltf", &warnings);
   EXPECT_GT(transform.triangles.size(), 0u);
-  EXPECT_TRUE(contains(warnings, "KHR_texture_transform is not supported; ignored"));
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  // "Offset U": glTF's offset (0.5, 0) is (0.5, 0) in the renderer's uv too (its v flipped:
+  // 1 - (v + 0) = (1 - v)); "All": rotation, scale and offset, converted; the sampler clamps.
+  ASSERT_EQ(transform.materials.size(), 9u);
+  const auto named = [&](const std::string& name) {
+    for (const Material& m : transform.materials)
+      if (m.name == "TextureTransformTest.gltf:" + name) return m;
+    ADD_FAILURE() << name;
+    return Material();
+  };
+  const TextureSlot offset_u = named("Offset U").texture;
+  EXPECT_EQ(offset_u.offset, glm::vec2(0.5f, 0.0f));
+  EXPECT_EQ(offset_u.wrap_u, TextureWrap::clamp);
+  EXPECT_EQ(offset_u.wrap_v, TextureWrap::clamp);
+  EXPECT_EQ(offset_u.nearest, 0);
+  EXPECT_FLOAT_EQ(named("All").texture.rotation, -0.3f);
+  EXPECT_EQ(named("All").texture.scale, glm::vec2(1.5f));
 }
 
 TEST(GltfAssets, EveryBrokenFileIsOneLineNamingTheFileAndTheProblem) {
@@ -391,33 +411,44 @@ TEST_F(GltfWritten, BufferPathsAndGlbLayoutErrorsAreNamed) {
 TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
   Buffer b;
   json doc = two_triangles(b);
+  std::vector<std::string> warnings;
   const auto material_of = [&](const json& material) {
     doc["materials"] = {material};
-    std::vector<std::string> warnings;
+    warnings.clear();
     const GltfModel m = load(write("m.gltf", doc, b), &warnings);
     return m.materials.at(0);
   };
-  // The spec's defaults: metallic 1, roughness 1: a rough conductor of the base colour.
+  // The spec's defaults: metallic 1, roughness 1, white, opaque.
   Material m = material_of(json::object());
-  EXPECT_EQ(m.type, MaterialType::specular);
+  EXPECT_EQ(m.type, MaterialType::pbr);
+  EXPECT_EQ(m.metallic, 1.0f);
   EXPECT_EQ(m.roughness, 1.0f);
   EXPECT_EQ(m.color, glm::vec3(1.0f));
+  EXPECT_EQ(m.opacity, 1.0f);
+  EXPECT_EQ(m.alpha_mode, AlphaMode::opaque);
+  EXPECT_EQ(m.specular, 1.0f);
   EXPECT_EQ(m.name, "m.gltf:#0");
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  // Factors as they are: no rounding to a lobe.
   m = material_of({{"pbrMetallicRoughness",
-                    {{"baseColorFactor", {0.5, 0.25, 1.0, 1.0}},
-                     {"metallicFactor", 0.0},
+                    {{"baseColorFactor", {0.5, 0.25, 1.0, 0.75}},
+                     {"metallicFactor", 0.3},
                      {"roughnessFactor", 0.05}}}});
-  EXPECT_EQ(m.type, MaterialType::plastic);
+  EXPECT_EQ(m.type, MaterialType::pbr);
   EXPECT_EQ(m.color, glm::vec3(0.5f, 0.25f, 1.0f));
-  EXPECT_EQ(m.roughness, kMinPlasticRoughness);  // a coat is at least this rough
+  EXPECT_EQ(m.opacity, 0.75f);
+  EXPECT_FLOAT_EQ(m.metallic, 0.3f);
+  EXPECT_FLOAT_EQ(m.roughness, 0.05f);
   EXPECT_EQ(m.ior, 1.5f);
-  m = material_of({{"pbrMetallicRoughness", {{"metallicFactor", 0.0}, {"roughnessFactor", 0.2}}},
-                   {"extensions",
-                    {{"KHR_materials_transmission", {{"transmissionFactor", 1.0}}},
-                     {"KHR_materials_ior", {{"ior", 1.33}}}}}});
-  EXPECT_EQ(m.type, MaterialType::refractive);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  // IOR, and KHR_materials_specular's factors.
+  m = material_of({{"extensions",
+                    {{"KHR_materials_ior", {{"ior", 1.33}}},
+                     {"KHR_materials_specular",
+                      {{"specularFactor", 0.4}, {"specularColorFactor", {1.0, 0.5, 0.25}}}}}}});
   EXPECT_FLOAT_EQ(m.ior, 1.33f);
-  EXPECT_FLOAT_EQ(m.roughness, 0.2f);
+  EXPECT_FLOAT_EQ(m.specular, 0.4f);
+  EXPECT_EQ(m.specular_color, glm::vec3(1.0f, 0.5f, 0.25f));
   m = material_of(
       {{"emissiveFactor", {1.0, 0.5, 0.0}},
        {"doubleSided", true},
@@ -426,11 +457,334 @@ TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
   EXPECT_TRUE(m.two_sided);
   m = material_of({{"emissiveFactor", {1.0, 1.0, 1.0}}});
   EXPECT_FALSE(m.two_sided);  // glTF's default: one side
-  // Wrong types inside a supported extension are errors too.
+  // Alpha: MASK with its cutoff (0.5 by default), BLEND; no texture, no opacity texture.
+  m = material_of({{"alphaMode", "MASK"}});
+  EXPECT_EQ(m.alpha_mode, AlphaMode::mask);
+  EXPECT_EQ(m.alpha_cutoff, 0.5f);
+  EXPECT_FALSE(m.opacity_texture.present());
+  m = material_of({{"alphaMode", "BLEND"}, {"alphaCutoff", 0.25}});
+  EXPECT_EQ(m.alpha_mode, AlphaMode::blend);
+  EXPECT_EQ(m.alpha_cutoff, 0.25f);
+  // Extensions the renderer does not draw: a warning naming each and what is drawn instead.
+  m = material_of({{"extensions",
+                    {{"KHR_materials_transmission", {{"transmissionFactor", 1.0}}},
+                     {"KHR_materials_clearcoat", {{"clearcoatFactor", 1.0}}},
+                     {"KHR_materials_volume", json::object()},
+                     {"KHR_materials_sheen", json::object()}}}});
+  EXPECT_EQ(m.type, MaterialType::pbr);
+  EXPECT_TRUE(contains(warnings,
+                       "materials[0].extensions: extension KHR_materials_transmission "
+                       "is not supported: rendered opaque"));
+  EXPECT_TRUE(contains(warnings,
+                       "KHR_materials_clearcoat is not supported: rendered without the "
+                       "clear coat"));
+  EXPECT_TRUE(
+      contains(warnings, "KHR_materials_volume is not supported: rendered without a volume"));
+  EXPECT_TRUE(
+      contains(warnings, "KHR_materials_sheen is not supported: rendered without the sheen"));
+  EXPECT_EQ(warnings.size(), 4u);
+  // Wrong types and values are errors naming the key.
   doc["materials"] = {{{"extensions", {{"KHR_materials_ior", {{"ior", "glass"}}}}}}};
   EXPECT_NE(error_of(write("bad.gltf", doc, b))
                 .find("materials[0].extensions.KHR_materials_ior.ior: expected a number"),
             std::string::npos);
+  doc["materials"] = {{{"alphaMode", "CUTOUT"}}};
+  EXPECT_NE(error_of(write("bad.gltf", doc, b))
+                .find("materials[0].alphaMode: unknown alphaMode \"CUTOUT\""),
+            std::string::npos);
+  doc["materials"] = {{{"extensions", {{"KHR_materials_specular", {{"specularFactor", 2}}}}}}};
+  EXPECT_NE(error_of(write("bad.gltf", doc, b))
+                .find("KHR_materials_specular.specularFactor: expected a value in [0, 1]"),
+            std::string::npos);
+}
+
+// ---- Textures: slots, coordinate sets, samplers, transforms, tangents --------------------------
+
+// The repository's checkerboard, beside the asset, as images[0] and textures[0..3] (a texture per
+// sampler: none, REPEAT + NEAREST, CLAMP_TO_EDGE, MIRRORED_REPEAT).
+void add_textures(json& doc, const std::filesystem::path& dir) {
+  fs::copy_file("scenes/textures/checker.png", dir / "checker.png",
+                fs::copy_options::overwrite_existing);
+  doc["images"] = {{{"uri", "checker.png"}}};
+  doc["samplers"] = {{{"wrapS", 10497}, {"wrapT", 10497}, {"magFilter", 9728}},
+                     {{"wrapS", 33071}, {"wrapT", 33071}},
+                     {{"wrapS", 33648}, {"wrapT", 10497}}};
+  doc["textures"] = {{{"source", 0}},
+                     {{"source", 0}, {"sampler", 0}},
+                     {{"source", 0}, {"sampler", 1}},
+                     {{"source", 0}, {"sampler", 2}}};
+}
+
+TEST_F(GltfWritten, EveryTextureIsASlot) {
+  Buffer b;
+  json doc = two_triangles(b);
+  add_textures(doc, dir_);
+  doc["materials"] = {
+      {{"pbrMetallicRoughness",
+        {{"baseColorTexture", {{"index", 0}}},
+         {"metallicRoughnessTexture", {{"index", 1}, {"texCoord", 1}}}}},
+       {"normalTexture", {{"index", 2}, {"scale", 0.5}}},
+       {"occlusionTexture", {{"index", 3}}},
+       {"emissiveTexture", {{"index", 3}}},
+       {"emissiveFactor", {1, 1, 1}},
+       {"alphaMode", "MASK"},
+       {"alphaCutoff", 0.3},
+       {"extensions",
+        {{"KHR_materials_specular",
+          {{"specularTexture", {{"index", 0}}}, {"specularColorTexture", {{"index", 1}}}}}}}}};
+  std::vector<std::string> warnings;
+  const GltfModel model = load(write("t.gltf", doc, b), &warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  ASSERT_EQ(model.textures.size(), 1u);  // one image, read once
+  const Material& m = model.materials.at(0);
+  EXPECT_EQ(m.texture.texture, 0);
+  EXPECT_EQ(m.texture.wrap_u, TextureWrap::repeat);
+  EXPECT_EQ(m.texture.nearest, 0);
+  EXPECT_EQ(m.metallic_texture.channel, 2);   // B
+  EXPECT_EQ(m.roughness_texture.channel, 1);  // G
+  EXPECT_EQ(m.metallic_texture.texcoord, 1);
+  EXPECT_EQ(m.roughness_texture.texcoord, 1);
+  EXPECT_EQ(m.metallic_texture.nearest, 1);
+  EXPECT_EQ(m.normal_texture.wrap_u, TextureWrap::clamp);
+  EXPECT_EQ(m.normal_texture.wrap_v, TextureWrap::clamp);
+  EXPECT_EQ(m.normal_scale, 0.5f);
+  EXPECT_EQ(m.emission_texture.wrap_u, TextureWrap::mirror);
+  EXPECT_EQ(m.emission_texture.wrap_v, TextureWrap::repeat);
+  EXPECT_EQ(m.emission, glm::vec3(1.0f));
+  EXPECT_EQ(m.alpha_mode, AlphaMode::mask);
+  EXPECT_FLOAT_EQ(m.alpha_cutoff, 0.3f);
+  EXPECT_EQ(m.opacity_texture.texture, 0);  // the base colour's alpha
+  EXPECT_EQ(m.opacity_texture.channel, 3);
+  EXPECT_EQ(m.specular_texture.channel, 3);  // A
+  EXPECT_EQ(m.specular_color_texture.texture, 0);
+  // The primitive has no TEXCOORD_1: the second set is the first.
+  for (const Triangle& t : model.triangles)
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(t.uv1[c], t.uv[c]);
+
+  // Bad input, each one line naming the file and the problem.
+  const auto problem = [&](const json& changed) {
+    const std::string e = error_of(write("x.gltf", changed, b));
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+    EXPECT_EQ(e.rfind((dir_ / "x.gltf").string(), 0), 0u) << e;
+    return e;
+  };
+  json d = doc;
+  d["materials"][0]["normalTexture"]["index"] = 9;
+  EXPECT_NE(problem(d).find("materials[0].normalTexture.index: names texture 9, out of range (4 "
+                            "defined)"),
+            std::string::npos)
+      << problem(d);
+  d = doc;
+  d["materials"][0]["name"] = "leaf";
+  d["materials"][0]["emissiveTexture"]["texCoord"] = 2;
+  EXPECT_NE(problem(d).find("materials[0].emissiveTexture.texCoord: material \"leaf\" reads "
+                            "TEXCOORD_2; only TEXCOORD_0 and TEXCOORD_1 are read"),
+            std::string::npos)
+      << problem(d);
+  d = doc;
+  d["materials"][0]["occlusionTexture"]["index"] = 4;
+  EXPECT_NE(problem(d).find("occlusionTexture.index: names texture 4, out of range"),
+            std::string::npos);
+}
+
+TEST_F(GltfWritten, Ktx2ImagesUseTheirFallbackOrFail) {
+  Buffer b;
+  json doc = two_triangles(b);
+  add_textures(doc, dir_);
+  // A KTX2 file: its identifier and nothing else.
+  const unsigned char ktx2[12] = {0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32,
+                                  0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A};
+  std::ofstream(dir_ / "leaf.ktx2", std::ios::binary)
+      .write(reinterpret_cast<const char*>(ktx2), 12);
+  doc["images"].push_back({{"uri", "leaf.ktx2"}, {"mimeType", "image/ktx2"}});
+  doc["extensionsUsed"] = {"KHR_texture_basisu"};
+  doc["textures"] = {{{"source", 0}, {"extensions", {{"KHR_texture_basisu", {{"source", 1}}}}}}};
+  doc["materials"][0]["pbrMetallicRoughness"] = {{"baseColorTexture", {{"index", 0}}}};
+  std::vector<std::string> warnings;
+  const GltfModel m = load(write("k.gltf", doc, b), &warnings);
+  EXPECT_EQ(m.materials.at(0).texture.texture, 0);
+  EXPECT_TRUE(contains(warnings,
+                       "textures[0].extensions: KHR_texture_basisu (KTX2 images) is not "
+                       "supported; the fallback source image is used"));
+  // No fallback: an error naming the file, not a crash.
+  doc["textures"] = {{{"extensions", {{"KHR_texture_basisu", {{"source", 1}}}}}}};
+  doc["extensionsRequired"] = {"KHR_texture_basisu"};
+  std::string e = error_of(write("k.gltf", doc, b));
+  EXPECT_EQ(e, (dir_ / "k.gltf").string() +
+                   ": textures[0]: its image is KTX2 (KHR_texture_basisu), which is not supported, "
+                   "and it has no PNG or JPEG fallback source");
+  // A core source that is KTX2 itself.
+  doc["textures"] = {{{"source", 1}}};
+  e = error_of(write("k.gltf", doc, b));
+  EXPECT_NE(e.find("textures[0]: its image images[1] is KTX2 (KHR_texture_basisu), which is not "
+                   "supported"),
+            std::string::npos)
+      << e;
+}
+
+// KHR_texture_transform in glTF's uv (v down the image) and the slot's in the renderer's (v up)
+// reach the same point of the image: texel row = v_gltf * height = (1 - v_renderer) * height.
+TEST_F(GltfWritten, TextureTransformHitsTheSameTexel) {
+  const auto gltf_lookup = [](glm::vec2 uv, glm::vec2 offset, float rotation, glm::vec2 scale) {
+    const float c = std::cos(rotation), s = std::sin(rotation);
+    const glm::vec2 su = scale * uv;
+    return offset + glm::vec2(c * su.x - s * su.y, s * su.x + c * su.y);
+  };
+  const auto slot_lookup = [](glm::vec2 uv, const TextureSlot& slot) {
+    const float c = std::cos(slot.rotation), s = std::sin(slot.rotation);
+    const glm::vec2 su = slot.scale * uv;
+    return slot.offset + glm::vec2(c * su.x - s * su.y, s * su.x + c * su.y);
+  };
+  Buffer b;
+  json doc = two_triangles(b);
+  add_textures(doc, dir_);
+  for (const auto& [offset, rotation, scale] :
+       {std::tuple<glm::vec2, float, glm::vec2>{{0.5f, 0.0f}, 0.0f, {1.0f, 1.0f}},
+        {{0.0f, 0.5f}, 0.0f, {1.0f, 1.0f}},
+        {{0.0f, 0.0f}, 0.392699f, {1.0f, 1.0f}},
+        {{0.0f, 0.0f}, 0.0f, {1.5f, 0.5f}},
+        {{-0.2f, -0.1f}, 0.3f, {1.5f, 1.5f}},
+        {{0.3f, 0.7f}, -2.0f, {2.0f, -3.0f}}}) {
+    doc["materials"][0]["pbrMetallicRoughness"] = {{"baseColorTexture",
+                                                    {{"index", 0},
+                                                     {"extensions",
+                                                      {{"KHR_texture_transform",
+                                                        {{"offset", {offset.x, offset.y}},
+                                                         {"rotation", rotation},
+                                                         {"scale", {scale.x, scale.y}}}}}}}}};
+    const GltfModel m = load(write("tt.gltf", doc, b));
+    const TextureSlot& slot = m.materials.at(0).texture;
+    // The file's uvs of the first triangle's corners, and what the renderer read.
+    const glm::vec2 file_uv[3] = {{0, 0}, {1, 0}, {0, 1}};
+    for (int c = 0; c < 3; ++c) {
+      const glm::vec2 g = gltf_lookup(file_uv[c], offset, rotation, scale);
+      const glm::vec2 r = slot_lookup(m.triangles[0].uv[c], slot);
+      EXPECT_NEAR(r.x, g.x, 1e-5f);
+      EXPECT_NEAR(1.0f - r.y, g.y, 1e-5f);  // the same image row
+    }
+    // And inside the triangle (the lookup is affine, but say it).
+    const glm::vec2 g = gltf_lookup(glm::vec2(0.2f, 0.3f), offset, rotation, scale);
+    const glm::vec2 r = slot_lookup(glm::vec2(0.2f, 0.7f), slot);
+    EXPECT_NEAR(r.x, g.x, 1e-5f);
+    EXPECT_NEAR(1.0f - r.y, g.y, 1e-5f);
+  }
+  // Its texCoord overrides the textureInfo's.
+  doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"]
+     ["KHR_texture_transform"]["texCoord"] = 1;
+  EXPECT_EQ(load(write("tt.gltf", doc, b)).materials.at(0).texture.texcoord, 1);
+}
+
+// Adds NORMAL (+z), TEXCOORD_1 and, where given, TANGENT accessors to two_triangles' primitive.
+void add_attributes(json& doc, Buffer& b, const std::vector<float>* tangents) {
+  const std::size_t normals = b.add(std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1});
+  const std::size_t uv1 = b.add(std::vector<float>{0, 0, 0, 1, 1, 0, 1, 1});  // u and v swapped
+  auto& p = doc["meshes"][0]["primitives"][0];
+  const auto view = [&](std::size_t at, std::size_t length, const char* type) {
+    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", at}, {"byteLength", length}});
+    doc["accessors"].push_back({{"bufferView", doc["bufferViews"].size() - 1},
+                                {"componentType", 5126},
+                                {"count", 4},
+                                {"type", type}});
+    return doc["accessors"].size() - 1;
+  };
+  p["attributes"]["NORMAL"] = view(normals, 48, "VEC3");
+  p["attributes"]["TEXCOORD_1"] = view(uv1, 32, "VEC2");
+  if (tangents) p["attributes"]["TANGENT"] = view(b.add(*tangents), 64, "VEC4");
+}
+
+TEST_F(GltfWritten, BothCoordinateSetsAndTangents) {
+  // TEXCOORD_1 read into uv1, flipped in v like the first set.
+  Buffer b;
+  json doc = two_triangles(b);
+  add_attributes(doc, b, nullptr);
+  GltfModel m = load(write("uv.gltf", doc, b));
+  EXPECT_EQ(m.triangles[0].uv[1], glm::vec2(1, 1));   // (1, 0) flipped
+  EXPECT_EQ(m.triangles[0].uv1[1], glm::vec2(0, 0));  // (0, 1) flipped
+  EXPECT_EQ(m.triangles[0].t[0], glm::vec4(0.0f));    // no normal map: no tangents made
+
+  // TANGENT: carried like directions (a non-uniform scale does not bend it as it does normals),
+  // unit; a mirroring node turns w.
+  Buffer bt;
+  doc = two_triangles(bt);
+  const std::vector<float> tangents = {1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1};
+  add_attributes(doc, bt, &tangents);
+  doc["nodes"] = {{{"mesh", 0}, {"scale", {2, 1, 1}}}, {{"mesh", 0}, {"scale", {-1, 1, 1}}}};
+  doc["scenes"][0]["nodes"] = {0, 1};
+  m = load(write("t.gltf", doc, bt));
+  ASSERT_EQ(m.triangles.size(), 4u);
+  const glm::vec3 stretched = glm::normalize(glm::vec3(2, 1, 0));
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(glm::length(glm::vec3(m.triangles[0].t[c]) - stretched), 0.0f, 1e-6f);
+    EXPECT_EQ(m.triangles[0].t[c].w, 1.0f);
+    EXPECT_NEAR(glm::length(glm::vec3(m.triangles[2].t[c]) - glm::normalize(glm::vec3(-1, 1, 0))),
+                0.0f, 1e-6f);
+    EXPECT_EQ(m.triangles[2].t[c].w, -1.0f);
+  }
+
+  // A NaN tangent names its accessor; a zero one is made again where a normal map needs it.
+  Buffer bn;
+  doc = two_triangles(bn);
+  std::vector<float> bad = tangents;
+  bad[5] = NAN;
+  add_attributes(doc, bn, &bad);
+  const std::string e = error_of(write("nan.gltf", doc, bn));
+  EXPECT_NE(e.find("nan.gltf: accessors[5]: tangent 1 is not finite"), std::string::npos) << e;
+  Buffer bz;
+  doc = two_triangles(bz);
+  std::vector<float> zero = tangents;
+  zero[4] = zero[5] = zero[6] = 0;
+  add_attributes(doc, bz, &zero);
+  add_textures(doc, dir_);
+  doc["materials"][0]["normalTexture"] = {{"index", 0}};
+  m = load(write("zero.gltf", doc, bz));
+  // Vertex 1 is corner 1 of the first triangle: made from the uvs (u along +x: tangent +x; the
+  // renderer's v runs along -y, the side opposite cross(n, t): w -1).
+  EXPECT_NEAR(m.triangles[0].t[1].x, 1.0f, 1e-6f);
+  EXPECT_EQ(m.triangles[0].t[1].w, -1.0f);
+  EXPECT_NEAR(m.triangles[0].t[0].y, std::sqrt(0.5f), 1e-6f);  // the file's, kept
+
+  // No TANGENT, a normal map reading the second set (u along +y, v along +x in the file; the
+  // renderer's v = 1 - v runs along -x): tangent +y, and a bitangent of -x = cross(+z, +y): w 1.
+  Buffer bg;
+  doc = two_triangles(bg);
+  add_attributes(doc, bg, nullptr);
+  add_textures(doc, dir_);
+  doc["materials"][0]["normalTexture"] = {{"index", 0}, {"texCoord", 1}};
+  m = load(write("made.gltf", doc, bg));
+  for (const Triangle& t : m.triangles)
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(t.t[c].y, 1.0f, 1e-6f);
+      EXPECT_EQ(t.t[c].w, 1.0f);
+    }
+  // Without normals: flat ones, and tangents made per face (the file's TANGENT ignored, as the
+  // specification says).
+  Buffer bf;
+  doc = two_triangles(bf);
+  add_textures(doc, dir_);
+  doc["materials"][0]["normalTexture"] = {{"index", 0}};
+  m = load(write("flat.gltf", doc, bf));
+  for (const Triangle& t : m.triangles)
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_EQ(t.n[c], glm::vec3(0, 0, 1));
+      EXPECT_NEAR(t.t[c].x, 1.0f, 1e-6f);
+      EXPECT_EQ(t.t[c].w, -1.0f);  // the file's v runs up the quad: the renderer's down
+    }
+  // Degenerate uvs: a finite tangent perpendicular to the normal.
+  Buffer bd;
+  doc = two_triangles(bd);
+  bd.bytes.clear();
+  bd.add(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0});
+  bd.add(std::vector<float>(8, 0.5f));
+  bd.add(std::vector<std::uint16_t>{0, 1, 2, 1, 3, 2});
+  add_attributes(doc, bd, nullptr);
+  add_textures(doc, dir_);
+  doc["materials"][0]["normalTexture"] = {{"index", 0}};
+  m = load(write("degenerate.gltf", doc, bd));
+  for (const Triangle& t : m.triangles)
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(glm::length(glm::vec3(t.t[c])), 1.0f, 1e-5f);
+      EXPECT_NEAR(t.t[c].z, 0.0f, 1e-6f);
+    }
 }
 
 TEST_F(GltfWritten, AccessorsAndModesAreChecked) {
@@ -558,6 +912,67 @@ TEST_F(GltfWritten, SceneObjectsAndWholeScenes) {
   EXPECT_EQ(whole.output_name, "thing");
   EXPECT_EQ(whole.camera.lookat, glm::vec3(0.5f, 0.5f, 0.0f));
   EXPECT_TRUE(contains(warnings, "no perspective camera; rendered with one that frames the model"));
+}
+
+// The repository's own glTF assets (scenes/meshes/gltf/): every material and map read, the
+// alpha modes of the test asset, tangents where the normal maps need them.
+TEST(GltfShipped, HelmetAndAlphaModes) {
+  std::vector<std::string> warnings;
+  const GltfModel helmet = load("scenes/meshes/gltf/DamagedHelmet.glb", &warnings);
+  for (const std::string& w : warnings) std::cout << "warning: " << w << "\n";
+  std::cout << "helmet: " << helmet.triangles.size() << " triangles, bounds (" << helmet.lower.x
+            << ", " << helmet.lower.y << ", " << helmet.lower.z << ") to (" << helmet.upper.x
+            << ", " << helmet.upper.y << ", " << helmet.upper.z << ")\n";
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(helmet.materials.size(), 1u);
+  const Material& m = helmet.materials[0];
+  EXPECT_EQ(m.type, MaterialType::pbr);
+  EXPECT_TRUE(m.texture.present());
+  EXPECT_TRUE(m.metallic_texture.present());
+  EXPECT_EQ(m.metallic_texture.channel, 2);
+  EXPECT_EQ(m.roughness_texture.channel, 1);
+  EXPECT_TRUE(m.normal_texture.present());
+  EXPECT_TRUE(m.emission_texture.present());
+  EXPECT_GT(m.emission.x, 0.0f);
+  for (const Triangle& t : helmet.triangles)
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_NEAR(glm::length(glm::vec3(t.t[c])), 1.0f, 1e-4f);
+      ASSERT_TRUE(t.t[c].w == 1.0f || t.t[c].w == -1.0f);
+    }
+
+  warnings.clear();
+  const GltfModel alpha = load("scenes/meshes/gltf/AlphaBlendModeTest.glb", &warnings);
+  for (const std::string& w : warnings) std::cout << "warning: " << w << "\n";
+  std::cout << "alpha: " << alpha.triangles.size() << " triangles, bounds (" << alpha.lower.x
+            << ", " << alpha.lower.y << ", " << alpha.lower.z << ") to (" << alpha.upper.x << ", "
+            << alpha.upper.y << ", " << alpha.upper.z << ")\n";
+  EXPECT_TRUE(warnings.empty());
+  int masks = 0, blends = 0;
+  for (const Material& a : alpha.materials) {
+    if (a.alpha_mode == AlphaMode::mask) {
+      ++masks;
+      EXPECT_EQ(a.opacity_texture.channel, 3);
+      EXPECT_EQ(a.opacity_texture.texture, a.texture.texture);
+      if (a.name == "AlphaBlendModeTest.glb:MatCutoff25") EXPECT_FLOAT_EQ(a.alpha_cutoff, 0.25f);
+      if (a.name == "AlphaBlendModeTest.glb:MatCutoffDefault") EXPECT_EQ(a.alpha_cutoff, 0.5f);
+    }
+    blends += a.alpha_mode == AlphaMode::blend;
+  }
+  EXPECT_EQ(masks, 3);
+  EXPECT_EQ(blends, 1);
+}
+
+// The scenes that show the materials (scenes/helmet.json, alpha_modes.json, textured_emitter.json)
+// load without a warning.
+TEST(GltfShipped, ScenesLoad) {
+  for (const char* path :
+       {"scenes/helmet.json", "scenes/alpha_modes.json", "scenes/textured_emitter.json"}) {
+    SCOPED_TRACE(path);
+    std::vector<std::string> warnings;
+    const Scene s = load_scene(path, warnings);
+    EXPECT_TRUE(warnings.empty()) << warnings.front();
+    EXPECT_FALSE(s.triangles.empty() && s.objects.empty());
+  }
 }
 
 }  // namespace

@@ -11,8 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "io/image/image_reader.h"
+#include "io/scene/bump_map.h"
 #include "io/scene/model_scene.h"
 #include "io/scene/scene_loader.h"
+#include "temp_folder.h"
 
 namespace raystream {
 namespace {
@@ -933,6 +936,193 @@ TEST(AssimpModels, LoadOrFailCleanly) {
   // The package's point cloud and line files are recognised as such.
   const std::string points = models + "/OBJ/testpoints.obj";
   if (fs::exists(points)) expect_obj_error(points, {"testpoints.obj", "points or lines"});
+}
+
+// ---- The PBR extension of MTL, alpha maps and bump maps ---------------------------------------
+
+TEST(MtlReader, PbrExtensionAndMaps) {
+  const std::vector<MtlMaterial> m = parse_mtl(
+      "newmtl p\nKd 0.5 0.5 0.5\nPr 0.3\nPm 1\nmap_Pr -imfchan g rough.png\nmap_Pm metal.png\n"
+      "map_Ke glow.png\nnorm n.png\nmap_d -imfchan m leaf.png\nbump -bm 2.5 h.png\n"
+      "newmtl q\nmap_Bump -bm 0.5 -clamp on height map.png\nKe 1 2 3\nmap_Ke e.png\n",
+      "m.mtl");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_TRUE(m[0].pbr());
+  EXPECT_FLOAT_EQ(m[0].pr, 0.3f);
+  EXPECT_FLOAT_EQ(m[0].pm, 1.0f);
+  EXPECT_EQ(m[0].pr_map.file, "rough.png");
+  EXPECT_EQ(m[0].pr_map.channel, 1);
+  EXPECT_EQ(m[0].pr_map.line, 5u);
+  EXPECT_EQ(m[0].pm_map.file, "metal.png");
+  EXPECT_EQ(m[0].pm_map.channel, -1);
+  EXPECT_EQ(m[0].ke_map.file, "glow.png");
+  EXPECT_EQ(m[0].ke, glm::vec3(1.0f));  // map_Ke without Ke: the map says what is emitted
+  EXPECT_EQ(m[0].norm_map.file, "n.png");
+  EXPECT_EQ(m[0].d_map.file, "leaf.png");
+  EXPECT_EQ(m[0].d_map.channel, 3);
+  EXPECT_EQ(m[0].bump_map.file, "h.png");
+  EXPECT_FLOAT_EQ(m[0].bump_map.bm, 2.5f);
+  EXPECT_TRUE(m[0].normal_mapped());
+  EXPECT_FALSE(m[1].pbr());
+  EXPECT_EQ(m[1].bump_map.file, "height map.png");
+  EXPECT_FLOAT_EQ(m[1].bump_map.bm, 0.5f);
+  EXPECT_EQ(m[1].ke, glm::vec3(1, 2, 3));
+  // Pr and Pm are fractions.
+  try {
+    parse_mtl("newmtl p\nPr 1.5\n", "m.mtl");
+    ADD_FAILURE() << "Pr 1.5 was read";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()), "m.mtl:2: Pr: expected a value in [0, 1], got 1.5");
+  }
+}
+
+TEST(MtlMapping, PbrAndAlpha) {
+  MtlMaterial m;
+  m.kd = glm::vec3(0.5f, 0.25f, 0.125f);
+  m.has_pr = true;
+  m.pr = 0.2f;
+  m.ni = 1.4f;
+  Material d = material_from_mtl(m);
+  EXPECT_EQ(d.type, MaterialType::pbr);
+  EXPECT_EQ(d.color, m.kd);
+  EXPECT_FLOAT_EQ(d.roughness, 0.2f);
+  EXPECT_FLOAT_EQ(d.metallic, 0.0f);
+  EXPECT_FLOAT_EQ(d.ior, 1.4f);
+  EXPECT_EQ(d.alpha_mode, AlphaMode::opaque);
+  // A Pbr material with d below 1 blends (it is not glass); with a map_d it cuts.
+  m.d = 0.5f;
+  d = material_from_mtl(m);
+  EXPECT_EQ(d.alpha_mode, AlphaMode::blend);
+  EXPECT_FLOAT_EQ(d.opacity, 0.5f);
+  m.d_map.file = "leaf.png";
+  EXPECT_EQ(material_from_mtl(m).alpha_mode, AlphaMode::mask);
+  // Only map_Pm makes Pbr too (Pr then 1: the map's value as it is).
+  MtlMaterial metal;
+  metal.pm_map.file = "metal.png";
+  d = material_from_mtl(metal);
+  EXPECT_EQ(d.type, MaterialType::pbr);
+  EXPECT_EQ(d.roughness, 1.0f);
+  // The older types: a map_d cuts a diffuse surface, and d < 1 with it is no longer glass.
+  MtlMaterial leaf;
+  leaf.kd = glm::vec3(0.2f, 0.6f, 0.1f);
+  leaf.d_map.file = "leaf.png";
+  d = material_from_mtl(leaf);
+  EXPECT_EQ(d.type, MaterialType::diffuse);
+  EXPECT_EQ(d.alpha_mode, AlphaMode::mask);
+  EXPECT_EQ(d.alpha_cutoff, 0.5f);
+  leaf.d = 0.9f;
+  EXPECT_EQ(material_from_mtl(leaf).type, MaterialType::diffuse);
+  leaf.d_map.file.clear();
+  EXPECT_EQ(material_from_mtl(leaf).type, MaterialType::refractive);  // as before
+}
+
+// Heights in a grey image as the file stores them (the reader decodes sRGB; the map encodes
+// again).
+TextureImage heights(int width, int height, float (*level)(int x, int y)) {
+  TextureImage t;
+  t.path = "h.png";
+  t.width = width;
+  t.height = height;
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) {
+      const auto byte = static_cast<std::uint8_t>(std::lround(255.0f * level(x, y)));
+      const float v = srgb8_to_linear(byte);
+      t.texels.emplace_back(v, v, v, 1.0f);
+    }
+  return t;
+}
+
+TEST(BumpMap, HeightsBecomeNormals) {
+  // Flat: (0, 0, 1) everywhere, stored as (0.5, 0.5, 1).
+  TextureImage n = normal_map_from_heights(heights(4, 4, [](int, int) { return 0.5f; }), 1.0f);
+  EXPECT_EQ(n.path, "h.png#normals");
+  for (const glm::vec4& t : n.texels) {
+    EXPECT_NEAR(t.x, 0.5f, 1e-6f);
+    EXPECT_NEAR(t.y, 0.5f, 1e-6f);
+    EXPECT_NEAR(t.z, 1.0f, 1e-6f);
+  }
+  // Rising to the right (+u) by 0.2 a texel: the normal leans to -x, by atan(scale x 0.2).
+  n = normal_map_from_heights(heights(8, 2, [](int x, int) { return 0.2f * float(x % 4); }), 2.0f);
+  const glm::vec3 inner = 2.0f * glm::vec3(n.texels[1]) - 1.0f;  // x = 1: neighbours 0 and 0.4
+  EXPECT_NEAR(inner.x / inner.z, -2.0f * 0.2f, 2e-3f);
+  EXPECT_NEAR(inner.y, 0.0f, 1e-3f);
+  // Rising towards the top of the image (row 0, the renderer's +v): the normal leans to -y.
+  n = normal_map_from_heights(heights(2, 8, [](int, int y) { return 0.1f * float(7 - y); }), 1.0f);
+  const glm::vec3 up = 2.0f * glm::vec3(n.texels[2 * 3]) - 1.0f;  // row 3
+  EXPECT_NEAR(up.y / up.z, -0.1f, 2e-3f);
+  EXPECT_NEAR(up.x, 0.0f, 1e-3f);
+}
+
+class PbrObj : public test::TempFolderTest {
+ protected:
+  PbrObj() : TempFolderTest("raystream_pbr_obj_test_") {}
+};
+
+TEST_F(PbrObj, MapsBecomeSlotsAndNormalMapsGetTangents) {
+  for (const char* name : {"c.png", "rough.png", "n.png", "h.png"})
+    fs::copy_file("scenes/textures/checker.png", dir_ / name);
+  std::ofstream(dir_ / "m.mtl") << "newmtl p\nKd 1 1 1\nPr 0.5\nmap_Kd c.png\n"
+                                   "map_Pr -imfchan g rough.png\nnorm n.png\nmap_d c.png\n"
+                                   "newmtl b\nKd 1 1 1\nbump -bm 3 h.png\nmap_Ke c.png\n"
+                                   "newmtl plain\nKd 1 1 1\n";
+  std::ofstream(dir_ / "q.obj") << "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+                                   "vt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\nvn 0 0 1\n"
+                                   "usemtl p\nf 1/1/1 2/2/1 3/3/1\nusemtl b\nf 1/1/1 3/3/1 4/4/1\n"
+                                   "usemtl plain\nf 1/1/1 2/2/1 4/4/1\n";
+  std::vector<std::string> warnings;
+  LoadTimes times;
+  const Scene s = obj_scene((dir_ / "q.obj").string(), warnings, times);
+  ASSERT_EQ(s.materials.size(), 3u);
+  const Material& p = s.materials[0];
+  EXPECT_EQ(p.type, MaterialType::pbr);
+  EXPECT_TRUE(p.texture.present());
+  EXPECT_TRUE(p.roughness_texture.present());
+  EXPECT_EQ(p.roughness_texture.channel, 1);
+  EXPECT_TRUE(p.normal_texture.present());
+  EXPECT_EQ(p.opacity_texture.texture, p.texture.texture);  // one image, read once
+  EXPECT_EQ(p.opacity_texture.channel, 0);                  // the checker is opaque: its grey level
+  EXPECT_EQ(p.alpha_mode, AlphaMode::mask);
+  const Material& b = s.materials[1];
+  EXPECT_EQ(b.type, MaterialType::diffuse);
+  EXPECT_EQ(b.emission, glm::vec3(1.0f));
+  EXPECT_TRUE(b.emission_texture.present());
+  ASSERT_TRUE(b.normal_texture.present());
+  // The bump map's normal map joins the textures, after the height map itself.
+  const TextureImage& normals = s.textures.at(std::size_t(b.normal_texture.texture));
+  EXPECT_EQ(normals.path, (dir_ / "h.png").string() + "#normals");
+  EXPECT_EQ(s.textures.size(), 5u);  // c, rough, n, h, h's normals
+  // Tangents where a normal map needs them (u along +x), none elsewhere.
+  ASSERT_EQ(s.triangles.size(), 3u);
+  for (int t = 0; t < 2; ++t)
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(s.triangles[t].t[c].x, 1.0f, 1e-6f) << t;
+      EXPECT_EQ(s.triangles[t].t[c].w, 1.0f);
+    }
+  EXPECT_EQ(s.triangles[2].t[0], glm::vec4(0.0f));
+  EXPECT_EQ(s.triangles[2].uv1[1], s.triangles[2].uv[1]);
+
+  // As a mesh object, mirrored: the tangents turn with it, their handedness too.
+  std::ofstream(dir_ / "scene.json") << R"({"Camera": {"RES": [8, 8], "FOVY": 30, "ITERATIONS": 1,
+      "DEPTH": 2, "EYE": [0, 0, 5], "LOOKAT": [0, 0, 0], "UP": [0, 1, 0]},
+      "Environment": {"RGB": [1, 1, 1]},
+      "Objects": [{"TYPE": "mesh", "FILE": "q.obj", "SCALE": [-1, 1, 1]}]})";
+  const Scene mirrored = load_scene((dir_ / "scene.json").string(), warnings);
+  ASSERT_EQ(mirrored.triangles.size(), 3u);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_NEAR(mirrored.triangles[0].t[c].x, -1.0f, 1e-6f);
+    EXPECT_EQ(mirrored.triangles[0].t[c].w, -1.0f);
+  }
+  // A map that cannot be read names the MTL line.
+  fs::remove(dir_ / "n.png");
+  try {
+    obj_scene((dir_ / "q.obj").string(), warnings, times);
+    ADD_FAILURE() << "a missing norm image loaded";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("m.mtl:6: norm: " + (dir_ / "n.png").string() +
+                                         ": cannot open the image file"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

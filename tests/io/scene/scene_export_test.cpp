@@ -157,7 +157,9 @@ TEST(SceneExport, TinySceneJson) {
     EXPECT_EQ(jm["type"], types[m]) << m;
     EXPECT_EQ(jm["ior"].get<float>(), scene.materials[m].ior);
     EXPECT_TRUE(jm["texture"].is_null());
+    EXPECT_TRUE(jm["slots"].empty());
     EXPECT_EQ(jm["two_sided"], true);
+    EXPECT_EQ(jm["alpha_mode"], "opaque");
   }
   EXPECT_EQ(j["materials"][0]["emittance"], 5.0);
   EXPECT_EQ(j["materials"][1]["color"].dump(), "[0.8,0.8,0.8]");
@@ -308,6 +310,52 @@ TEST(SceneExport, BadFoldersWriteNothing) {
   message = export_error(own, folder.path().string());
   EXPECT_NE(message.find("would replace the scene file"), std::string::npos) << message;
   EXPECT_EQ(read_text(scene_file), read_text(kData + "tiny.json"));
+}
+
+// The Pbr type's fields and every texture slot: file, channel (and the alpha's file for A),
+// coordinate set, transform, wrap and filter.
+TEST(SceneExport, PbrFieldsAndTextureSlots) {
+  std::vector<std::string> warnings;
+  Scene scene = parse_scene(
+      R"({"Materials": {"p": {"TYPE": "Pbr", "RGB": [1, 1, 1], "METALLIC": 0.25, "SPECULAR": 0.5,
+            "ALPHA_MODE": "MASK", "ALPHA_CUTOFF": 0.25,
+            "ROUGHNESS_TEXTURE": {"FILE": "checker.png", "CHANNEL": "G"},
+            "OPACITY_TEXTURE": {"FILE": "checker.png", "CHANNEL": "A"}}},
+          "Camera": {"RES": [8, 8], "FOVY": 20, "ITERATIONS": 1, "DEPTH": 2,
+                     "EYE": [0, 1, 4], "LOOKAT": [0, 1, 0], "UP": [0, 1, 0]},
+          "Environment": {"RGB": [1, 1, 1]},
+          "Objects": [{"TYPE": "sphere", "MATERIAL": "p"}]})",
+      "scenes/textures/scene.json", warnings);
+  scene.materials[0].roughness_texture.offset = glm::vec2(0.5f, 0.25f);
+  scene.materials[0].roughness_texture.wrap_v = TextureWrap::mirror;
+  scene.materials[0].roughness_texture.nearest = 1;
+  ExportFolder folder;
+  write_scene_export(scene, folder.path().string());
+  const Json j = Json::parse(read_text(folder.path() / "scene.json"));
+  const Json& m = j["materials"][0];
+  EXPECT_EQ(m["type"], "pbr");
+  EXPECT_EQ(m["metallic"], 0.25);
+  EXPECT_EQ(m["specular"], 0.5);
+  EXPECT_EQ(m["alpha_mode"], "mask");
+  EXPECT_EQ(m["alpha_cutoff"], 0.25);
+  ASSERT_EQ(m["slots"].size(), 2u);
+  const Json& rough = m["slots"]["roughness_texture"];
+  EXPECT_EQ(rough["file"], "textures/0.pfm");
+  EXPECT_EQ(rough["channel"], "G");
+  EXPECT_TRUE(rough["alpha_file"].is_null());
+  EXPECT_EQ(rough["texcoord"], 0);
+  EXPECT_EQ(rough["offset"].dump(), "[0.5,0.25]");
+  EXPECT_EQ(rough["rotation"], 0.0);
+  EXPECT_EQ(rough["scale"].dump(), "[1.0,1.0]");
+  EXPECT_EQ(rough["wrap_u"], "repeat");
+  EXPECT_EQ(rough["wrap_v"], "mirror");
+  EXPECT_EQ(rough["filter"], "nearest");
+  const Json& opacity = m["slots"]["opacity_texture"];
+  EXPECT_EQ(opacity["channel"], "A");
+  EXPECT_EQ(opacity["alpha_file"], "textures/0_alpha.pfm");
+  const Pfm alpha = read_pfm(folder.path() / "textures" / "0_alpha.pfm");
+  ASSERT_EQ(alpha.width, scene.textures[0].width);
+  EXPECT_EQ(alpha.rgb[0], scene.textures[0].texels[0].w);
 }
 
 }  // namespace

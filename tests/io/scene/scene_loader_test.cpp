@@ -323,13 +323,19 @@ TEST(SceneLoader, MissingRequiredKeys) {
   EXPECT_CONTAINS(
       error_of(scene_text(kMaterials, kCamera, without(kObjects, R"("TYPE": "sphere", )"))),
       "Objects[1].TYPE: missing required key");
-  EXPECT_CONTAINS(error_of(R"({"Materials": {}, "Camera": {}})"), "Materials:");
+  // No materials at all is fine (glTF objects bring their own), until an object names one.
+  EXPECT_CONTAINS(error_of(R"({"Materials": {}, "Camera": {}})"),
+                  "Camera.RES: missing required key");
   EXPECT_CONTAINS(error_of("{\"Materials\": {" + kMaterials + "}, \"Objects\": []}"),
                   "scene.json: Camera: missing required key");
   EXPECT_CONTAINS(error_of("{\"Materials\": {" + kMaterials + "}, \"Camera\": {" + kCamera + "}}"),
                   "scene.json: Objects: missing required key");
-  EXPECT_CONTAINS(error_of("{\"Camera\": {" + kCamera + "}, \"Objects\": []}"),
-                  "scene.json: Materials: missing required key");
+  EXPECT_CONTAINS(error_of("{\"Camera\": {" + kCamera + "}, \"Objects\": [" + kObjects + "]}"),
+                  "scene.json: Objects[0].MATERIAL: unknown material \"light\" (the file defines "
+                  "no Materials)");
+  std::vector<std::string> warnings;
+  EXPECT_TRUE(
+      parse("{\"Camera\": {" + kCamera + "}, \"Objects\": []}", &warnings).materials.empty());
 }
 
 TEST(SceneLoader, WrongTypes) {
@@ -714,6 +720,117 @@ TEST(SceneLoader, SettingsThatDoNothingAreWarnedAbout) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_CONTAINS(warnings[0],
                   "Objects[0].MISSING_MATERIAL: MATERIAL gives every face its material; ignored");
+}
+
+// The Pbr type and the texture keys: every key read into its field or slot, channels, the alpha
+// defaults, and the keys a type ignores warned about.
+TEST(SceneLoader, PbrKeysAndTextureSlots) {
+  const std::string checker = "scenes/textures/checker.png";
+  const std::string pbr = R"("p": {"TYPE": "Pbr", "RGB": [0.9, 0.8, 0.7], "METALLIC": 0.25,
+      "ROUGHNESS": 0.4, "IOR": 1.45, "SPECULAR": 0.5, "SPECULAR_COLOR": [1, 0.5, 0.25],
+      "EMISSION": [2, 2, 2], "OPACITY": 0.9, "ALPHA_MODE": "MASK", "ALPHA_CUTOFF": 0.3,
+      "TEXTURE": "CHECKER", "METALLIC_TEXTURE": {"FILE": "CHECKER", "CHANNEL": "B"},
+      "ROUGHNESS_TEXTURE": {"FILE": "CHECKER", "CHANNEL": "G"}, "EMISSION_TEXTURE": "CHECKER",
+      "NORMAL_TEXTURE": "CHECKER", "NORMAL_SCALE": 0.5, "OPACITY_TEXTURE": {"FILE": "CHECKER",
+      "CHANNEL": "A"}, "SPECULAR_TEXTURE": "CHECKER", "SPECULAR_COLOR_TEXTURE": "CHECKER"})";
+  const auto with_checker = [&](std::string text) {
+    for (std::size_t at; (at = text.find("CHECKER")) != std::string::npos;)
+      text.replace(at, 7, checker);
+    return text;
+  };
+  std::vector<std::string> warnings;
+  const Scene s =
+      parse(scene_text(kMaterials + ", " + with_checker(pbr), kCamera, kObjects), &warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
+  ASSERT_EQ(s.textures.size(), 1u);  // one file, read once
+  const Material& m = s.materials.at(2);
+  EXPECT_EQ(m.type, MaterialType::pbr);
+  EXPECT_EQ(m.color, glm::vec3(0.9f, 0.8f, 0.7f));
+  EXPECT_FLOAT_EQ(m.metallic, 0.25f);
+  EXPECT_FLOAT_EQ(m.roughness, 0.4f);
+  EXPECT_FLOAT_EQ(m.ior, 1.45f);
+  EXPECT_FLOAT_EQ(m.specular, 0.5f);
+  EXPECT_EQ(m.specular_color, glm::vec3(1.0f, 0.5f, 0.25f));
+  EXPECT_EQ(m.emission, glm::vec3(2.0f));
+  EXPECT_FLOAT_EQ(m.opacity, 0.9f);
+  EXPECT_EQ(m.alpha_mode, AlphaMode::mask);
+  EXPECT_FLOAT_EQ(m.alpha_cutoff, 0.3f);
+  EXPECT_FLOAT_EQ(m.normal_scale, 0.5f);
+  for (const TextureSlot* slot :
+       {&m.texture, &m.metallic_texture, &m.roughness_texture, &m.emission_texture,
+        &m.normal_texture, &m.opacity_texture, &m.specular_texture, &m.specular_color_texture})
+    EXPECT_EQ(slot->texture, 0);
+  EXPECT_EQ(m.metallic_texture.channel, 2);
+  EXPECT_EQ(m.roughness_texture.channel, 1);
+  EXPECT_EQ(m.opacity_texture.channel, 3);
+  EXPECT_EQ(m.specular_texture.channel, 0);  // a file name alone: R
+  EXPECT_EQ(m.texture.channel, 0);
+
+  // Defaults: Pbr is half rough and not metallic; an opacity below 1 blends, an opacity texture
+  // cuts.
+  Scene d =
+      parse(scene_text(kMaterials + R"(, "p": {"TYPE": "Pbr", "RGB": [1, 1, 1], "OPACITY": 0.5},
+      "q": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "OPACITY_TEXTURE": ")" +
+                           checker + R"("})",
+                       kCamera, kObjects));
+  EXPECT_EQ(d.materials[2].roughness, 0.5f);
+  EXPECT_EQ(d.materials[2].metallic, 0.0f);
+  EXPECT_EQ(d.materials[2].alpha_mode, AlphaMode::blend);
+  EXPECT_EQ(d.materials[3].alpha_mode, AlphaMode::mask);
+  EXPECT_EQ(d.materials[3].opacity_texture.texture, 0);
+
+  // Keys a type ignores: a warning each, naming the types that read them.
+  struct Ignored {
+    std::string material, key, message;
+  };
+  const std::vector<Ignored> ignored = {
+      {R"("x": {"TYPE": "Diffuse", "RGB": [1, 1, 1], "METALLIC": 0.5})", "Materials.x.METALLIC",
+       "only Pbr materials have METALLIC; ignored"},
+      {R"("x": {"TYPE": "Plastic", "RGB": [1, 1, 1], "ROUGHNESS_TEXTURE": "CHECKER"})",
+       "Materials.x.ROUGHNESS_TEXTURE", "only Pbr materials read ROUGHNESS_TEXTURE; ignored"},
+      {R"("x": {"TYPE": "Specular", "RGB": [1, 1, 1], "TEXTURE": "CHECKER"})",
+       "Materials.x.TEXTURE", "only Diffuse, Plastic and Pbr materials read TEXTURE; ignored"},
+      {R"("x": {"TYPE": "Emitting", "RGB": [1, 1, 1], "EMITTANCE": 1, "NORMAL_TEXTURE": "CHECKER"})",
+       "Materials.x.NORMAL_TEXTURE",
+       "only reflecting (all but Emitting) materials read NORMAL_TEXTURE; ignored"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "TEXTURE": {"FILE": "CHECKER", "CHANNEL": "G"}})",
+       "Materials.x.TEXTURE.CHANNEL", "a colour texture reads RGB; ignored"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "NORMAL_SCALE": 2})", "Materials.x.NORMAL_SCALE",
+       "scales NORMAL_TEXTURE, which the material does not have; ignored"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "EMISSION_TEXTURE": "CHECKER"})",
+       "Materials.x.EMISSION_TEXTURE",
+       "EMISSION is black: the texture scales it; nothing is emitted"},
+  };
+  for (const Ignored& c : ignored) {
+    warnings.clear();
+    parse(scene_text(kMaterials + ", " + with_checker(c.material), kCamera, kObjects), &warnings);
+    ASSERT_EQ(warnings.size(), 1u) << c.material;
+    EXPECT_EQ(warnings[0], "scene.json: " + c.key + ": " + c.message);
+  }
+
+  // Bad values: errors naming the key.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "METALLIC": 1.5})",
+       "Materials.x.METALLIC: expected a value in [0, 1]"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "OPACITY": -0.1})",
+       "Materials.x.OPACITY: expected a value in [0, 1]"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "SPECULAR_COLOR": [1, -1, 1]})",
+       "Materials.x.SPECULAR_COLOR: expected non-negative components"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "ALPHA_MODE": "CUT"})",
+       "Materials.x.ALPHA_MODE: expected \"OPAQUE\", \"MASK\" or \"BLEND\", got \"CUT\""},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "METALLIC_TEXTURE": {"FILE": "CHECKER", "CHANNEL": "X"}})",
+       "Materials.x.METALLIC_TEXTURE.CHANNEL: expected \"R\", \"G\", \"B\" or \"A\", got \"X\""},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "METALLIC_TEXTURE": {"CHANNEL": "R"}})",
+       "Materials.x.METALLIC_TEXTURE.FILE: missing required key"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "NORMAL_TEXTURE": "no_such.png"})",
+       "Materials.x.NORMAL_TEXTURE: no_such.png: cannot open the image file"},
+      {R"("x": {"TYPE": "Pbr", "RGB": [1, 1, 1], "NORMAL_SCALE": "big"})",
+       "Materials.x.NORMAL_SCALE: expected a number, got a string"},
+  };
+  for (const auto& [material, message] : bad)
+    EXPECT_CONTAINS(
+        error_of(scene_text(kMaterials + ", " + with_checker(material), kCamera, kObjects)),
+        "scene.json: " + message);
 }
 
 }  // namespace
