@@ -24,10 +24,7 @@ struct Hit {
   // Texture coordinates at the hit: a triangle's corner uvs interpolated, a sphere's or a cube's
   // from its object-space hit point (geometry/scene_object.h). v = 0 is the image's bottom.
   glm::vec2 uv{0.0f};
-  glm::vec2 uv1{0.0f};                 // the second set (a triangle's with details; else uv)
-  glm::vec3 geometric_normal{0.0f};    // unit: the face's (triangles), the normal (objects)
-  glm::vec4 tangent{0.0f};             // interpolated tangent and handedness (0: none)
-  float texel_ratio = 0.0f;            // log2 of sqrt(uv area / world area), 0 for objects
+  glm::vec3 geometric_normal{0.0f};  // unit: the face's (triangles), the normal (objects)
 };
 
 // The closest hit as a traversal finds it, 16 bytes: the ray parameter, the primitive (a

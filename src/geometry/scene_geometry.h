@@ -190,34 +190,42 @@ RAYSTREAM_HD inline Hit surface_at(const SceneGeometry& g, const Ray& ray, const
     hit.material = shading.material;
     hit.light = shading.light;
     hit.uv = (1.0f - u - v) * shading.uv0 + u * shading.uv1 + v * shading.uv2;
-    hit.uv1 = hit.uv;
     return hit;
   }
   const SceneObject& object = g.objects[~r.primitive];
   Hit hit = object_surface(object, ray, r.t);
   if (g.object_uvs) hit.uv = object_uv(object, ray, r.t);
-  hit.uv1 = hit.uv;
   hit.geometric_normal = hit.normal;
   return hit;
 }
 
 // What a hit's textures need beyond surface_at: a triangle's second texture coordinates and
 // tangent (where it has details), and the ratio of its uv area to its world area (for the level
-// of detail of texture lookups). Objects have neither.
-RAYSTREAM_HD inline void add_texture_details(const SceneGeometry& g, const HitRecord& r, Hit& hit) {
-  if (!r.hit() || r.primitive < 0) return;
+// of detail of texture lookups). Objects have neither. Read only for textured materials.
+struct TextureDetails {
+  glm::vec2 uv1{0.0f};      // the second set (the first where the triangle has no details)
+  glm::vec4 tangent{0.0f};  // interpolated tangent and handedness (0: none)
+  float texel_ratio = 0.0f;  // log2 of sqrt(uv area / world area), 0 for objects
+};
+
+RAYSTREAM_HD inline TextureDetails texture_details(const SceneGeometry& g, const HitRecord& r,
+                                                   const glm::vec2& uv) {
+  TextureDetails t;
+  t.uv1 = uv;
+  if (!r.hit() || r.primitive < 0) return t;
   const TriangleShading& shading = g.triangle_shading[r.primitive];
   const TriangleGeometry tri = load_triangle(g.triangles, r.primitive);
   const glm::vec2 du1 = shading.uv1 - shading.uv0, du2 = shading.uv2 - shading.uv0;
   const float uv_area = fabsf(du1.x * du2.y - du1.y * du2.x);
   const float world_area = glm::length(glm::cross(tri.e1, tri.e2));
-  hit.texel_ratio = uv_area > 0.0f && world_area > 0.0f ? 0.5f * log2f(uv_area / world_area) : 0.0f;
-  if (shading.detail < 0 || g.triangle_details == nullptr) return;
+  t.texel_ratio = uv_area > 0.0f && world_area > 0.0f ? 0.5f * log2f(uv_area / world_area) : 0.0f;
+  if (shading.detail < 0 || g.triangle_details == nullptr) return t;
   const TriangleDetail d = g.triangle_details[shading.detail];
   const float u = r.barycentrics.x, v = r.barycentrics.y, w = 1.0f - u - v;
-  hit.uv1 = w * d.uv0 + u * d.uv1 + v * d.uv2;
-  hit.tangent = glm::vec4(w * glm::vec3(d.t0) + u * glm::vec3(d.t1) + v * glm::vec3(d.t2),
-                          d.t0.w < 0.0f ? -1.0f : 1.0f);
+  t.uv1 = w * d.uv0 + u * d.uv1 + v * d.uv2;
+  t.tangent = glm::vec4(w * glm::vec3(d.t0) + u * glm::vec3(d.t1) + v * glm::vec3(d.t2),
+                        d.t0.w < 0.0f ? -1.0f : 1.0f);
+  return t;
 }
 
 // Closest hit with t > t_min over all primitives, or a Hit with t == kNoHit: nearest_hit, then

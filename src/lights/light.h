@@ -29,6 +29,7 @@ struct LightsView {
   const float* cdf = nullptr;  // count + 1 entries: cdf[0] = 0, cdf[count] = 1
   int count = 0;
   int environment = -1;  // the environment's entry, or -1
+  int textured = 0;      // 1: some triangle light's emission is textured (its samples read it)
 #define RAYSTREAM_LIGHT_ARRAY(type, kind, array) const type* array = nullptr;
   RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_ARRAY)  // each kind's shapes (Light::index)
 #undef RAYSTREAM_LIGHT_ARRAY

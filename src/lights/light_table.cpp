@@ -110,6 +110,7 @@ void add_triangle_lights(SceneAcceleration& acc, const std::vector<MaterialData>
       const int k_light = add_light(table, power, table.triangles, shape, light,
                                     emission_texture_mean(textures, m, s, detail));
       if (k_light >= 0) s.light = k_light;
+      table.textured = table.textured || (k_light >= 0 && m.emission_texture >= 0);
     }
   }
 }
@@ -194,6 +195,7 @@ LightsView host_lights_view(const LightTable& table) {
   v.cdf = table.cdf.data();
   v.count = static_cast<int>(table.lights.size());
   v.environment = table.environment;
+  v.textured = table.textured ? 1 : 0;
 #define RAYSTREAM_LIGHT_ARRAY(type, kind, array) v.array = table.array.data();
   RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_ARRAY)
 #undef RAYSTREAM_LIGHT_ARRAY

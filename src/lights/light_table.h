@@ -22,6 +22,7 @@ struct LightTable {
   std::vector<float> cdf;  // lights.size() + 1 entries
   int environment = -1;    // index of the environment's entry, or -1
   double power = 0.0;      // total of the powers the picks follow
+  bool textured = false;   // some triangle light's emission is textured
 };
 
 // The table as a LightsView of host memory (the CPU executor's, and tests'); the environment's

@@ -80,6 +80,7 @@ MaterialData make_material_data(const Material& material, std::vector<TextureBin
   m.normal_texture = bind(material.normal_texture, false, bindings);
   if (material.alpha_mode != AlphaMode::opaque)
     m.opacity_texture = bind(material.opacity_texture, false, bindings);
+  m.textured = is_textured(m) ? 1 : 0;
   return m;
 }
 

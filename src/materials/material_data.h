@@ -59,6 +59,7 @@ struct MaterialData {
   float alpha_cutoff = 0.5f;
   std::int32_t alpha_mode = 0;  // AlphaMode: 0 opaque, 1 mask, 2 blend
   float normal_scale = 1.0f;
+  std::int32_t textured = 0;  // 1: some parameter reads a texture (is_textured)
   // Binding indices of the textured parameters (-1: none).
 #define RAYSTREAM_MATERIAL_BINDING(slot) std::int32_t slot = -1;
   RAYSTREAM_MATERIAL_TEXTURES(RAYSTREAM_MATERIAL_BINDING)

@@ -27,12 +27,9 @@ struct SurfaceHit {
   std::int32_t material = -1;
   std::int32_t light = -1;  // the light it is, -1: none
   glm::vec2 uv{0.0f};
-  // What textured materials read (add_texture_details; defaults for untextured code).
-  glm::vec2 uv1{0.0f};
   glm::vec3 geometric_normal{0.0f};
-  glm::vec4 tangent{0.0f};
-  float texel_ratio = 0.0f;
   float distance = 0.0f;  // along the ray
+  HitRecord record;       // for what only textured materials read (texture_details)
 };
 
 // The surface a ray's closest hit found (hit.material >= 0).
@@ -43,22 +40,17 @@ RAYSTREAM_HD inline SurfaceHit surface_hit(const Ray& ray, const Hit& hit) {
   s.material = hit.material;
   s.light = hit.light;
   s.uv = hit.uv;
-  s.uv1 = hit.uv1;
   s.geometric_normal = hit.geometric_normal;
-  s.tangent = hit.tangent;
-  s.texel_ratio = hit.texel_ratio;
   s.distance = hit.t;
   return s;
 }
 
-// The surface of a hit record, with what textured materials read when the lobe set may be
-// textured.
-template <class Lobe = AnyLobe>
+// The surface of a hit record.
 RAYSTREAM_HD inline SurfaceHit surface_of(const SceneView& scene, const Ray& ray,
                                           const HitRecord& record) {
-  Hit hit = surface_at(scene.geometry, ray, record);
-  if constexpr (LobeTextured<Lobe>::value) add_texture_details(scene.geometry, record, hit);
-  return surface_hit(ray, hit);
+  SurfaceHit s = surface_hit(ray, surface_at(scene.geometry, ray, record));
+  s.record = record;
+  return s;
 }
 
 // Random-number stream 0 of a sample is its camera ray; stream depth + 1 its bounce at `depth`.
@@ -114,16 +106,16 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
 // ratio). Camera rays only: a bounce's footprint is not tracked, so later hits read the finest
 // level.
 RAYSTREAM_HD inline TexCoords tex_coords(const SceneView& scene, const PathSample& p,
-                                         const SurfaceHit& hit) {
+                                         const SurfaceHit& hit, const TextureDetails& details) {
   TexCoords tc;
   tc.uv0 = hit.uv;
-  tc.uv1 = hit.uv1;
+  tc.uv1 = details.uv1;
   tc.lod = -100.0f;
-  if (p.depth == 0 && hit.texel_ratio != 0.0f) {
+  if (p.depth == 0 && details.texel_ratio != 0.0f) {
     const float spread = 2.0f * scene.camera.half_height / static_cast<float>(scene.camera.height);
     const float cosine = fabsf(glm::dot(p.direction, hit.geometric_normal));
     const float width = hit.distance * spread / fmaxf(cosine, 1.0e-3f);
-    if (width > 0.0f) tc.lod = log2f(width) + hit.texel_ratio;
+    if (width > 0.0f) tc.lod = log2f(width) + details.texel_ratio;
   }
   return tc;
 }
@@ -134,14 +126,14 @@ RAYSTREAM_HD inline TexCoords tex_coords(const SceneView& scene, const PathSampl
 // a normal facing away from it. Without a usable tangent the map is read in any frame of the
 // normal (its tilt then has no particular direction).
 RAYSTREAM_HD inline glm::vec3 mapped_normal(const glm::vec3& local, const SurfaceHit& hit,
-                                            const glm::vec3& wo) {
+                                            const glm::vec4& tangent, const glm::vec3& wo) {
   const glm::vec3 n = hit.normal;
-  glm::vec3 t = glm::vec3(hit.tangent) - n * glm::dot(n, glm::vec3(hit.tangent));
+  glm::vec3 t = glm::vec3(tangent) - n * glm::dot(n, glm::vec3(tangent));
   const float tl = glm::length(t);
   glm::vec3 b;
   if (tl > 1.0e-6f) {
     t /= tl;
-    b = (hit.tangent.w < 0.0f ? -1.0f : 1.0f) * glm::cross(n, t);
+    b = (tangent.w < 0.0f ? -1.0f : 1.0f) * glm::cross(n, t);
   } else {
     orthonormal_basis(n, t, b);
   }
@@ -226,12 +218,19 @@ template <class Lobe = AnyLobe, bool Nee = true>
 RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const FilmView& film,
                                       const SurfaceHit& hit, int max_depth, std::uint64_t seed,
                                       ShadowRay& shadow) {
-  constexpr bool kTextures = LobeTextured<Lobe>::value;
   const MaterialData& m = scene.materials[hit.material];
+  // Whether this material reads textures (code compiled without them never does).
+  const bool textured = LobeTextured<Lobe>::value && m.textured;
   const glm::vec3 wo = -p.direction;
-  const TexCoords tc = kTextures ? tex_coords(scene, p, hit) : TexCoords{};
+  TextureDetails details;
+  TexCoords tc;
+  if (textured) {
+    details = texture_details(scene.geometry, hit.record, hit.uv);
+    tc = tex_coords(scene, p, hit, details);
+  }
   if (is_emissive(m)) {
-    const glm::vec3 le = hit_emission<kTextures>(scene, m, hit, tc, wo);
+    const glm::vec3 le = textured ? hit_emission<true>(scene, m, hit, tc, wo)
+                                  : hit_emission<false>(scene, m, hit, tc, wo);
     float w = 1.0f;
     if (Nee && scene.nee && p.bsdf_pdf > 0.0f)
       w = power_heuristic(p.bsdf_pdf,
@@ -239,21 +238,19 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
     gather(film, p.pixel, p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow
   }
   if (p.depth + 1 >= max_depth) return false;
-  const BsdfParams params = bsdf_params<kTextures>(m, scene.textures, tc);
+  const BsdfParams params = textured ? bsdf_params<true>(m, scene.textures, tc)
+                                     : bsdf_params<false>(m, scene.textures, tc);
   glm::vec3 ns = hit.normal;
-  bool mapped = false;
-  if constexpr (kTextures) {
-    if (m.normal_texture >= 0) {
-      ns = mapped_normal(tangent_space_normal(m, scene.textures, tc), hit, wo);
-      mapped = true;
-    }
-  }
+  const bool mapped = textured && m.normal_texture >= 0;
+  if (mapped)
+    ns = mapped_normal(tangent_space_normal(m, scene.textures, tc), hit, details.tangent, wo);
   if (Nee && scene.nee && !is_specular<Lobe>(params)) {
     Rng lr = light_rng(p.pixel, p.sample, p.depth, seed);
     const float uc = lr.next_float(), u0 = lr.next_float(), u1 = lr.next_float(),
                 u2 = lr.next_float();
     LightSample ls = sample_light(scene.lights, hit.point, uc, u0, u1, u2);
-    if (kTextures && ls.pdf > 0.0f) ls.radiance = light_sample_radiance(scene, ls);
+    if (LobeTextured<Lobe>::value && scene.lights.textured && ls.pdf > 0.0f)
+      ls.radiance = light_sample_radiance(scene, ls);
     if (ls.pdf > 0.0f && (ls.radiance.x > 0.0f || ls.radiance.y > 0.0f || ls.radiance.z > 0.0f) &&
         (!mapped || consistent_sides(hit, ns, wo, ls.wi))) {
       const glm::vec3 f = eval_bsdf<Lobe>(params, wo, ls.wi, ns);
@@ -307,7 +304,9 @@ RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const Pat
     const float largest = fmaxf(m.emission.x, fmaxf(m.emission.y, m.emission.z));
     return largest > 0.0f && is_finite(largest) ? m.emission / largest : glm::vec3(0.0f);
   }
-  return albedo_at(m, scene.textures, tex_coords(scene, p, hit));
+  if (!m.textured) return m.albedo;
+  return albedo_at(m, scene.textures,
+                   tex_coords(scene, p, hit, texture_details(scene.geometry, hit.record, hit.uv)));
 }
 
 // Adds a camera ray's first hit (a path at depth 0 about to be shaded) to the first-hit sums,

@@ -38,7 +38,7 @@ struct MegakernelBody {
         break;
       }
       const int depth = p.depth;
-      const SurfaceHit surface = surface_of<Lobes>(scene, ray, record);
+      const SurfaceHit surface = surface_of(scene, ray, record);
       record_first_hit(k.film, scene, p, surface);
       ShadowRay shadow;
       const bool goes_on =

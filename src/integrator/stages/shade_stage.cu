@@ -49,7 +49,7 @@ struct ShadeBody {
                escaped_radiance(k.scene, p.direction, p.throughput, p.bsdf_pdf));
       } else {
         const Ray ray = p.ray();
-        const SurfaceHit hit = surface_of<Lobe>(k.scene, ray, record);
+        const SurfaceHit hit = surface_of(k.scene, ray, record);
         record_first_hit(k.film, k.scene, p, hit);
         goes_on = scatter_path<Lobe>(p, k.scene, k.film, hit, k.max_depth, k.seed, shadow);
       }

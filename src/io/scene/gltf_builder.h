@@ -118,6 +118,7 @@ class Builder {
   void map_base(const Json& j, const std::string& key, Material& m);
   void map_alpha(const Json& j, const std::string& key, Material& m);
   void map_specular(const Json& ext, const std::string& key, Material& m);
+  void map_layers(const Json& ext, const std::string& key, Material& m);
   glm::vec3 emission(const Json& j, float strength, const std::string& key);
   TextureSlot texture_slot(const Json& info, const std::string& key, int channel);
   void read_texture_transform(const Json& transform, const std::string& key, TextureSlot& slot);

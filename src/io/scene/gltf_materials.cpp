@@ -22,11 +22,8 @@ TextureWrap wrap_mode(int mode) {
 
 // What the renderer draws for a material extension it does not implement, for its warning.
 std::string rendered_instead(const std::string& extension) {
-  if (extension == "KHR_materials_transmission")
-    return "rendered opaque (the metallic-roughness surface without transmission)";
   if (extension == "KHR_materials_volume")
-    return "rendered without a volume (the surface alone, no absorption inside)";
-  if (extension == "KHR_materials_clearcoat") return "rendered without the clear coat";
+    return "rendered without a volume (a thin wall: no refraction, no absorption inside)";
   if (extension == "KHR_materials_sheen") return "rendered without the sheen";
   if (extension == "KHR_materials_pbrSpecularGlossiness")
     return "the core metallic-roughness properties are rendered";
@@ -83,6 +80,7 @@ Material Builder::map_material(int index) {
   map_base(j, key, m);
   map_alpha(j, key, m);
   map_specular(ext, key, m);
+  map_layers(ext, key, m);
   m.emission = emission(j, strength, key);
   if (j.contains("emissiveTexture"))
     m.emission_texture = texture_slot(j["emissiveTexture"], key + ".emissiveTexture", 0);
@@ -170,6 +168,36 @@ void Builder::map_alpha(const Json& j, const std::string& key, Material& m) {
 }
 
 // KHR_materials_specular: the dielectric's specular strength (its texture's A) and colour.
+// KHR_materials_transmission (thin-walled) and KHR_materials_clearcoat: factors in [0, 1] and
+// their textures (transmission R, clearcoat R, clearcoat roughness G). The clearcoat's own normal
+// map is not read (the coat takes the material's shading normal).
+void Builder::map_layers(const Json& ext, const std::string& key, Material& m) {
+  const auto unit = [&](const char* extension, const char* property, float fallback) {
+    const float v = extension_factor(ext, key, extension, property, fallback);
+    if (!(v >= 0.0f && v <= 1.0f))
+      fail(key + ".extensions." + extension + "." + property, "expected a value in [0, 1]");
+    return v;
+  };
+  const auto slot = [&](const char* extension, const char* name, int channel, TextureSlot& out) {
+    if (!ext.contains(extension) || !ext[extension].contains(name)) return;
+    const std::string tkey = key + ".extensions." + extension + "." + name;
+    const Json& t = ext[extension][name];
+    if (!t.is_object() || !t.contains("index"))
+      fail(tkey, "expected a textureInfo object with an index");
+    out = texture_slot(t, tkey, channel);
+  };
+  m.transmission = unit("KHR_materials_transmission", "transmissionFactor", 0.0f);
+  slot("KHR_materials_transmission", "transmissionTexture", 0, m.transmission_texture);
+  m.clearcoat = unit("KHR_materials_clearcoat", "clearcoatFactor", 0.0f);
+  slot("KHR_materials_clearcoat", "clearcoatTexture", 0, m.clearcoat_texture);
+  m.clearcoat_roughness = unit("KHR_materials_clearcoat", "clearcoatRoughnessFactor", 0.0f);
+  slot("KHR_materials_clearcoat", "clearcoatRoughnessTexture", 1, m.clearcoat_roughness_texture);
+  if (ext.contains("KHR_materials_clearcoat") &&
+      ext["KHR_materials_clearcoat"].contains("clearcoatNormalTexture"))
+    note(key, "KHR_materials_clearcoat: clearcoatNormalTexture is not supported; the coat takes "
+              "the material's normal");
+}
+
 void Builder::map_specular(const Json& ext, const std::string& key, Material& m) {
   if (!ext.contains("KHR_materials_specular")) return;
   const Json& s = ext["KHR_materials_specular"];

@@ -19,6 +19,8 @@ bool supported_extension(const std::string& name) {
   // KHR_texture_basisu is answered where a texture uses it: its fallback image, or an error.
   static const std::set<std::string> supported = {"KHR_materials_emissive_strength",
                                                   "KHR_materials_ior", "KHR_materials_specular",
+                                                  "KHR_materials_transmission",
+                                                  "KHR_materials_clearcoat",
                                                   "KHR_texture_transform", "KHR_texture_basisu"};
   return supported.count(name) != 0;
 }

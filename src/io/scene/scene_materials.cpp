@@ -1,5 +1,6 @@
 // The scene file's Materials: each material's TYPE and the keys its type reads (RGB, EMITTANCE,
-// IOR, ROUGHNESS, EMISSION, TWO_SIDED, the Pbr type's METALLIC, SPECULAR and SPECULAR_COLOR,
+// IOR, ROUGHNESS, EMISSION, TWO_SIDED, the Pbr type's METALLIC, SPECULAR, SPECULAR_COLOR,
+// TRANSMISSION, CLEARCOAT and CLEARCOAT_ROUGHNESS,
 // alpha, and the texture keys), checked, and ignored with a warning by the types
 // without them; the materials an OBJ file's MTL library adds; material names looked up.
 #include <algorithm>
@@ -211,6 +212,13 @@ void read_textured_parameters(JsonReader& r, const Json& j, const std::string& k
   m.roughness_texture = texture("ROUGHNESS_TEXTURE", true, pbr, pbr_types);
   m.specular_texture = texture("SPECULAR_TEXTURE", true, pbr, pbr_types);
   m.specular_color_texture = texture("SPECULAR_COLOR_TEXTURE", false, pbr, pbr_types);
+  read_bounded(r, j, key, "TRANSMISSION", 0.0f, 1.0f, pbr, pbr_types, m.transmission);
+  m.transmission_texture = texture("TRANSMISSION_TEXTURE", true, pbr, pbr_types);
+  read_bounded(r, j, key, "CLEARCOAT", 0.0f, 1.0f, pbr, pbr_types, m.clearcoat);
+  m.clearcoat_texture = texture("CLEARCOAT_TEXTURE", true, pbr, pbr_types);
+  read_bounded(r, j, key, "CLEARCOAT_ROUGHNESS", 0.0f, 1.0f, pbr, pbr_types,
+               m.clearcoat_roughness);
+  m.clearcoat_roughness_texture = texture("CLEARCOAT_ROUGHNESS_TEXTURE", true, pbr, pbr_types);
   m.emission_texture = texture("EMISSION_TEXTURE", false, reflects, reflecting);
   if (m.emission_texture.present() && !emits(m))
     r.warn(key + ".EMISSION_TEXTURE",
@@ -274,7 +282,13 @@ Material read_material(JsonReader& r, const std::string& name, const Json& j,
                 "NORMAL_SCALE",
                 "OPACITY_TEXTURE",
                 "SPECULAR_TEXTURE",
-                "SPECULAR_COLOR_TEXTURE"},
+                "SPECULAR_COLOR_TEXTURE",
+                "TRANSMISSION",
+                "TRANSMISSION_TEXTURE",
+                "CLEARCOAT",
+                "CLEARCOAT_TEXTURE",
+                "CLEARCOAT_ROUGHNESS",
+                "CLEARCOAT_ROUGHNESS_TEXTURE"},
                {"SPECRGB", "SPECEX"});
   Material m;
   m.name = name;

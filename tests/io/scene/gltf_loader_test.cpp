@@ -408,6 +408,8 @@ TEST_F(GltfWritten, BufferPathsAndGlbLayoutErrorsAreNamed) {
                 ": corrupt GLB: the BIN chunk runs past the length its header gives (60 bytes)");
 }
 
+void add_textures(json& doc, const std::filesystem::path& dir);
+
 TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
   Buffer b;
   json doc = two_triangles(b);
@@ -465,24 +467,34 @@ TEST_F(GltfWritten, MaterialsMapOntoTheRenderersMaterials) {
   m = material_of({{"alphaMode", "BLEND"}, {"alphaCutoff", 0.25}});
   EXPECT_EQ(m.alpha_mode, AlphaMode::blend);
   EXPECT_EQ(m.alpha_cutoff, 0.25f);
+  // Transmission (a thin wall) and clearcoat: their factors and textures.
+  add_textures(doc, dir_);
+  m = material_of({{"extensions",
+                    {{"KHR_materials_transmission",
+                      {{"transmissionFactor", 0.75}, {"transmissionTexture", {{"index", 0}}}}},
+                     {"KHR_materials_clearcoat",
+                      {{"clearcoatFactor", 0.5},
+                       {"clearcoatRoughnessFactor", 0.25},
+                       {"clearcoatRoughnessTexture", {{"index", 0}}}}}}}});
+  EXPECT_EQ(m.transmission, 0.75f);
+  EXPECT_TRUE(m.transmission_texture.present());
+  EXPECT_EQ(m.transmission_texture.channel, 0);
+  EXPECT_EQ(m.clearcoat, 0.5f);
+  EXPECT_FALSE(m.clearcoat_texture.present());
+  EXPECT_EQ(m.clearcoat_roughness, 0.25f);
+  EXPECT_EQ(m.clearcoat_roughness_texture.channel, 1);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
   // Extensions the renderer does not draw: a warning naming each and what is drawn instead.
   m = material_of({{"extensions",
-                    {{"KHR_materials_transmission", {{"transmissionFactor", 1.0}}},
-                     {"KHR_materials_clearcoat", {{"clearcoatFactor", 1.0}}},
-                     {"KHR_materials_volume", json::object()},
+                    {{"KHR_materials_volume", json::object()},
                      {"KHR_materials_sheen", json::object()}}}});
   EXPECT_EQ(m.type, MaterialType::pbr);
   EXPECT_TRUE(contains(warnings,
-                       "materials[0].extensions: extension KHR_materials_transmission "
-                       "is not supported: rendered opaque"));
-  EXPECT_TRUE(contains(warnings,
-                       "KHR_materials_clearcoat is not supported: rendered without the "
-                       "clear coat"));
-  EXPECT_TRUE(
-      contains(warnings, "KHR_materials_volume is not supported: rendered without a volume"));
+                       "materials[0].extensions: extension KHR_materials_volume is not "
+                       "supported: rendered without a volume (a thin wall"));
   EXPECT_TRUE(
       contains(warnings, "KHR_materials_sheen is not supported: rendered without the sheen"));
-  EXPECT_EQ(warnings.size(), 4u);
+  EXPECT_EQ(warnings.size(), 2u);
   // Wrong types and values are errors naming the key.
   doc["materials"] = {{{"extensions", {{"KHR_materials_ior", {{"ior", "glass"}}}}}}};
   EXPECT_NE(error_of(write("bad.gltf", doc, b))

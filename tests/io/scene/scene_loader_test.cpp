@@ -732,7 +732,10 @@ TEST(SceneLoader, PbrKeysAndTextureSlots) {
       "TEXTURE": "CHECKER", "METALLIC_TEXTURE": {"FILE": "CHECKER", "CHANNEL": "B"},
       "ROUGHNESS_TEXTURE": {"FILE": "CHECKER", "CHANNEL": "G"}, "EMISSION_TEXTURE": "CHECKER",
       "NORMAL_TEXTURE": "CHECKER", "NORMAL_SCALE": 0.5, "OPACITY_TEXTURE": {"FILE": "CHECKER",
-      "CHANNEL": "A"}, "SPECULAR_TEXTURE": "CHECKER", "SPECULAR_COLOR_TEXTURE": "CHECKER"})";
+      "CHANNEL": "A"}, "SPECULAR_TEXTURE": "CHECKER", "SPECULAR_COLOR_TEXTURE": "CHECKER",
+      "TRANSMISSION": 0.6, "TRANSMISSION_TEXTURE": "CHECKER", "CLEARCOAT": 0.7,
+      "CLEARCOAT_ROUGHNESS": 0.2, "CLEARCOAT_ROUGHNESS_TEXTURE": {"FILE": "CHECKER",
+      "CHANNEL": "G"}})";
   const auto with_checker = [&](std::string text) {
     for (std::size_t at; (at = text.find("CHECKER")) != std::string::npos;)
       text.replace(at, 7, checker);
@@ -755,6 +758,12 @@ TEST(SceneLoader, PbrKeysAndTextureSlots) {
   EXPECT_FLOAT_EQ(m.opacity, 0.9f);
   EXPECT_EQ(m.alpha_mode, AlphaMode::mask);
   EXPECT_FLOAT_EQ(m.alpha_cutoff, 0.3f);
+  EXPECT_FLOAT_EQ(m.transmission, 0.6f);
+  EXPECT_TRUE(m.transmission_texture.present());
+  EXPECT_FLOAT_EQ(m.clearcoat, 0.7f);
+  EXPECT_FALSE(m.clearcoat_texture.present());
+  EXPECT_FLOAT_EQ(m.clearcoat_roughness, 0.2f);
+  EXPECT_EQ(m.clearcoat_roughness_texture.channel, 1);
   EXPECT_FLOAT_EQ(m.normal_scale, 0.5f);
   for (const TextureSlot* slot :
        {&m.texture, &m.metallic_texture, &m.roughness_texture, &m.emission_texture,
