@@ -49,12 +49,17 @@ std::vector<TextureBinding> scene_bindings(const Scene& scene) {
   return bindings;
 }
 
-std::vector<TextureView> host_texture_views(const Scene& scene) {
-  std::vector<TextureView> views;
-  for (const TextureImage& image : scene.textures)
-    views.push_back(TextureView{image.texels.empty() ? nullptr : image.texels.data(), image.width,
-                                image.height});
-  return views;
+std::vector<TextureStorage> texture_storages(const Scene& scene,
+                                             const std::vector<TextureBinding>& bindings) {
+  // An image read by a data binding (a normal map, metalness) averages its stored values in its
+  // mips; one read only as a colour, its linear values.
+  std::vector<char> data(scene.textures.size(), 0);
+  for (const TextureBinding& b : bindings)
+    if (!b.srgb && b.texture >= 0 && std::size_t(b.texture) < data.size()) data[b.texture] = 1;
+  std::vector<TextureStorage> storages;
+  for (std::size_t k = 0; k < scene.textures.size(); ++k)
+    storages.push_back(make_texture_storage(scene.textures[k], !data[k]));
+  return storages;
 }
 
 SceneUpload::SceneUpload(const Executor& ex, const Scene& scene,
@@ -89,7 +94,9 @@ void SceneUpload::prepare_on_host(const Scene& scene, const std::vector<Material
   acceleration_ = build_scene_acceleration(scene, bvh == SceneBvh::sah);
   poll_stop();
   bindings_ = scene_bindings(scene);
-  const std::vector<TextureView> views = host_texture_views(scene);
+  storages_ = texture_storages(scene, bindings_);
+  std::vector<TextureView> views;
+  for (const TextureStorage& t : storages_) views.push_back(t.view(t.data()));
   lights_ = build_light_table(scene, acceleration_, materials,
                               environment_power_estimate(scene.environment) / (4.0f * kPi),
                               MaterialTextures{views.data(), bindings_.data()});
@@ -139,11 +146,16 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
   RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_UPLOAD)
 #undef RAYSTREAM_LIGHT_UPLOAD
   std::vector<TextureView> views;
-  for (const TextureImage& image : scene.textures) {
-    texels_.emplace_back(ex, "texture texels", image.texels.size(), tally);
-    upload(ex, texels_.back(), image.texels);
-    views.push_back(TextureView{texels_.back().data(), image.width, image.height});
+  texture_stats_ = TextureStats{};
+  for (const TextureStorage& t : storages_) {
+    texels_.emplace_back(ex, "texture texels", t.bytes(), tally);
+    copy_from_host(ex, texels_.back().data(), t.data(), t.bytes());
+    views.push_back(t.view(texels_.back().data()));
+    ++texture_stats_.images;
+    texture_stats_.texels += std::uint64_t(t.width) * std::uint64_t(t.height);
+    texture_stats_.bytes += t.bytes();
   }
+  storages_ = std::vector<TextureStorage>();  // the executor's copies are read from now on
   upload(ex, textures_, views);
   upload(ex, light_cdf_, lights_.cdf);
 }

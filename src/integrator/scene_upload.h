@@ -16,6 +16,7 @@
 #include "integrator/api/render.h"
 #include "integrator/path/path_state.h"
 #include "lights/light_table.h"
+#include "materials/texture_storage.h"
 #include "scene/scene.h"
 
 namespace raystream {
@@ -24,8 +25,10 @@ namespace raystream {
 std::vector<MaterialData> scene_materials(const Scene& scene);
 // The texture bindings the materials' parameters index (make_material_data's, in order).
 std::vector<TextureBinding> scene_bindings(const Scene& scene);
-// Views of the scene's textures in host memory (valid while the scene lives).
-std::vector<TextureView> host_texture_views(const Scene& scene);
+// The scene's textures as the lookups store them, with their mips (`bindings`: the scene's, which
+// say which images are read as data).
+std::vector<TextureStorage> texture_storages(const Scene& scene,
+                                             const std::vector<TextureBinding>& bindings);
 
 // The acceleration structure a render uses.
 enum class SceneBvh { none, sah, lbvh };
@@ -42,6 +45,7 @@ class SceneUpload {
   const BvhStats& bvh_stats() const { return bvh_stats_; }
   // prepare_ms, bvh_ms and upload_ms.
   const StartupStats& startup() const { return startup_; }
+  const TextureStats& texture_stats() const { return texture_stats_; }
 
  private:
   // The constructor's steps.
@@ -64,7 +68,9 @@ class SceneUpload {
   Buffer<glm::vec3> environment_texels_;
   Buffer<float> environment_marginal_;
   Buffer<float> environment_conditional_;
-  std::vector<Buffer<glm::vec4>> texels_;  // one per texture
+  std::vector<TextureStorage> storages_;       // on the host until uploaded
+  std::vector<Buffer<unsigned char>> texels_;  // one per texture: every level
+  TextureStats texture_stats_;
   Buffer<TextureView> textures_;
   std::vector<TextureBinding> bindings_;
   Buffer<TextureBinding> binding_buffer_;

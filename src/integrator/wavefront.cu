@@ -329,6 +329,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   RenderStats& stats = result.stats;
   describe_render(stats, settings, ex, primitives.backend(), width, height);
   stats.bvh = upload.bvh_stats();
+  stats.textures = upload.texture_stats();
   stats.startup = upload.startup();
   stats.layout = StateLayout{kCarriedBytes, kRadianceBytes, kHitBytes, kShadowBytes};
   stats.startup.device_ms = device_ms;

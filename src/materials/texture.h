@@ -13,11 +13,20 @@
 
 namespace raystream {
 
-// Linear RGBA texels, row by row, row 0 = the top of the image. An empty view (no texels) is
-// white: it leaves the factor it multiplies unchanged.
+// The most mip levels a texture has (kMaxTextureSide 16384 = 2^14: 15 levels).
+inline constexpr int kMaxTextureLevels = 15;
+
+// A texture as the lookups read it: its levels (the image, then each half the size down to
+// 1 x 1), in one array, texels row by row, row 0 = the top of the image. RGBA8: the bytes an
+// 8-bit image file holds (colours sRGB-encoded, decoded per texel at lookup by a colour binding;
+// data read as they are, / 255). Float: linear RGBA (images of a wider range than 8 bits hold).
+// An empty view (no texels) is white: it leaves the factor it multiplies unchanged.
 struct TextureView {
-  const glm::vec4* texels = nullptr;
-  int width = 0, height = 0;
+  const void* texels = nullptr;
+  int width = 0, height = 0;  // of level 0
+  int levels = 1;
+  int format = 0;  // 0 RGBA8, 1 float RGBA
+  std::uint32_t offset[kMaxTextureLevels] = {};  // texel index of each level's first texel
 };
 
 // How a material parameter reads a texture (built at upload from scene/scene.h's TextureSlot).
@@ -59,56 +68,79 @@ RAYSTREAM_HD inline float linear_to_srgb(float c) {
   return c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
 }
 
-// The texel (x, y), wrapped.
-RAYSTREAM_HD inline glm::vec4 texel_at(const TextureView& t, const TextureBinding& b, int x, int y) {
-  x = wrap_texel(x, t.width, b.wrap_u);
-  y = wrap_texel(y, t.height, b.wrap_v);
-  return t.texels[static_cast<long long>(y) * t.width + x];
+// The linear value of an sRGB-encoded one in [0, 1].
+RAYSTREAM_HD inline float srgb_to_linear(float c) {
+  return c <= 0.04045f ? c * (1.0f / 12.92f) : powf((c + 0.055f) * (1.0f / 1.055f), 2.4f);
 }
 
-// The texture's RGBA at (u, v) (already through binding_uv), bilinear over the four nearest
-// texels (or the nearest one), wrapped as the binding says. v = 0 is the BOTTOM of the image (the
-// OBJ convention): row = (1 - v) * height. Texel (x, y) has its centre at u = (x + 0.5) / width,
-// v = 1 - (y + 0.5) / height. A non-finite u or v gives texel (0, 0). `lod` is the level of
-// detail the footprint asks for (log2 of texels per footprint; unused by a texture without
-// mips).
+// Texel (x, y) of level `level` (wrapped into it), as the binding reads it: a colour decoded to
+// linear, data as stored.
+RAYSTREAM_HD inline glm::vec4 texel_at(const TextureView& t, const TextureBinding& b, int level,
+                                       int x, int y) {
+  const int w = t.width >> level > 0 ? t.width >> level : 1;
+  const int h = t.height >> level > 0 ? t.height >> level : 1;
+  x = wrap_texel(x, w, b.wrap_u);
+  y = wrap_texel(y, h, b.wrap_v);
+  const std::size_t k = t.offset[level] + static_cast<std::size_t>(y) * w + x;
+  if (t.format == 1) return static_cast<const glm::vec4*>(t.texels)[k];
+  const std::uint32_t v = static_cast<const std::uint32_t*>(t.texels)[k];
+  const float s = 1.0f / 255.0f;
+  glm::vec4 c(float(v & 0xffu) * s, float((v >> 8) & 0xffu) * s, float((v >> 16) & 0xffu) * s,
+              float(v >> 24) * s);
+  if (b.srgb) c = glm::vec4(srgb_to_linear(c.x), srgb_to_linear(c.y), srgb_to_linear(c.z), c.w);
+  return c;
+}
+
+// Level `level` at (u, v), wrapped as the binding says: bilinear over the four nearest texels, or
+// the nearest one. Continuous texel coordinates with texel centres at integers.
+RAYSTREAM_HD inline glm::vec4 sample_level(const TextureView& t, const TextureBinding& b,
+                                           int level, const glm::vec2& uv) {
+  const int w = t.width >> level > 0 ? t.width >> level : 1;
+  const int h = t.height >> level > 0 ? t.height >> level : 1;
+  const float x = fminf(fmaxf(uv.x * static_cast<float>(w) - 0.5f, -1.0e8f), 1.0e8f);
+  const float y = fminf(fmaxf((1.0f - uv.y) * static_cast<float>(h) - 0.5f, -1.0e8f), 1.0e8f);
+  if (b.nearest)
+    return texel_at(t, b, level, static_cast<int>(floorf(x + 0.5f)),
+                    static_cast<int>(floorf(y + 0.5f)));
+  const float fx = floorf(x), fy = floorf(y);
+  const int x0 = static_cast<int>(fx), y0 = static_cast<int>(fy);
+  const float ax = x - fx, ay = y - fy;
+  const glm::vec4 top =
+      (1.0f - ax) * texel_at(t, b, level, x0, y0) + ax * texel_at(t, b, level, x0 + 1, y0);
+  const glm::vec4 bottom = (1.0f - ax) * texel_at(t, b, level, x0, y0 + 1) +
+                           ax * texel_at(t, b, level, x0 + 1, y0 + 1);
+  return (1.0f - ay) * top + ay * bottom;
+}
+
+// The texture's RGBA at (u, v) (already through binding_uv), wrapped as the binding says. v = 0
+// is the BOTTOM of the image (the OBJ convention): row = (1 - v) * height; texel (x, y) of level
+// 0 has its centre at u = (x + 0.5) / width, v = 1 - (y + 0.5) / height. `lod` is log2 of the
+// footprint's side in uv units (0: the whole texture; very negative: the finest level): the level
+// is lod + log2 of the larger side, blended between the two nearest levels (trilinear; the
+// nearest level for a NEAREST sampler). A non-finite u or v gives level 0's texel (0, 0).
 RAYSTREAM_HD inline glm::vec4 sample_texture(const TextureView& t, const TextureBinding& b,
                                              glm::vec2 uv, float lod) {
-  (void)lod;
   if (t.texels == nullptr || t.width <= 0 || t.height <= 0) return glm::vec4(1.0f);
   const float kLargest = 3.402823466e38f;
-  glm::vec4 value;
-  if (!(fabsf(uv.x) <= kLargest) || !(fabsf(uv.y) <= kLargest)) {
-    value = t.texels[0];
-  } else {
-    // Repeat folds huge coordinates first (their fraction is what single precision still holds);
-    // clamp and mirror see them as they are (clamped to a range that int holds).
-    if (b.wrap_u == 0) uv.x -= floorf(uv.x);
-    if (b.wrap_v == 0) uv.y -= floorf(uv.y);
-    const float x = fminf(fmaxf(uv.x * static_cast<float>(t.width) - 0.5f, -1.0e8f), 1.0e8f);
-    const float y =
-        fminf(fmaxf((1.0f - uv.y) * static_cast<float>(t.height) - 0.5f, -1.0e8f), 1.0e8f);
-    const float fx = floorf(x), fy = floorf(y);
-    const int x0 = static_cast<int>(fx), y0 = static_cast<int>(fy);
-    if (b.nearest) {
-      value = texel_at(t, b, static_cast<int>(floorf(x + 0.5f)), static_cast<int>(floorf(y + 0.5f)));
-    } else {
-      const float ax = x - fx, ay = y - fy;
-      const glm::vec4 top = (1.0f - ax) * texel_at(t, b, x0, y0) + ax * texel_at(t, b, x0 + 1, y0);
-      const glm::vec4 bottom =
-          (1.0f - ax) * texel_at(t, b, x0, y0 + 1) + ax * texel_at(t, b, x0 + 1, y0 + 1);
-      value = (1.0f - ay) * top + ay * bottom;
-    }
-  }
-  if (!b.srgb)
-    value = glm::vec4(linear_to_srgb(value.x), linear_to_srgb(value.y), linear_to_srgb(value.z),
-                      value.w);
-  return value;
+  if (!(fabsf(uv.x) <= kLargest) || !(fabsf(uv.y) <= kLargest)) return texel_at(t, b, 0, 0, 0);
+  // Repeat folds huge coordinates first (their fraction is what single precision still holds);
+  // clamp and mirror see them as they are (clamped to a range that int holds).
+  if (b.wrap_u == 0) uv.x -= floorf(uv.x);
+  if (b.wrap_v == 0) uv.y -= floorf(uv.y);
+  const int side = t.width > t.height ? t.width : t.height;
+  float level = lod + log2f(static_cast<float>(side));
+  if (!(level > 0.0f) || t.levels <= 1) return sample_level(t, b, 0, uv);  // also NaN
+  const float top = static_cast<float>(t.levels - 1);
+  if (level >= top) return sample_level(t, b, t.levels - 1, uv);
+  if (b.nearest) return sample_level(t, b, static_cast<int>(level + 0.5f), uv);
+  const int l0 = static_cast<int>(level);
+  const float f = level - static_cast<float>(l0);
+  return (1.0f - f) * sample_level(t, b, l0, uv) + f * sample_level(t, b, l0 + 1, uv);
 }
 
-// The RGB of a colour texture at (u, v), repeated, bilinear (no binding: the defaults).
+// The RGB of a colour texture at (u, v), repeated, bilinear, level 0 (no binding: the defaults).
 RAYSTREAM_HD inline glm::vec3 texture_lookup(const TextureView& t, glm::vec2 uv) {
-  return glm::vec3(sample_texture(t, TextureBinding{}, uv, 0.0f));
+  return glm::vec3(sample_texture(t, TextureBinding{}, uv, -100.0f));
 }
 
 }  // namespace raystream

@@ -292,6 +292,13 @@ void print_totals(std::ostream& out, const RenderStats& stats, const RenderSumma
                         100.0 * double(stats.queue_paths[k]) / double(queued));
     out << format("%-17s %s\n", "shading", shading.c_str());
   }
+  if (stats.textures.images > 0) {
+    const TextureStats& t = stats.textures;
+    out << format("%-17s %llu image%s, %.2f M texels, %s with mips (%.2f bytes/texel)\n",
+                  "textures", static_cast<unsigned long long>(t.images), t.images == 1 ? "" : "s",
+                  double(t.texels) / 1e6, bytes_text(t.bytes).c_str(),
+                  t.texels > 0 ? double(t.bytes) / double(t.texels) : 0.0);
+  }
   out << format("%-17s %s\n", "peak GPU memory", bytes_text(stats.peak_device_bytes).c_str());
 }
 
@@ -410,6 +417,9 @@ void add_totals_json(OrderedJson& j, const RenderStats& stats, const RenderSumma
   j["path_segments_per_second"] = s.path_segments_per_second;
   j["shadow_rays"] = stats.shadow_rays;
   j["peak_device_bytes"] = stats.peak_device_bytes;
+  j["textures"] = {{"images", stats.textures.images},
+                   {"texels", stats.textures.texels},
+                   {"bytes", stats.textures.bytes}};
   j["bvh"] = {
       {"built", stats.bvh.built},
       {"primitives", stats.bvh.primitives},

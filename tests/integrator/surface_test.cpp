@@ -7,6 +7,7 @@
 
 #include "integrator/path/alpha_test.h"
 #include "integrator/path/path_step.h"
+#include "integrator/scene_upload.h"
 #include "render_test_scenes.h"
 #include "scene/scene.h"
 
@@ -15,13 +16,14 @@ namespace {
 
 // The scene's textures as the shading code reads them, on the host.
 struct HostMaterials {
+  std::vector<TextureStorage> storages;
   std::vector<TextureView> views;
   std::vector<TextureBinding> bindings;
   std::vector<MaterialData> materials;
   explicit HostMaterials(const Scene& scene) {
-    for (const TextureImage& image : scene.textures)
-      views.push_back(TextureView{image.texels.data(), image.width, image.height});
     for (const Material& m : scene.materials) materials.push_back(make_material_data(m, bindings));
+    storages = texture_storages(scene, bindings);
+    for (const TextureStorage& t : storages) views.push_back(t.view(t.data()));
   }
   MaterialTextures textures() const { return MaterialTextures{views.data(), bindings.data()}; }
 };
@@ -58,10 +60,11 @@ TEST(MaterialEval, ScalarChannelsReadTheTexelsAsData) {
   const HostMaterials host(s);
   const BsdfParams left = bsdf_params(host.materials[0], host.textures(), at(0.25f, 0.5f));
   const BsdfParams right = bsdf_params(host.materials[0], host.textures(), at(0.75f, 0.5f));
+  // (The texels are whole steps of 1/255: 0.25 is 64 / 255, 0.81 is 207 / 255.)
   EXPECT_NEAR(left.metallic, 0.5f, 1e-5f);
   EXPECT_NEAR(right.metallic, 0.0f, 1e-5f);
-  EXPECT_NEAR(left.alpha, 0.25f * 0.25f, 1e-4f);
-  EXPECT_NEAR(right.alpha, 0.81f * 0.81f, 1e-4f);
+  EXPECT_NEAR(left.alpha, (64.0f / 255) * (64.0f / 255), 1e-5f);
+  EXPECT_NEAR(right.alpha, (207.0f / 255) * (207.0f / 255), 1e-5f);
   // sRGB 0.2 is linear 0.0331; the colour factor multiplies it.
   EXPECT_NEAR(left.albedo.x, 0.0331f, 2e-4f);
   EXPECT_NEAR(left.albedo.y, 0.5f * 0.0509f, 2e-4f);
@@ -108,8 +111,10 @@ TEST(MaterialEval, EmissionAndOpacityTextures) {
   const HostMaterials host(s);
   EXPECT_NEAR(emission_at(host.materials[0], host.textures(), at(0.25f, 0.5f)).x, 3.0f, 1e-5f);
   EXPECT_NEAR(emission_at(host.materials[0], host.textures(), at(0.75f, 0.5f)).x, 0.0f, 1e-5f);
+  // (Whole steps of 1/255: 0.2 is 51 / 255, 0.9 is 230 / 255.)
   EXPECT_NEAR(opacity_at(host.materials[0], host.textures(), at(0.25f, 0.5f)), 0.1f, 1e-5f);
-  EXPECT_NEAR(opacity_at(host.materials[0], host.textures(), at(0.75f, 0.5f)), 0.45f, 1e-5f);
+  EXPECT_NEAR(opacity_at(host.materials[0], host.textures(), at(0.75f, 0.5f)), 0.5f * 230 / 255,
+              1e-5f);
   // An opaque material's opacity texture is not bound (nothing reads it).
   s.materials[0].alpha_mode = AlphaMode::opaque;
   const HostMaterials opaque(s);

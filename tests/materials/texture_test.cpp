@@ -1,6 +1,7 @@
 // Image textures: sRGB decoding, the bilinear lookup with repeat wrapping, image files (PNG, HDR,
 // broken and absurd ones), OBJ texture coordinates, MTL map_Kd and the scene's TEXTURE key.
 #include "materials/texture.h"
+#include "materials/texture_storage.h"
 
 #include <gtest/gtest.h>
 #include <spng.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -33,6 +35,7 @@ TextureView texture_view(const TextureImage& image) {
   view.texels = image.texels.empty() ? nullptr : image.texels.data();
   view.width = image.width;
   view.height = image.height;
+  view.format = 1;  // the decoded float texels
   return view;
 }
 
@@ -97,7 +100,14 @@ struct Grid {
         texels.emplace_back(static_cast<float>(x), static_cast<float>(y),
                             static_cast<float>(10 * x + y), 1.0f);
   }
-  TextureView view() const { return TextureView{texels.data(), width, height}; }
+  TextureView view() const {
+    TextureView v;
+    v.texels = texels.data();
+    v.width = width;
+    v.height = height;
+    v.format = 1;
+    return v;
+  }
   glm::vec3 at(int x, int y) const { return glm::vec3(texels[y * width + x]); }
   // The uv of texel (x, y)'s centre.
   glm::vec2 centre(float x, float y) const {
@@ -162,9 +172,109 @@ TEST(TextureLookup, RepeatsAcrossTheSeams) {
 TEST(TextureLookup, VZeroIsTheBottomRow) {
   // Row 0 (the top of the image) red, row 1 (the bottom) blue.
   const std::vector<glm::vec4> texels = {glm::vec4(1, 0, 0, 1), glm::vec4(0, 0, 1, 1)};
-  const TextureView t{texels.data(), 1, 2};
+  TextureView t;
+  t.texels = texels.data();
+  t.width = 1;
+  t.height = 2;
+  t.format = 1;
   expect_vec_near(texture_lookup(t, glm::vec2(0.5f, 0.25f)), glm::vec3(0, 0, 1));
   expect_vec_near(texture_lookup(t, glm::vec2(0.5f, 0.75f)), glm::vec3(1, 0, 0));
+}
+
+// ---- Storage: 8 bits where the image holds 8 bits, mips, trilinear lookups -------------------
+
+// An image of w x h texels decoded from 8-bit sRGB values f(x, y) in 0..255 (as the readers do).
+TextureImage image_8bit(int w, int h, const std::function<glm::ivec4(int, int)>& f) {
+  TextureImage image;
+  image.width = w;
+  image.height = h;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const glm::ivec4 v = f(x, y);
+      image.texels.emplace_back(srgb_to_linear(v.x / 255.0f), srgb_to_linear(v.y / 255.0f),
+                                srgb_to_linear(v.z / 255.0f), v.w / 255.0f);
+    }
+  return image;
+}
+
+TEST(TextureStorage, EightBitImagesKeepTheirBytesWithMips) {
+  const TextureImage image =
+      image_8bit(5, 3, [](int x, int y) { return glm::ivec4(40 * x, 100 + 50 * y, 7, 255); });
+  const TextureStorage s = make_texture_storage(image, true);
+  ASSERT_EQ(s.format, 0);
+  ASSERT_EQ(s.levels, 3);  // 5 x 3, 2 x 1, 1 x 1
+  EXPECT_EQ(s.offset[1], 15u);
+  EXPECT_EQ(s.offset[2], 17u);
+  EXPECT_EQ(s.rgba8.size(), 18u);
+  // Level 0 holds the file's bytes.
+  EXPECT_EQ(s.rgba8[1 * 5 + 3] & 0xffu, 120u);
+  EXPECT_EQ((s.rgba8[2 * 5 + 0] >> 8) & 0xffu, 200u);
+  // A colour lookup decodes, a data lookup reads the byte.
+  const TextureView v = s.view(s.data());
+  TextureBinding colour, data;
+  data.srgb = 0;
+  colour.nearest = data.nearest = 1;
+  const glm::vec2 uv((3 + 0.5f) / 5, 1.0f - (1 + 0.5f) / 3);
+  EXPECT_NEAR(sample_texture(v, colour, uv, -100.0f).x, srgb_to_linear(120 / 255.0f), 1e-6f);
+  EXPECT_NEAR(sample_texture(v, data, uv, -100.0f).x, 120 / 255.0f, 1e-6f);
+  // The last level is the mean of the linear values (odd sides filtered by coverage), for a
+  // footprint of the whole texture (within the 8-bit steps of the levels between).
+  glm::dvec3 mean(0.0);
+  for (const glm::vec4& t : image.texels) mean += glm::dvec3(t);
+  mean /= double(image.texels.size());
+  const glm::vec4 far = sample_texture(v, colour, glm::vec2(0.5f), 0.0f);
+  EXPECT_NEAR(far.x, mean.x, 0.01);
+  EXPECT_NEAR(far.y, mean.y, 0.01);
+}
+
+TEST(TextureStorage, DataMipsAverageTheStoredValues) {
+  // A normal map's bytes 0 and 255: its mip holds 128 (the stored mean), not the encoding of the
+  // linear mean.
+  const TextureImage image =
+      image_8bit(2, 1, [](int x, int) { return glm::ivec4(x ? 255 : 0, 128, 255, 255); });
+  const TextureStorage data = make_texture_storage(image, false);
+  ASSERT_EQ(data.levels, 2);
+  EXPECT_NEAR(double(data.rgba8[2] & 0xffu), 127.5, 0.6);
+  const TextureStorage colour = make_texture_storage(image, true);
+  EXPECT_NEAR(double(colour.rgba8[2] & 0xffu), 255.0 * linear_to_srgb(0.5f), 0.6);
+}
+
+TEST(TextureStorage, TrilinearBetweenLevelsAndBytesPerTexel) {
+  const TextureImage image = image_8bit(
+      64, 64, [](int x, int y) { return glm::ivec4((x + y) % 2 ? 255 : 0, 0, 0, 255); });
+  const TextureStorage s = make_texture_storage(image, false);
+  EXPECT_EQ(s.levels, 7);
+  // 4 bytes a texel of level 0, and the levels below it a third more: at most 5.4.
+  EXPECT_LE(double(s.bytes()) / (64.0 * 64.0), 5.4);
+  const TextureView v = s.view(s.data());
+  TextureBinding data;
+  data.srgb = 0;
+  // Level 0 at a texel centre: 0 or 1; level 1 (2 x 2 means of a checker): 0.5; between the two
+  // (lod half a level up): their blend.
+  const glm::vec2 uv(0.5f / 64, 1.0f - 0.5f / 64);
+  EXPECT_NEAR(sample_texture(v, data, uv, -100.0f).x, 0.0f, 1e-6f);
+  EXPECT_NEAR(sample_texture(v, data, uv, 1.0f - 6.0f).x, 0.5f, 0.003f);
+  EXPECT_NEAR(sample_texture(v, data, uv, 0.5f - 6.0f).x, 0.25f, 0.003f);
+  // Wrap modes hold on every level: clamp reads the edge, repeat the other side.
+  TextureBinding clamp = data;
+  clamp.wrap_u = clamp.wrap_v = 1;
+  EXPECT_NEAR(sample_texture(v, clamp, glm::vec2(-3.0f, 0.5f), -100.0f).x,
+              sample_texture(v, clamp, glm::vec2(0.2f / 64, 0.5f), -100.0f).x, 1e-6f);
+}
+
+TEST(TextureStorage, WiderImagesStayFloat) {
+  TextureImage hdr;
+  hdr.width = 2;
+  hdr.height = 2;
+  hdr.texels = {glm::vec4(4.0f, 0.5f, 0.25f, 1.0f), glm::vec4(0.0f), glm::vec4(1.0f),
+                glm::vec4(0.1f, 0.2f, 0.3f, 1.0f)};
+  const TextureStorage s = make_texture_storage(hdr, true);
+  ASSERT_EQ(s.format, 1);
+  EXPECT_EQ(s.rgba32f[0], hdr.texels[0]);
+  TextureBinding b;
+  b.nearest = 1;
+  EXPECT_NEAR(sample_texture(s.view(s.data()), b, glm::vec2(0.25f, 0.75f), -100.0f).x, 4.0f,
+              1e-6f);
 }
 
 TEST(TextureLookup, NonFiniteUvGivesTheFirstTexelAndHugeUvStaysInside) {
@@ -783,7 +893,7 @@ TEST(SceneTexture, OnlyDiffuseMaterialsAreTextured) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0], kMeshes +
                              "scene.json: Materials.chrome.TEXTURE: only Diffuse, Plastic and Pbr "
-                             "materials are textured; ignored");
+                             "materials read TEXTURE; ignored");
 }
 
 std::string scene_error(const std::string& text, const std::string& path) {

@@ -41,7 +41,8 @@ inline TextureImage make_texture(const std::string& name, int w, int h,
   };
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
-      const glm::vec4 e = encoded(x, y);
+      // Whole steps of 1/255, as an 8-bit file holds them.
+      const glm::vec4 e = glm::round(glm::clamp(encoded(x, y), 0.0f, 1.0f) * 255.0f) / 255.0f;
       image.texels.push_back(glm::vec4(decode(e.x), decode(e.y), decode(e.z), e.w));
     }
   return image;

@@ -41,6 +41,13 @@ struct WaveStats {
   double stage_ms[kStageCount] = {0, 0, 0, 0, 0, 0};
 };
 
+// The textures as the executor holds them: 8-bit or float RGBA with their mips.
+struct TextureStats {
+  std::uint64_t images = 0;
+  std::uint64_t texels = 0;  // of the images (level 0)
+  std::uint64_t bytes = 0;   // every level
+};
+
 // The acceleration structure of a render (built before the first frame).
 struct BvhStats {
   bool built = false;                          // false: brute force (RenderSettings::use_bvh off)
@@ -128,6 +135,7 @@ struct RenderStats {
   std::vector<std::string> queue_names;
   std::size_t peak_device_bytes = 0;  // peak GPU memory in use (0 on the CPU)
   BvhStats bvh;
+  TextureStats textures;
   StartupStats startup;
   StateLayout layout;
   // A render split across devices or processes: each share's own statistics, in order. The

@@ -1,0 +1,118 @@
+#include "materials/texture_storage.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace raystream {
+namespace {
+
+std::uint32_t to_byte(float v) {
+  return static_cast<std::uint32_t>(std::lround(std::min(std::max(v, 0.0f), 1.0f) * 255.0f));
+}
+
+// Whether every texel is what an 8-bit file decodes to: alpha and the sRGB encoding of RGB at
+// whole steps of 1/255.
+bool fits_8_bits(const TextureImage& image) {
+  for (const glm::vec4& t : image.texels) {
+    for (int c = 0; c < 4; ++c) {
+      const float v = t[c];
+      if (!(v >= 0.0f && v <= 1.0f)) return false;
+      const float e = c < 3 ? linear_to_srgb(v) : v;
+      const float step = float(to_byte(e)) / 255.0f;
+      const float back = c < 3 ? srgb_to_linear(step) : step;
+      if (std::fabs(back - v) > 1.0e-4f) return false;
+    }
+  }
+  return true;
+}
+
+// `in` (w x h) resampled to `n` texels along x (`along_x`) or y by a box filter: new texel k
+// covers [k w / n, (k + 1) w / n) of the old ones, each weighted by its overlap.
+std::vector<glm::vec4> downsample(const std::vector<glm::vec4>& in, int w, int h, int n,
+                                  bool along_x) {
+  const int old_side = along_x ? w : h;
+  const int ow = along_x ? n : w, oh = along_x ? h : n;
+  std::vector<glm::vec4> out(std::size_t(ow) * oh, glm::vec4(0.0f));
+  const double scale = double(old_side) / double(n);
+  for (int k = 0; k < n; ++k) {
+    const double lo = k * scale, hi = (k + 1) * scale;
+    for (int j = int(lo); j < old_side && j < hi; ++j) {
+      const float weight = float((std::min(hi, double(j + 1)) - std::max(lo, double(j))) / scale);
+      if (!(weight > 0.0f)) continue;
+      for (int i = 0; i < (along_x ? h : w); ++i) {
+        const std::size_t src = along_x ? std::size_t(i) * w + j : std::size_t(j) * w + i;
+        const std::size_t dst = along_x ? std::size_t(i) * ow + k : std::size_t(k) * ow + i;
+        out[dst] += weight * in[src];
+      }
+    }
+  }
+  return out;
+}
+
+int level_side(int side, int level) {
+  return std::max(1, side >> level);
+}
+
+}  // namespace
+
+TextureView TextureStorage::view(const void* texels) const {
+  TextureView v;
+  v.texels = width > 0 && height > 0 ? texels : nullptr;
+  v.width = width;
+  v.height = height;
+  v.levels = levels;
+  v.format = format;
+  std::copy(offset, offset + kMaxTextureLevels, v.offset);
+  return v;
+}
+
+TextureStorage make_texture_storage(const TextureImage& image, bool colour) {
+  TextureStorage s;
+  s.width = image.width;
+  s.height = image.height;
+  if (image.width <= 0 || image.height <= 0 || image.texels.empty()) return s;
+  s.format = fits_8_bits(image) ? 0 : 1;
+  // The values a lookup blends, per level: 8-bit colours decoded (linear), 8-bit data as stored;
+  // float images as they are.
+  const bool stored_values = s.format == 0 && !colour;
+  std::vector<glm::vec4> level;
+  level.reserve(image.texels.size());
+  for (const glm::vec4& t : image.texels)
+    level.push_back(stored_values ? glm::vec4(linear_to_srgb(t.x), linear_to_srgb(t.y),
+                                              linear_to_srgb(t.z), t.w)
+                                  : t);
+  std::vector<glm::vec4> all;
+  int w = image.width, h = image.height;
+  const int side = std::max(w, h);
+  s.levels = 1;
+  while ((side >> s.levels) > 0 && s.levels < kMaxTextureLevels) ++s.levels;
+  for (int l = 0; l < s.levels; ++l) {
+    s.offset[l] = static_cast<std::uint32_t>(all.size());
+    all.insert(all.end(), level.begin(), level.end());
+    if (l + 1 == s.levels) break;
+    // The next level: a box filter over the texels each new texel covers (for an odd side,
+    // parts of texels, weighted by how much of them it covers), so every level keeps the mean.
+    const int nw = level_side(image.width, l + 1), nh = level_side(image.height, l + 1);
+    const std::vector<glm::vec4> wide = downsample(level, w, h, nw, true);
+    std::vector<glm::vec4> next = downsample(wide, nw, h, nh, false);
+    level.swap(next);
+    w = nw;
+    h = nh;
+  }
+  if (s.format == 1) {
+    s.rgba32f = std::move(all);
+    return s;
+  }
+  s.rgba8.resize(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const glm::vec4& v = all[k];
+    const glm::vec4 e = stored_values
+                            ? v
+                            : glm::vec4(linear_to_srgb(v.x), linear_to_srgb(v.y),
+                                        linear_to_srgb(v.z), v.w);
+    s.rgba8[k] = to_byte(e.x) | to_byte(e.y) << 8 | to_byte(e.z) << 16 | to_byte(e.w) << 24;
+  }
+  return s;
+}
+
+}  // namespace raystream
