@@ -10,18 +10,37 @@ std::uint32_t to_byte(float v) {
   return static_cast<std::uint32_t>(std::lround(std::min(std::max(v, 0.0f), 1.0f) * 255.0f));
 }
 
+// The sRGB bytes' linear values and the linear values halfway between neighbours' encodings: a
+// byte is found by search, not by a power per channel (tens of millions of texels at load).
+struct SrgbTable {
+  float decoded[256];
+  float threshold[255];  // linear value of the encoding (b + 0.5) / 255
+  SrgbTable() {
+    for (int b = 0; b < 256; ++b) decoded[b] = srgb_to_linear(float(b) / 255.0f);
+    for (int b = 0; b < 255; ++b) threshold[b] = srgb_to_linear((float(b) + 0.5f) / 255.0f);
+  }
+  // round(255 linear_to_srgb(v)).
+  std::uint32_t encode(float v) const {
+    return static_cast<std::uint32_t>(std::upper_bound(threshold, threshold + 255, v) - threshold);
+  }
+};
+
+const SrgbTable& srgb_table() {
+  static const SrgbTable table;
+  return table;
+}
+
 // Whether every texel is what an 8-bit file decodes to: alpha and the sRGB encoding of RGB at
 // whole steps of 1/255.
 bool fits_8_bits(const TextureImage& image) {
+  const SrgbTable& table = srgb_table();
   for (const glm::vec4& t : image.texels) {
-    for (int c = 0; c < 4; ++c) {
-      const float v = t[c];
-      if (!(v >= 0.0f && v <= 1.0f)) return false;
-      const float e = c < 3 ? linear_to_srgb(v) : v;
-      const float step = float(to_byte(e)) / 255.0f;
-      const float back = c < 3 ? srgb_to_linear(step) : step;
-      if (std::fabs(back - v) > 1.0e-4f) return false;
-    }
+    for (int c = 0; c < 3; ++c)
+      if (!(t[c] >= 0.0f && t[c] <= 1.0f) || std::fabs(table.decoded[table.encode(t[c])] - t[c]) >
+                                                  1.0e-4f)
+        return false;
+    if (!(t.w >= 0.0f && t.w <= 1.0f) || std::fabs(float(to_byte(t.w)) / 255.0f - t.w) > 1.0e-4f)
+      return false;
   }
   return true;
 }
@@ -75,11 +94,13 @@ TextureStorage make_texture_storage(const TextureImage& image, bool colour) {
   // The values a lookup blends, per level: 8-bit colours decoded (linear), 8-bit data as stored;
   // float images as they are.
   const bool stored_values = s.format == 0 && !colour;
+  const SrgbTable& table = srgb_table();
   std::vector<glm::vec4> level;
   level.reserve(image.texels.size());
   for (const glm::vec4& t : image.texels)
-    level.push_back(stored_values ? glm::vec4(linear_to_srgb(t.x), linear_to_srgb(t.y),
-                                              linear_to_srgb(t.z), t.w)
+    level.push_back(stored_values ? glm::vec4(float(table.encode(t.x)) / 255.0f,
+                                              float(table.encode(t.y)) / 255.0f,
+                                              float(table.encode(t.z)) / 255.0f, t.w)
                                   : t);
   std::vector<glm::vec4> all;
   int w = image.width, h = image.height;
@@ -106,11 +127,10 @@ TextureStorage make_texture_storage(const TextureImage& image, bool colour) {
   s.rgba8.resize(all.size());
   for (std::size_t k = 0; k < all.size(); ++k) {
     const glm::vec4& v = all[k];
-    const glm::vec4 e = stored_values
-                            ? v
-                            : glm::vec4(linear_to_srgb(v.x), linear_to_srgb(v.y),
-                                        linear_to_srgb(v.z), v.w);
-    s.rgba8[k] = to_byte(e.x) | to_byte(e.y) << 8 | to_byte(e.z) << 16 | to_byte(e.w) << 24;
+    const std::uint32_t r = stored_values ? to_byte(v.x) : table.encode(v.x);
+    const std::uint32_t g = stored_values ? to_byte(v.y) : table.encode(v.y);
+    const std::uint32_t b = stored_values ? to_byte(v.z) : table.encode(v.z);
+    s.rgba8[k] = r | g << 8 | b << 16 | to_byte(v.w) << 24;
   }
   return s;
 }
