@@ -13,15 +13,27 @@ std::uint32_t to_byte(float v) {
 // The sRGB bytes' linear values and the linear values halfway between neighbours' encodings: a
 // byte is found by search, not by a power per channel (tens of millions of texels at load).
 struct SrgbTable {
+  static constexpr int kCells = 4096;
   float decoded[256];
-  float threshold[255];  // linear value of the encoding (b + 0.5) / 255
+  float threshold[256];      // linear value of the encoding (b + 0.5) / 255; the last above 1
+  std::uint8_t first[kCells + 1];  // the byte of the cell's lowest value
   SrgbTable() {
     for (int b = 0; b < 256; ++b) decoded[b] = srgb_to_linear(float(b) / 255.0f);
     for (int b = 0; b < 255; ++b) threshold[b] = srgb_to_linear((float(b) + 0.5f) / 255.0f);
+    threshold[255] = 2.0f;
+    int b = 0;
+    for (int c = 0; c <= kCells; ++c) {
+      while (threshold[b] <= float(c) / kCells) ++b;
+      first[c] = static_cast<std::uint8_t>(b);
+    }
   }
-  // round(255 linear_to_srgb(v)).
+  // round(255 linear_to_srgb(v)) for v in [0, 1]: the cell's first byte, then the few steps
+  // within it.
   std::uint32_t encode(float v) const {
-    return static_cast<std::uint32_t>(std::upper_bound(threshold, threshold + 255, v) - threshold);
+    v = std::min(std::max(v, 0.0f), 1.0f);
+    std::uint32_t b = first[static_cast<int>(v * kCells)];
+    while (threshold[b] <= v) ++b;
+    return b;
   }
 };
 
@@ -53,15 +65,28 @@ std::vector<glm::vec4> downsample(const std::vector<glm::vec4>& in, int w, int h
   const int ow = along_x ? n : w, oh = along_x ? h : n;
   std::vector<glm::vec4> out(std::size_t(ow) * oh, glm::vec4(0.0f));
   const double scale = double(old_side) / double(n);
+  // Rows outer for both directions, so that the texels are read in memory order.
   for (int k = 0; k < n; ++k) {
     const double lo = k * scale, hi = (k + 1) * scale;
     for (int j = int(lo); j < old_side && j < hi; ++j) {
       const float weight = float((std::min(hi, double(j + 1)) - std::max(lo, double(j))) / scale);
       if (!(weight > 0.0f)) continue;
-      for (int i = 0; i < (along_x ? h : w); ++i) {
-        const std::size_t src = along_x ? std::size_t(i) * w + j : std::size_t(j) * w + i;
-        const std::size_t dst = along_x ? std::size_t(i) * ow + k : std::size_t(k) * ow + i;
-        out[dst] += weight * in[src];
+      if (along_x) continue;
+      const glm::vec4* src = &in[std::size_t(j) * w];
+      glm::vec4* dst = &out[std::size_t(k) * ow];
+      for (int i = 0; i < w; ++i) dst[i] += weight * src[i];
+    }
+  }
+  if (along_x) {
+    for (int y = 0; y < h; ++y) {
+      const glm::vec4* src = &in[std::size_t(y) * w];
+      glm::vec4* dst = &out[std::size_t(y) * ow];
+      for (int k = 0; k < n; ++k) {
+        const double lo = k * scale, hi = (k + 1) * scale;
+        glm::vec4 sum(0.0f);
+        for (int j = int(lo); j < old_side && j < hi; ++j)
+          sum += float((std::min(hi, double(j + 1)) - std::max(lo, double(j))) / scale) * src[j];
+        dst[k] = sum;
       }
     }
   }
