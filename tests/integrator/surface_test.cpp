@@ -207,16 +207,31 @@ TEST(AlphaTest, MaskAndBlend) {
   EXPECT_TRUE(alpha(0, 0.8f, 0.1f, ray));
   EXPECT_TRUE(alpha(2, 0.1f, 0.2f, ray));
   EXPECT_TRUE(alpha(object_reference(0), 0.0f, 0.0f, ray));  // objects are opaque
-  // Blend: the same ray meets the same decision; over many rays, the opacity's share.
+  // Blend: the same path's ray meets the same decision; over many paths, the opacity's share.
   int seen = 0;
   const int n = 20000;
   for (int k = 0; k < n; ++k) {
-    const Ray r{glm::vec3(0.001f * k, 0.0f, 0.0f), glm::vec3(0.0f, 0.0f, 1.0f)};
-    const bool a = alpha(1, 0.3f, 0.3f, r);
-    EXPECT_EQ(a, alpha(1, 0.3f, 0.3f, r));
-    seen += a;
+    AlphaTest a = alpha;
+    a.key = blend_key(std::uint32_t(k % 100), std::uint32_t(k / 100), 2);
+    const bool decision = a(1, 0.3f, 0.3f, ray);
+    EXPECT_EQ(decision, a(1, 0.3f, 0.3f, ray));
+    seen += decision;
   }
   EXPECT_NEAR(double(seen) / n, 0.3, 0.015);
+  // A shadow ray passes a blended surface, keeping 1 - opacity of the light, and sees a blended
+  // light with its opacity; masks still cut.
+  float through = 1.0f;
+  AlphaTest shadow = alpha;
+  shadow.transmittance = &through;
+  shadow.light = 2;
+  EXPECT_FALSE(shadow(1, 0.3f, 0.3f, ray));
+  EXPECT_NEAR(through, 0.7f, 1e-6f);
+  EXPECT_FALSE(shadow(0, 0.1f, 0.2f, ray));
+  EXPECT_TRUE(shadow(2, 0.1f, 0.2f, ray));  // opaque: sees it, nothing kept back
+  EXPECT_NEAR(through, 0.7f, 1e-6f);
+  shadow.light = 1;
+  EXPECT_TRUE(shadow(1, 0.3f, 0.3f, ray));
+  EXPECT_NEAR(through, 0.7f * 0.3f, 1e-6f);
 }
 
 }  // namespace

@@ -1,14 +1,16 @@
 // The alpha test of traversal: a candidate hit on a triangle whose material cuts its surface by
 // opacity (glTF's alphaMode MASK and BLEND, MTL's d and map_d) is accepted or passed through before
 // it can become the closest hit, for camera, bounce and shadow rays alike, on both executors.
-// MASK: the surface is there where opacity >= alpha_cutoff. BLEND: stochastic transparency, the
-// surface is there with probability opacity, decided by a hash of the primitive and the ray (the
-// same ray meets the same decision; an unbiased estimate of the blended surface over samples).
-// Spheres and cubes are always opaque.
+// MASK: the surface is there where opacity >= alpha_cutoff. BLEND, for camera and bounce rays:
+// stochastic transparency, the surface is there with probability opacity, decided by a hash of
+// the path's sample (pixel, sample, depth) and the primitive: the same path meets the same
+// decision on every executor and schedule, whatever the last bits of its ray. BLEND for shadow
+// rays: their expected value, the light's contribution times the transmittance (1 - opacity of
+// each blended surface crossed, times the opacity of a blended light itself), so light sampling
+// and BSDF sampling estimate the same image. Spheres and cubes are always opaque.
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "core/host_device.h"
 #include "core/rng.h"
@@ -17,25 +19,15 @@
 
 namespace raystream {
 
-RAYSTREAM_HD inline std::uint32_t float_bits(float f) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(f);
-#else
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-#endif
+// The key of a path's ray at `depth`: its pixel, sample and depth.
+RAYSTREAM_HD inline std::uint32_t blend_key(std::uint32_t pixel, std::uint32_t sample, int depth) {
+  return pcg_hash(pcg_hash(pixel ^ 0x9e3779b9u) ^ (sample * 0x85ebca6bu) ^
+                  (static_cast<std::uint32_t>(depth) * 0xc2b2ae35u));
 }
 
-// A number in [0, 1) fixed by the primitive and the ray.
-RAYSTREAM_HD inline float blend_number(std::int32_t ref, const Ray& ray) {
-  std::uint32_t h = pcg_hash(static_cast<std::uint32_t>(ref) ^ 0x9e3779b9u);
-  h = pcg_hash(h ^ float_bits(ray.origin.x));
-  h = pcg_hash(h ^ float_bits(ray.origin.y));
-  h = pcg_hash(h ^ float_bits(ray.origin.z));
-  h = pcg_hash(h ^ float_bits(ray.direction.x));
-  h = pcg_hash(h ^ float_bits(ray.direction.y));
-  h = pcg_hash(h ^ float_bits(ray.direction.z));
+// A number in [0, 1) fixed by the ray's key and the primitive.
+RAYSTREAM_HD inline float blend_number(std::uint32_t key, std::int32_t ref) {
+  const std::uint32_t h = pcg_hash(key ^ pcg_hash(static_cast<std::uint32_t>(ref)));
   return static_cast<float>(h >> 8) * (1.0f / 16777216.0f);
 }
 
@@ -44,8 +36,11 @@ struct AlphaTest {
   const TriangleDetail* details = nullptr;
   const MaterialData* materials = nullptr;
   MaterialTextures textures;
+  std::uint32_t key = 0;             // camera and bounce rays: blend_key of the path's ray
+  float* transmittance = nullptr;    // shadow rays: what blended surfaces let through
+  std::int32_t light = kNoPrimitive;  // shadow rays: the light's primitive
 
-  RAYSTREAM_HD bool operator()(std::int32_t ref, float u, float v, const Ray& ray) const {
+  RAYSTREAM_HD bool operator()(std::int32_t ref, float u, float v, const Ray&) const {
     if (ref < 0) return true;
     const TriangleShading& s = shading[ref];
     const MaterialData& m = materials[s.material];
@@ -61,7 +56,11 @@ struct AlphaTest {
     tc.lod = -100.0f;
     const float opacity = opacity_at(m, textures, tc);
     if (m.alpha_mode == 1) return opacity >= m.alpha_cutoff;
-    return blend_number(ref, ray) < opacity;
+    if (transmittance == nullptr) return blend_number(key, ref) < opacity;
+    // A shadow ray: its light is there with its opacity, every other blended surface lets
+    // 1 - opacity through.
+    *transmittance *= ref == light ? opacity : 1.0f - opacity;
+    return ref == light;
   }
 };
 

@@ -233,8 +233,8 @@ RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, con
                                   : hit_emission<false>(scene, m, hit, tc, wo);
     float w = 1.0f;
     if (Nee && scene.nee && p.bsdf_pdf > 0.0f)
-      w = power_heuristic(p.bsdf_pdf,
-                          light_pdf(scene.lights, hit.light, p.origin, hit.point, hit.normal));
+      w = power_heuristic(p.bsdf_pdf, light_pdf(scene.lights, hit.light, p.origin, hit.point,
+                                                hit.geometric_normal));
     gather(film, p.pixel, p.radiance, p.throughput * (le * w));  // w <= 1 first: no overflow
   }
   if (p.depth + 1 >= max_depth) return false;

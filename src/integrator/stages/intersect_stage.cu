@@ -37,10 +37,13 @@ struct IntersectBody {
     }
     const Ray ray{paths.origin[id], paths.direction[id]};
     HitRecord hit;
-    if constexpr (Alpha)
-      hit = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha_test(scene));
-    else
+    if constexpr (Alpha) {
+      AlphaTest alpha = alpha_test(scene);
+      alpha.key = blend_key(paths.pixel[id], paths.sample[id], paths.depth[id]);
+      hit = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha);
+    } else {
       hit = nearest_hit(scene.geometry, ray);
+    }
     paths.store(id, hit);
     if (!keys) return;
     if (!hit.hit()) {  // a miss: the emitters' queue ends it, the material sort puts it last

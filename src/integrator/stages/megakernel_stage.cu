@@ -21,17 +21,19 @@ struct MegakernelBody {
   RAYSTREAM_HD void operator()(std::size_t i) const {
     if (i < first_pixel) return;
     const SceneView& scene = k.scene;
-    const AlphaTest alpha = alpha_test(scene);
+    AlphaTest alpha = alpha_test(scene);
     PathSample p = camera_path(scene.camera, static_cast<std::uint32_t>(i), sample, k.seed);
     while (true) {
       count_depth(k.counts.paths_in, p.depth);
       const Ray ray = p.ray();
       // The classic set has no alpha test (LobeFeatures::classic); every other set has it.
       HitRecord record;
-      if constexpr (LobeTextured<Lobes>::value)
+      if constexpr (LobeTextured<Lobes>::value) {
+        alpha.key = blend_key(p.pixel, p.sample, p.depth);
         record = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha);
-      else
+      } else {
         record = nearest_hit(scene.geometry, ray);
+      }
       if (!record.hit()) {  // escaped
         gather(k.film, p.pixel, p.radiance,
                escaped_radiance<Nee>(scene, p.direction, p.throughput, p.bsdf_pdf));
@@ -47,10 +49,16 @@ struct MegakernelBody {
         if (k.counts.shadow_rays) count_depth(k.counts.shadow_rays, depth);
         bool sees = false;
         if (!k.film.count_samples) {
-          if constexpr (LobeTextured<Lobes>::value)
-            sees = sees_light(scene.geometry, shadow.ray(), shadow.light, alpha);
-          else
+          if constexpr (LobeTextured<Lobes>::value) {
+            float through = 1.0f;
+            AlphaTest a = alpha;
+            a.transmittance = &through;
+            a.light = shadow.light;
+            sees = sees_light(scene.geometry, shadow.ray(), shadow.light, a) && through > 0.0f;
+            shadow.radiance *= through;
+          } else {
             sees = sees_light(scene.geometry, shadow.ray(), shadow.light);
+          }
         }
         if (sees) gather(k.film, p.pixel, p.radiance, shadow.radiance);
       }

@@ -28,14 +28,20 @@ struct ShadowBody {
     if (!is_live_id(id)) return;
     const bool whole = film.whole_samples();
     if (film.count_samples && !whole) return;  // that mode counts the paths' ends only
-    const ShadowRay r = paths.load_shadow(id, whole);
+    ShadowRay r = paths.load_shadow(id, whole);
     // Counting samples, the light does not matter: only the ends do.
     bool sees = false;
     if (!film.count_samples) {
-      if constexpr (Alpha)
-        sees = sees_light(geometry, r.ray(), r.light, alpha);
-      else
+      if constexpr (Alpha) {
+        float through = 1.0f;
+        AlphaTest a = alpha;
+        a.transmittance = &through;
+        a.light = r.light;
+        sees = sees_light(geometry, r.ray(), r.light, a) && through > 0.0f;
+        r.radiance *= through;
+      } else {
         sees = sees_light(geometry, r.ray(), r.light);
+      }
     }
     if (!whole) {
       if (sees) deposit(film, r.pixel, r.radiance);
