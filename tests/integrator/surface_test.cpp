@@ -212,12 +212,21 @@ TEST(AlphaTest, MaskAndBlend) {
   const int n = 20000;
   for (int k = 0; k < n; ++k) {
     AlphaTest a = alpha;
-    a.key = blend_key(std::uint32_t(k % 100), std::uint32_t(k / 100), 2);
+    a.key = blend_key(std::uint32_t(k % 100), std::uint32_t(k / 100), 2, 7);
     const bool decision = a(1, 0.3f, 0.3f, ray);
     EXPECT_EQ(decision, a(1, 0.3f, 0.3f, ray));
     seen += decision;
   }
   EXPECT_NEAR(double(seen) / n, 0.3, 0.015);
+  // Another seed decides anew: about 0.3 x 0.7 + 0.7 x 0.3 of the decisions differ.
+  int differ = 0;
+  for (int k = 0; k < n; ++k) {
+    AlphaTest a = alpha, b = alpha;
+    a.key = blend_key(std::uint32_t(k), 0, 0, 1);
+    b.key = blend_key(std::uint32_t(k), 0, 0, 2);
+    differ += a(1, 0.3f, 0.3f, ray) != b(1, 0.3f, 0.3f, ray);
+  }
+  EXPECT_NEAR(double(differ) / n, 0.42, 0.02);
   // A shadow ray passes a blended surface, keeping 1 - opacity of the light, and sees a blended
   // light with its opacity; masks still cut.
   float through = 1.0f;

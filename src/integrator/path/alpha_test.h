@@ -3,7 +3,7 @@
 // it can become the closest hit, for camera, bounce and shadow rays alike, on both executors.
 // MASK: the surface is there where opacity >= alpha_cutoff. BLEND, for camera and bounce rays:
 // stochastic transparency, the surface is there with probability opacity, decided by a hash of
-// the path's sample (pixel, sample, depth) and the primitive: the same path meets the same
+// the path's sample (pixel, sample, depth, seed) and the primitive: the same path meets the same
 // decision on every executor and schedule, whatever the last bits of its ray. BLEND for shadow
 // rays: their expected value, the light's contribution times the transmittance (1 - opacity of
 // each blended surface crossed, times the opacity of a blended light itself), so light sampling
@@ -19,9 +19,13 @@
 
 namespace raystream {
 
-// The key of a path's ray at `depth`: its pixel, sample and depth.
-RAYSTREAM_HD inline std::uint32_t blend_key(std::uint32_t pixel, std::uint32_t sample, int depth) {
-  return pcg_hash(pcg_hash(pixel ^ 0x9e3779b9u) ^ (sample * 0x85ebca6bu) ^
+// The key of a path's ray at `depth`: its pixel, sample and depth, and the render's seed (a
+// render of another seed decides anew, as every other random choice does).
+RAYSTREAM_HD inline std::uint32_t blend_key(std::uint32_t pixel, std::uint32_t sample, int depth,
+                                            std::uint64_t seed) {
+  const std::uint32_t s = pcg_hash(static_cast<std::uint32_t>(seed) ^
+                                   pcg_hash(static_cast<std::uint32_t>(seed >> 32)));
+  return pcg_hash(pcg_hash(pixel ^ s) ^ (sample * 0x85ebca6bu) ^
                   (static_cast<std::uint32_t>(depth) * 0xc2b2ae35u));
 }
 

@@ -26,6 +26,7 @@ struct IntersectBody {
   bool key_by_kind;     // keys: the material's lobe kind, not the material
   std::uint16_t dead_key;
   std::uint32_t* sort_ids;  // direct slots with keys: the identity to sort with
+  std::uint64_t seed;       // Alpha: the render's (blend decisions)
 
   RAYSTREAM_HD void operator()(std::size_t i) const {
     std::uint32_t id = kDeadBit;
@@ -39,7 +40,7 @@ struct IntersectBody {
     HitRecord hit;
     if constexpr (Alpha) {
       AlphaTest alpha = alpha_test(scene);
-      alpha.key = blend_key(paths.pixel[id], paths.sample[id], paths.depth[id]);
+      alpha.key = blend_key(paths.pixel[id], paths.sample[id], paths.depth[id], seed);
       hit = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha);
     } else {
       hit = nearest_hit(scene.geometry, ray);
@@ -63,12 +64,13 @@ void intersect_paths(const Executor& ex, const StageContext& k, const PathState&
   if (k.scene.lobes.alpha)
     parallel_for<kIntersectMinBlocks>(ex, "intersect stage", bound.n,
                                       IntersectBody<true>{k.scene, paths, ids, bound, material_keys,
-                                                          key_by_kind, dead_key, sort_ids});
+                                                          key_by_kind, dead_key, sort_ids,
+                                                          k.seed});
   else
     parallel_for<kIntersectMinBlocks>(ex, "intersect stage", bound.n,
                                       IntersectBody<false>{k.scene, paths, ids, bound,
                                                            material_keys, key_by_kind, dead_key,
-                                                           sort_ids});
+                                                           sort_ids, k.seed});
 }
 
 }  // namespace raystream

@@ -29,7 +29,7 @@ struct MegakernelBody {
       // The classic set has no alpha test (LobeFeatures::classic); every other set has it.
       HitRecord record;
       if constexpr (LobeTextured<Lobes>::value) {
-        alpha.key = blend_key(p.pixel, p.sample, p.depth);
+        alpha.key = blend_key(p.pixel, p.sample, p.depth, k.seed);
         record = nearest_hit(scene.geometry, ray, kMinHitDistance, alpha);
       } else {
         record = nearest_hit(scene.geometry, ray);
