@@ -31,13 +31,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const raystream::Triangle& t : model.triangles) {
       for (int c = 0; c < 3; ++c) {
         if (!std::isfinite(t.v[c].x + t.v[c].y + t.v[c].z)) __builtin_trap();
-        if (!std::isfinite(t.uv[c].x + t.uv[c].y)) __builtin_trap();
+        if (!std::isfinite(t.uv[c].x + t.uv[c].y + t.uv1[c].x + t.uv1[c].y)) __builtin_trap();
+        if (!std::isfinite(t.t[c].x + t.t[c].y + t.t[c].z + t.t[c].w)) __builtin_trap();
         if (std::fabs(glm::length(t.n[c]) - 1.0f) > 1e-3f) __builtin_trap();
       }
       if (t.material < 0 || t.material >= materials) __builtin_trap();
     }
     for (const raystream::Material& m : model.materials) {
-      if (m.texture >= static_cast<int>(model.textures.size())) __builtin_trap();
+      for (const raystream::TextureSlot* slot :
+           {&m.texture, &m.metallic_texture, &m.roughness_texture, &m.specular_texture,
+            &m.specular_color_texture, &m.transmission_texture, &m.clearcoat_texture,
+            &m.clearcoat_roughness_texture, &m.emission_texture, &m.normal_texture,
+            &m.opacity_texture})
+        if (slot->texture >= static_cast<int>(model.textures.size()) || slot->channel < 0 ||
+            slot->channel > 3 || slot->texcoord < 0 || slot->texcoord > 1)
+          __builtin_trap();
       if (!std::isfinite(m.color.x + m.color.y + m.color.z + m.ior + m.roughness)) __builtin_trap();
       if (!std::isfinite(m.emission.x + m.emission.y + m.emission.z)) __builtin_trap();
     }
