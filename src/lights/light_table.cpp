@@ -26,8 +26,8 @@ int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& sha
   return static_cast<int>(table.lights.size()) - 1;
 }
 
-// The mean of a triangle's emission texture: the texture read at 64 points spread evenly over
-// the triangle (an 8 x 8 grid of barycentric cells, each cell's centre: the pick only needs a
+// The mean of a triangle's emission texture: the texture read at 36 points spread evenly over
+// the triangle (the upright cells of an 8 x 8 barycentric grid, at their centroids: the pick only needs a
 // fair estimate, the light samples read the texture where they land).
 glm::vec3 emission_texture_mean(const MaterialTextures& textures, const MaterialData& m,
                                 const TriangleShading& s, const TriangleDetail* detail) {
