@@ -27,8 +27,8 @@ int add_light(LightTable& table, std::vector<double>& power, std::vector<K>& sha
 }
 
 // The mean of a triangle's emission texture: the texture read at 36 points spread evenly over
-// the triangle (the upright cells of an 8 x 8 barycentric grid, at their centroids: the pick only needs a
-// fair estimate, the light samples read the texture where they land).
+// the triangle (the upright cells of an 8 x 8 barycentric grid, at their centroids: the pick
+// only needs a fair estimate, the light samples read the texture where they land).
 glm::vec3 emission_texture_mean(const MaterialTextures& textures, const MaterialData& m,
                                 const TriangleShading& s, const TriangleDetail* detail) {
   if (m.emission_texture < 0 || textures.views == nullptr) return glm::vec3(1.0f);
