@@ -108,6 +108,9 @@ Json material_json(const Material& m) {
   j["metallic"] = decimal(m.metallic);
   j["specular"] = decimal(m.specular);
   j["specular_color"] = triple(m.specular_color);
+  j["transmission"] = decimal(m.transmission);
+  j["clearcoat"] = decimal(m.clearcoat);
+  j["clearcoat_roughness"] = decimal(m.clearcoat_roughness);
   j["normal_scale"] = decimal(m.normal_scale);
   j["opacity"] = decimal(m.opacity);
   j["alpha_mode"] = alpha_mode_name(m.alpha_mode);
@@ -120,6 +123,9 @@ Json material_json(const Material& m) {
       {"roughness_texture", &m.roughness_texture},
       {"specular_texture", &m.specular_texture},
       {"specular_color_texture", &m.specular_color_texture},
+      {"transmission_texture", &m.transmission_texture},
+      {"clearcoat_texture", &m.clearcoat_texture},
+      {"clearcoat_roughness_texture", &m.clearcoat_roughness_texture},
       {"emission_texture", &m.emission_texture},
       {"normal_texture", &m.normal_texture},
       {"opacity_texture", &m.opacity_texture}};
