@@ -13,7 +13,10 @@
 
 namespace raystream {
 
-// The textures of a scene as the shading code reads them.
+// The textures of a scene as the shading code reads them. The functions below take it and
+// TexCoords by value: the compiler may keep a lookup a call rather than inline it, and a reference
+// to a kernel parameter's member passed to a call makes the kernel copy its whole parameter block
+// into local memory per thread.
 struct MaterialTextures {
   const TextureView* views = nullptr;          // TextureBinding::texture indexes this
   const TextureBinding* bindings = nullptr;  // MaterialData's binding indices index this
@@ -28,8 +31,8 @@ struct TexCoords {
 };
 
 // The value of binding `b` at the hit (white where b < 0).
-RAYSTREAM_HD inline glm::vec4 read_binding(const MaterialTextures& tx, std::int32_t b,
-                                           const TexCoords& tc) {
+RAYSTREAM_HD inline glm::vec4 read_binding(MaterialTextures tx, std::int32_t b,
+                                           TexCoords tc) {
   if (b < 0) return glm::vec4(1.0f);
   const TextureBinding& binding = tx.bindings[b];
   const TextureView& view = tx.views[binding.texture];
@@ -37,8 +40,8 @@ RAYSTREAM_HD inline glm::vec4 read_binding(const MaterialTextures& tx, std::int3
 }
 
 // A scalar parameter: the binding's channel.
-RAYSTREAM_HD inline float read_channel(const MaterialTextures& tx, std::int32_t b,
-                                       const TexCoords& tc) {
+RAYSTREAM_HD inline float read_channel(MaterialTextures tx, std::int32_t b,
+                                       TexCoords tc) {
   if (b < 0) return 1.0f;
   const glm::vec4 v = read_binding(tx, b, tc);
   const std::int32_t c = tx.bindings[b].channel;
@@ -48,8 +51,8 @@ RAYSTREAM_HD inline float read_channel(const MaterialTextures& tx, std::int32_t 
 // The lobe's parameters at the hit. Textures false: the factors alone (code compiled for
 // untextured materials leaves every lookup out).
 template <bool Textures = true>
-RAYSTREAM_HD inline BsdfParams bsdf_params(const MaterialData& m, const MaterialTextures& tx,
-                                           const TexCoords& tc) {
+RAYSTREAM_HD inline BsdfParams bsdf_params(const MaterialData& m, MaterialTextures tx,
+                                           TexCoords tc) {
   BsdfParams p;
   p.kind = m.kind;
   p.albedo = m.albedo;
@@ -83,30 +86,30 @@ RAYSTREAM_HD inline BsdfParams bsdf_params(const MaterialData& m, const Material
 
 // The albedo alone (the denoiser's first-hit albedo).
 template <bool Textures = true>
-RAYSTREAM_HD inline glm::vec3 albedo_at(const MaterialData& m, const MaterialTextures& tx,
-                                        const TexCoords& tc) {
+RAYSTREAM_HD inline glm::vec3 albedo_at(const MaterialData& m, MaterialTextures tx,
+                                        TexCoords tc) {
   if (Textures && m.texture >= 0) return m.albedo * glm::vec3(read_binding(tx, m.texture, tc));
   return m.albedo;
 }
 
 // The emitted radiance factor at the hit (emission x its texture's RGB).
-RAYSTREAM_HD inline glm::vec3 emission_at(const MaterialData& m, const MaterialTextures& tx,
-                                          const TexCoords& tc) {
+RAYSTREAM_HD inline glm::vec3 emission_at(const MaterialData& m, MaterialTextures tx,
+                                          TexCoords tc) {
   if (m.emission_texture < 0) return m.emission;
   return m.emission * glm::vec3(read_binding(tx, m.emission_texture, tc));
 }
 
 // The opacity at the hit (the factor x its texture's channel).
-RAYSTREAM_HD inline float opacity_at(const MaterialData& m, const MaterialTextures& tx,
-                                     const TexCoords& tc) {
+RAYSTREAM_HD inline float opacity_at(const MaterialData& m, MaterialTextures tx,
+                                     TexCoords tc) {
   return m.opacity_texture < 0 ? m.opacity : m.opacity * read_channel(tx, m.opacity_texture, tc);
 }
 
 // The normal map's direction at the hit in tangent space (x along the tangent, y the bitangent,
 // z the normal), unit, x and y scaled by normal_scale; (0, 0, 1) without one.
 RAYSTREAM_HD inline glm::vec3 tangent_space_normal(const MaterialData& m,
-                                                   const MaterialTextures& tx,
-                                                   const TexCoords& tc) {
+                                                   MaterialTextures tx,
+                                                   TexCoords tc) {
   if (m.normal_texture < 0) return glm::vec3(0.0f, 0.0f, 1.0f);
   const glm::vec4 t = read_binding(tx, m.normal_texture, tc);
   glm::vec3 n(2.0f * t.x - 1.0f, 2.0f * t.y - 1.0f, 2.0f * t.z - 1.0f);

@@ -215,7 +215,7 @@ RAYSTREAM_HD inline glm::vec3 light_sample_radiance(const SceneView& scene,
 // serves only the materials of those lobes (a specialized megakernel; a material queue's kernel).
 // Nee false compiles next-event estimation out (scene.nee must then be false).
 template <class Lobe = AnyLobe, bool Nee = true>
-RAYSTREAM_HD inline bool scatter_path(PathSample& p, const SceneView& scene, const FilmView& film,
+RAYSTREAM_HD RAYSTREAM_INLINE bool scatter_path(PathSample& p, const SceneView& scene, const FilmView& film,
                                       const SurfaceHit& hit, int max_depth, std::uint64_t seed,
                                       ShadowRay& shadow) {
   const MaterialData& m = scene.materials[hit.material];
@@ -311,7 +311,7 @@ RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const Pat
 
 // Adds a camera ray's first hit (a path at depth 0 about to be shaded) to the first-hit sums,
 // when the film keeps them.
-RAYSTREAM_HD inline void record_first_hit(const FilmView& film, const SceneView& scene,
+RAYSTREAM_HD RAYSTREAM_INLINE void record_first_hit(const FilmView& film, const SceneView& scene,
                                           const PathSample& p, const SurfaceHit& hit) {
   if (film.first_hits == nullptr || p.depth != 0) return;
   add_first_hit(film, p.pixel, first_hit_albedo(scene, p, hit), hit.normal,

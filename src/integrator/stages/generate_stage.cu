@@ -21,7 +21,7 @@ struct GenerateBody {
   std::uint32_t first_pixel;
   bool carry;
 
-  RAYSTREAM_HD void operator()(std::size_t i) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const {
     const auto pixel = static_cast<std::uint32_t>(i);
     if (i == 0) *live_count = n;
     if (pixel < first_pixel) {
@@ -50,7 +50,7 @@ struct StartBody {
   std::uint64_t seed;
   bool carry;
 
-  RAYSTREAM_HD void operator()(std::size_t i, bool valid) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i, bool valid) const {
     if (!valid) return;
     const std::size_t live = counters->live;
     // advance_stream has moved `issued` past this wave's new samples.
@@ -70,7 +70,7 @@ struct RefillBody {
   std::uint64_t seed;
   bool carry;
 
-  RAYSTREAM_HD void operator()(std::size_t i) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const {
     const auto slot = static_cast<std::uint32_t>(i);
     const std::size_t live = counters->live;
     if (i < live) {
@@ -95,7 +95,7 @@ struct AdvanceBody {
   bool fused;
   WaveRecord* record;
 
-  RAYSTREAM_HD void operator()(std::size_t) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t) const {
     if (fused) {
       counters->live = counters->survivors;
       counters->survivors = 0;
@@ -117,7 +117,7 @@ struct LimitBody {
   StreamCounters* counters;
   bool stop;
 
-  RAYSTREAM_HD void operator()(std::size_t) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t) const {
     counters->limit = stop ? counters->issued : ~0ull;
   }
 };

@@ -28,7 +28,7 @@ struct IntersectBody {
   std::uint32_t* sort_ids;  // direct slots with keys: the identity to sort with
   std::uint64_t seed;       // Alpha: the render's (blend decisions)
 
-  RAYSTREAM_HD void operator()(std::size_t i) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const {
     std::uint32_t id = kDeadBit;
     if (i < live_slots(bound)) id = ids ? ids[i] : static_cast<std::uint32_t>(i);
     if (sort_ids) sort_ids[i] = id;

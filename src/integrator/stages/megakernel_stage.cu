@@ -18,7 +18,7 @@ struct MegakernelBody {
   std::uint32_t sample;
   std::uint32_t first_pixel;
 
-  RAYSTREAM_HD void operator()(std::size_t i) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const {
     if (i < first_pixel) return;
     const SceneView& scene = k.scene;
     AlphaTest alpha = alpha_test(scene);

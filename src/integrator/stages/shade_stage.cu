@@ -29,7 +29,7 @@ struct ShadeBody {
 
   // Every thread of a block calls this (valid: the slot is in the launch's range), so that the
   // fused target's block-wide reservation sees the whole block.
-  RAYSTREAM_HD void operator()(std::size_t i, bool valid) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i, bool valid) const {
     std::uint32_t id = kDeadBit;
     if (valid && i < live_slots(bound)) id = ids ? ids[i] : static_cast<std::uint32_t>(i);
     if (valid && queue_paths && i == queue[0]) atomic_add(queue_paths, queue[1] - queue[0]);
@@ -81,7 +81,7 @@ struct ShadeBody {
     }
     if (live && !goes_on && !ends_in_shadow_stage) finish_sample(k.film, p.pixel, p.radiance);
   }
-  RAYSTREAM_HD void operator()(std::size_t i) const { (*this)(i, true); }
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const { (*this)(i, true); }
 };
 
 }  // namespace

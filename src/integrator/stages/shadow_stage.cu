@@ -22,7 +22,7 @@ struct ShadowBody {
   LiveBound bound;
   PathState targets;  // whole samples: where the paths that go on are
 
-  RAYSTREAM_HD void operator()(std::size_t i) const {
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const {
     if (i >= live_slots(bound)) return;
     const std::uint32_t id = shadow_ids ? shadow_ids[i] : static_cast<std::uint32_t>(i);
     if (!is_live_id(id)) return;
