@@ -243,9 +243,10 @@ void add_schedule_options(CLI::App& app, GivenOptions& g) {
   g.compact_opt =
       app.add_option("--compact", g.compact,
                      "How ended paths are removed: on (the schedule's way: the stream schedule "
-                     "fuses it into the shade stage, in the Thrust build a separate pass; the "
-                     "frame schedule compacts after every bounce), fused (stream: the shade "
-                     "stage writes the paths that go on compacted), separate (a compaction pass "
+                     "fuses it into the shade stage, the frame schedule compacts after every "
+                     "bounce), fused (stream: the shade stage writes the paths that go on "
+                     "compacted, at slots reserved by a block-wide scan: the own BlockReserve, "
+                     "or CUB's BlockScan in raystream-thrust), separate (a compaction pass "
                      "over the path ids, then the survivors moved), off (frame schedule only) "
                      "(default: on)")
           ->check(one_of(kCompactChoiceNames));

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 
+#include "core/host_device.h"
 #include "execution/executor.h"
 #include "primitives/device_info.h"
 #include "primitives/error.h"
@@ -45,9 +47,63 @@ void parallel_for(const Executor& ex, const char* name, std::size_t n, const Bod
 
 template <int MinBlocks, class Body>
 __global__ void __launch_bounds__(kStageThreads, MinBlocks)
+    parallel_for_blocks_kernel(std::size_t n, Body body);
+template <int MinBlocks, class Count, class Body>
+__global__ void __launch_bounds__(kStageThreads, MinBlocks)
+    parallel_for_range_kernel(const Count* range, Body body);
+
+// Proof that every thread of a block runs the body together, and the block's shared memory (the
+// body's TempStorage): only the block launchers below make one, so a block-wide collective that
+// takes it (reserve_slots) cannot be called from a kernel whose threads may return early, such as
+// parallel_for's. On the CPU each call has storage of its own (collectives there need none).
+template <class Storage>
+class WholeBlock {
+ public:
+  RAYSTREAM_HD Storage& storage() const { return *storage_; }
+
+ private:
+  RAYSTREAM_HD explicit WholeBlock(Storage* storage) : storage_(storage) {}
+  Storage* storage_;
+
+  template <int MinBlocks, class Body>
+  friend __global__ void parallel_for_blocks_kernel(std::size_t, Body);
+  template <int MinBlocks, class Count, class Body>
+  friend __global__ void parallel_for_range_kernel(const Count*, Body);
+  template <class Body>
+  friend void run_block_body_on_host(const Body&, std::size_t);
+};
+
+// A body of the block launchers that declares `TempStorage` is called body(i, valid, block) with a
+// WholeBlock of it; any other body(i, valid).
+template <class Body, class = void>
+struct HasBlockStorage : std::false_type {
+  using type = char;  // a byte of shared memory no one uses
+};
+template <class Body>
+struct HasBlockStorage<Body, std::void_t<typename Body::TempStorage>> : std::true_type {
+  using type = typename Body::TempStorage;
+};
+
+template <class Body>
+void run_block_body_on_host(const Body& body, std::size_t i) {
+  if constexpr (HasBlockStorage<Body>::value) {
+    typename Body::TempStorage storage;
+    body(i, true, WholeBlock<typename Body::TempStorage>(&storage));
+  } else {
+    body(i, true);
+  }
+}
+
+template <int MinBlocks, class Body>
+__global__ void __launch_bounds__(kStageThreads, MinBlocks)
     parallel_for_blocks_kernel(std::size_t n, Body body) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  body(i, i < n);
+  if constexpr (HasBlockStorage<Body>::value) {
+    __shared__ typename Body::TempStorage storage;
+    body(i, i < n, WholeBlock<typename Body::TempStorage>(&storage));
+  } else {
+    body(i, i < n);
+  }
 }
 
 // body(i, valid) for every thread of the blocks that cover [0, n), valid = i < n: for bodies
@@ -64,13 +120,16 @@ void parallel_for_blocks(const Executor& ex, const char* name, std::size_t n, co
   } else {
     const long long count = static_cast<long long>(n);
 #pragma omp parallel for schedule(static) if (count > kSerialBelow)
-    for (long long i = 0; i < count; ++i) body(static_cast<std::size_t>(i), true);
+    for (long long i = 0; i < count; ++i) run_block_body_on_host(body, static_cast<std::size_t>(i));
   }
 }
 
 template <int MinBlocks, class Count, class Body>
 __global__ void __launch_bounds__(kStageThreads, MinBlocks)
     parallel_for_range_kernel(const Count* range, Body body) {
+  using Storage = typename HasBlockStorage<Body>::type;
+  __shared__ Storage storage;
+  (void)storage;
   const std::size_t begin = static_cast<std::size_t>(range[0]);
   const std::size_t end = static_cast<std::size_t>(range[1]);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -79,7 +138,12 @@ __global__ void __launch_bounds__(kStageThreads, MinBlocks)
   for (std::size_t first = begin + static_cast<std::size_t>(blockIdx.x) * blockDim.x; first < end;
        first += stride) {
     const std::size_t i = first + threadIdx.x;
-    body(i, i < end);
+    if constexpr (HasBlockStorage<Body>::value) {
+      body(i, i < end, WholeBlock<Storage>(&storage));
+      __syncthreads();  // the next step may use the storage again
+    } else {
+      body(i, i < end);
+    }
   }
 }
 
@@ -103,7 +167,7 @@ void parallel_for_range(const Executor& ex, const char* name, std::size_t n, con
     const long long begin = static_cast<long long>(range[0]);
     const long long end = static_cast<long long>(range[1]);
 #pragma omp parallel for schedule(static) if (end - begin > kSerialBelow)
-    for (long long i = begin; i < end; ++i) body(static_cast<std::size_t>(i), true);
+    for (long long i = begin; i < end; ++i) run_block_body_on_host(body, static_cast<std::size_t>(i));
   }
 }
 

@@ -264,7 +264,7 @@ void count_film_samples(const FilmState& film, RenderStats& stats) {
 }
 
 RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures& lobes,
-                                 int material_count, bool fused_by_default) {
+                                 int material_count) {
   RenderSettings s = asked;
   if (asked.shade == ShadeMode::automatic)
     s.shade = asked.schedule == Schedule::stream && !lobes.classic() ? ShadeMode::queues
@@ -279,7 +279,7 @@ RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures
   if (asked.schedule != Schedule::stream)
     s.compaction = Compaction::separate;
   else if (asked.compaction == Compaction::automatic)
-    s.compaction = fused_by_default ? Compaction::fused : Compaction::separate;
+    s.compaction = Compaction::fused;
   if (asked.schedule == Schedule::megakernel) s.timing = StageTiming::off;
   return s;
 }
@@ -287,7 +287,7 @@ RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures
 RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene) {
   const std::vector<MaterialData> materials = scene_materials(scene);
   return settings_that_run(asked, lobe_features(materials.data(), materials.size()),
-                           static_cast<int>(materials.size()), true);
+                           static_cast<int>(materials.size()));
 }
 
 RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
@@ -301,8 +301,7 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& asked,
   const int material_count = static_cast<int>(materials.size());
   const bool gpu = asked.executor == ExecutorKind::gpu;
   const PathPrimitives& primitives = gpu ? gpu_primitives : cpu_path_primitives();
-  const RenderSettings settings = settings_that_run(
-      asked, lobes, material_count, primitives.backend() != PrimitivesBackend::thrust);
+  const RenderSettings settings = settings_that_run(asked, lobes, material_count);
   if (gpu && !gpu_available())
     throw std::runtime_error("render: the GPU executor was asked for but no CUDA device is usable");
 

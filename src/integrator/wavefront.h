@@ -22,13 +22,13 @@ RenderResult render_wavefront(const Scene& scene, const RenderSettings& settings
 
 // The settings a render runs with, whatever was asked (what the report states): the megakernel
 // neither sorts nor compacts nor times stages, the stream schedule always compacts (fused when
-// automatic and `fused_by_default`: the executor's primitives are not Thrust's), automatic
+// automatic, in both builds), automatic
 // shading picks queues or the single kernel by the scene's lobe features, and the multisplit
 // sorts only keys of at most kMultisplitKeyBits bits (more materials fall back to the radix
 // sort).
 RenderSettings settings_that_run(const RenderSettings& asked, const LobeFeatures& lobes,
-                                 int material_count, bool fused_by_default);
-// The same for `scene`'s materials, fused by default.
+                                 int material_count);
+// The same for `scene`'s materials.
 RenderSettings settings_that_run(const RenderSettings& asked, const Scene& scene);
 
 }  // namespace raystream

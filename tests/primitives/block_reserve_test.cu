@@ -1,7 +1,8 @@
-// BlockReserve (primitives/block/block_reserve.cuh): a kernel writes the items it keeps, in one or
-// two streams, at the indices BlockReserve gives. Every kept item lands exactly once, the
-// counters end at the kept counts, a block's items stay in thread order in one run, and nothing is
-// written past the counts; for every edge size and block sizes of 32 to 1024 threads.
+// BlockReserve (primitives/block/block_reserve.cuh): a kernel writes the items it keeps, in one to
+// three streams, at the indices BlockReserve gives. Every kept item lands exactly once, the
+// counters end at the kept counts, a block's items stay in thread order in one run, the totals it
+// returns are the block's, and nothing is written past the counts; for every edge size and block
+// sizes of 32 to 1024 threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,20 +18,34 @@
 namespace prim_test {
 namespace {
 
-using Reserve = prim::block::BlockReserve<unsigned long long>;
-
-// Item i is kept in the first stream when bit 0 of flags[i] is set, in the second with bit 1; it
-// writes i at its reserved index in each stream it is kept in.
-__global__ void compact_two_streams(const std::uint8_t* flags, std::size_t n,
-                                    unsigned long long* counters, std::uint32_t* first,
-                                    std::uint32_t* second) {
-  __shared__ Reserve::TempStorage storage;
+// Item i is kept in stream s when bit s of flags[i] is set; it writes i at its reserved index in
+// each stream it is kept in. totals[block * Streams + s]: the block's total that reserve returned
+// (thread 0's; every thread's must agree, else the total is written as ~0).
+template <int Block, int Streams>
+__global__ void __launch_bounds__(Block) compact_streams(const std::uint8_t* flags, std::size_t n,
+                                                         unsigned long long* counters,
+                                                         std::uint32_t* out, std::size_t stride,
+                                                         unsigned long long* totals) {
+  using Reserve = prim::block::BlockReserve<Block, Streams>;
+  __shared__ typename Reserve::TempStorage storage;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint8_t f = i < n ? flags[i] : 0;
-  unsigned long long a = 0, b = 0;
-  Reserve::reserve(storage, (f & 1) != 0, counters, a, (f & 2) != 0, counters + 1, b);
-  if (f & 1) first[a] = static_cast<std::uint32_t>(i);
-  if (f & 2) second[b] = static_cast<std::uint32_t>(i);
+  bool keep[Streams];
+  unsigned long long* counter[Streams];
+  unsigned long long index[Streams];
+  for (int s = 0; s < Streams; ++s) {
+    keep[s] = (f >> s) & 1u;
+    counter[s] = counters + s;
+  }
+  const typename Reserve::Counts total = Reserve(storage).reserve(keep, counter, index);
+  for (int s = 0; s < Streams; ++s) {
+    if (keep[s]) out[s * stride + index[s]] = static_cast<std::uint32_t>(i);
+    unsigned long long& t = totals[blockIdx.x * Streams + s];
+    if (threadIdx.x == 0) t = total.v[s];
+  }
+  __syncthreads();
+  for (int s = 0; s < Streams; ++s)
+    if (total.v[s] != totals[blockIdx.x * Streams + s]) totals[blockIdx.x * Streams + s] = ~0ull;
 }
 
 // The items of `stream` in output order, and checks against the flags: each kept item once,
@@ -58,48 +73,85 @@ void check_stream(const std::vector<std::uint8_t>& flags, std::uint8_t bit,
   for (const auto& [b, count_of_runs] : runs) ASSERT_EQ(count_of_runs, 1) << "block " << b;
 }
 
-void check(std::size_t n, int block, double keep_first, double keep_second, unsigned seed) {
-  SCOPED_TRACE(::testing::Message() << "n " << n << ", block " << block << ", keep " << keep_first
-                                    << "/" << keep_second);
+template <int Streams>
+void launch(int block, unsigned blocks, const std::uint8_t* flags, std::size_t n,
+            unsigned long long* counters, std::uint32_t* out, std::size_t stride,
+            unsigned long long* totals) {
+  if (block == 32)
+    compact_streams<32, Streams><<<blocks, 32>>>(flags, n, counters, out, stride, totals);
+  else if (block == 256)
+    compact_streams<256, Streams><<<blocks, 256>>>(flags, n, counters, out, stride, totals);
+  else
+    compact_streams<1024, Streams><<<blocks, 1024>>>(flags, n, counters, out, stride, totals);
+}
+
+// keep[s]: the chance that an item is kept in stream s (the number of entries is Streams).
+template <int Streams>
+void check(std::size_t n, int block, const std::vector<double>& keep, unsigned seed) {
+  SCOPED_TRACE(::testing::Message() << "n " << n << ", block " << block << ", streams "
+                                    << Streams << ", keep " << keep[0]);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<std::uint8_t> flags(n);
   for (auto& f : flags)
-    f = static_cast<std::uint8_t>((u(rng) < keep_first ? 1 : 0) | (u(rng) < keep_second ? 2 : 0));
-  DeviceBuffer<std::uint8_t> d_flags(std::max<std::size_t>(n, 1));
-  DeviceBuffer<std::uint32_t> d_first(std::max<std::size_t>(n, 1)),
-      d_second(std::max<std::size_t>(n, 1));
-  DeviceBuffer<unsigned long long> d_counters(2);
-  d_flags.upload(flags);
-  const std::vector<unsigned long long> start = {0, 0};
-  d_counters.upload(start);
+    for (int s = 0; s < Streams; ++s)
+      if (u(rng) < keep[s]) f = static_cast<std::uint8_t>(f | (1u << s));
+  const std::size_t stride = std::max<std::size_t>(n, 1);
   const unsigned blocks = static_cast<unsigned>((n + block - 1) / block);
+  DeviceBuffer<std::uint8_t> d_flags(stride);
+  DeviceBuffer<std::uint32_t> d_out(Streams * stride);
+  DeviceBuffer<unsigned long long> d_counters(Streams);
+  DeviceBuffer<unsigned long long> d_totals(std::max<std::size_t>(blocks, 1) * Streams);
+  d_flags.upload(flags);
+  d_counters.upload(std::vector<unsigned long long>(Streams, 0));
   if (blocks > 0)
-    compact_two_streams<<<blocks, block>>>(d_flags.get(), n, d_counters.get(), d_first.get(),
-                                           d_second.get());
+    launch<Streams>(block, blocks, d_flags.get(), n, d_counters.get(), d_out.get(), stride,
+                    d_totals.get());
   PRIM_CUDA_CHECK(cudaGetLastError());
   PRIM_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<unsigned long long> counts = d_counters.download(2);
-  check_stream(flags, 1, d_first.download(std::max<std::size_t>(n, 1)), counts[0], block);
-  check_stream(flags, 2, d_second.download(std::max<std::size_t>(n, 1)), counts[1], block);
-  EXPECT_TRUE(d_first.guard_intact(std::max<std::size_t>(n, 1)));
-  EXPECT_TRUE(d_second.guard_intact(std::max<std::size_t>(n, 1)));
+  const std::vector<unsigned long long> counts = d_counters.download(Streams);
+  const std::vector<std::uint32_t> out = d_out.download(Streams * stride);
+  const std::vector<unsigned long long> totals =
+      d_totals.download(std::max<std::size_t>(blocks, 1) * Streams);
+  for (int s = 0; s < Streams; ++s) {
+    SCOPED_TRACE(::testing::Message() << "stream " << s);
+    const auto first = out.begin() + static_cast<std::ptrdiff_t>(s * stride);
+    check_stream(flags, static_cast<std::uint8_t>(1u << s),
+                 std::vector<std::uint32_t>(first, first + static_cast<std::ptrdiff_t>(stride)),
+                 counts[s], block);
+    for (unsigned b = 0; b < blocks; ++b) {
+      unsigned long long kept = 0;
+      for (std::size_t i = std::size_t(b) * block; i < std::min(n, std::size_t(b + 1) * block); ++i)
+        kept += (flags[i] >> s) & 1u;
+      ASSERT_EQ(totals[b * Streams + s], kept) << "block " << b << "'s total";
+    }
+  }
+  EXPECT_TRUE(d_out.guard_intact(Streams * stride));
 }
 
 TEST(BlockReserve, EveryKeptItemOnceInBlockRuns) {
   unsigned seed = 1;
   for (std::size_t n : standard_sizes()) {
     if (n > (std::size_t(1) << 22)) continue;
-    for (int block : {32, 256, 1024}) check(n, block, 0.5, 0.2, seed++);
+    for (int block : {32, 256, 1024}) check<2>(n, block, {0.5, 0.2}, seed++);
   }
 }
 
+TEST(BlockReserve, OneAndThreeStreams) {
+  unsigned seed = 100;
+  for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(1000), std::size_t(100003)})
+    for (int block : {32, 256, 1024}) {
+      check<1>(n, block, {0.3}, seed++);
+      check<3>(n, block, {0.9, 0.05, 0.5}, seed++);
+    }
+}
+
 TEST(BlockReserve, AllNoneAndOneStream) {
-  for (int block : {64, 256}) {
-    check(100003, block, 1.0, 0.0, 7);
-    check(100003, block, 0.0, 1.0, 8);
-    check(100003, block, 0.0, 0.0, 9);
-    check(100003, block, 1.0, 1.0, 10);
+  for (int block : {32, 256}) {
+    check<2>(100003, block, {1.0, 0.0}, 7);
+    check<2>(100003, block, {0.0, 1.0}, 8);
+    check<2>(100003, block, {0.0, 0.0}, 9);
+    check<2>(100003, block, {1.0, 1.0}, 10);
   }
 }
 

@@ -7,13 +7,14 @@ Renders the round's target cases with build/raystream (own primitives) and
 build/raystream-thrust, and with the raystream binary of each baseline build (another tree built
 beside this one: LABEL names it in the table), one after another on the same GPU:
 
-  smallpt  1024x768, depth 64, 1024 spp   stream NEE and BSDF, megakernel NEE and BSDF,
-                                          stream with separate compaction
+  smallpt  1024x768, depth 64, 1024 spp   stream NEE and BSDF (fused and separate compaction,
+                                          both binaries), megakernel NEE and BSDF
   cornell  1920x1080, depth 8, 256 spp    the same
   material_spheres 1280x540, 256 spp      stream (automatic shading)
   every shipped scene, --integrator bsdf  stream, at 1280x720, 64 spp
 
-Each figure is the median over --repeat renders of samples / total_ms (the render loop's wall
+Both binaries fuse by default (own BlockReserve, CUB's BlockScan): a table compares them on the
+same schedule and compaction. Each figure is the median over --repeat renders of samples / total_ms (the render loop's wall
 time as the renderer reports it). Writes DIR/wavefront.csv with the columns scene, schedule,
 integrator, backend, samples_per_s, device, then compaction, tree, resolution and spp, and prints
 a table with each case's ratio to the first baseline.
@@ -94,8 +95,8 @@ def run(args, argv):
         for tree, backend, binary in binaries:
             if schedule == "megakernel" and backend == "thrust":
                 continue  # no primitives in the megakernel
-            if extra and (tree != "this" or backend != "own"):
-                continue  # the compaction switch is this tree's
+            if extra and tree != "this":
+                continue  # the compaction switch is this tree's (both backends)
             rates, stats, error = [], None, ""
             for _ in range(args.repeat):
                 stats, rate = render(binary, scene, res, depth, spp, schedule, integrator, extra,
@@ -119,9 +120,27 @@ def run(args, argv):
                   f"{compaction:<8} {rows[-1]['samples_per_s'] or error}", flush=True)
     if args.out:
         tables.write_csv(common.out_folder(args.out) / "wavefront.csv", COLUMNS, rows)
+    print_backends(rows)
     if args.baseline:
         print_ratios(rows, args.baseline[0].split("=", 1)[0])
     return 0
+
+
+def print_backends(rows):
+    """This tree's two binaries on the same schedule and compaction: Thrust/CUB over own."""
+    own = {(r["scene"], r["resolution"], r["schedule"], r["integrator"], r["compaction"]): r
+           for r in rows if r["tree"] == "this" and r["backend"] == "own" and r["samples_per_s"]}
+    lines = []
+    for r in rows:
+        key = (r["scene"], r["resolution"], r["schedule"], r["integrator"], r["compaction"])
+        if r["tree"] == "this" and r["backend"] == "thrust" and r["samples_per_s"] and key in own:
+            a, b = float(own[key]["samples_per_s"]), float(r["samples_per_s"])
+            lines.append(f"{r['scene']:<22} {r['resolution']:>9} {r['schedule']:<10} "
+                         f"{r['integrator']:<4} {r['compaction']:<8} {a:10.4g} {b:10.4g} "
+                         f"{b / a:6.3f}")
+    if lines:
+        print("\nbackends on the same schedule (samples/s): own, thrust/CUB, thrust/own")
+        print("\n".join(lines))
 
 
 def print_ratios(rows, base):

@@ -36,8 +36,8 @@ inline constexpr int kTimingSamplePeriod = 16;
 // How the stream schedule removes ended paths. fused: the shade stage writes the paths that go on
 // and the shadow rays compacted, at slots the primitives' block-level reservation gives, and new
 // samples start behind them; separate: the shade stage marks the ended paths, a compaction pass
-// packs the live ids and the refill moves the survivors; automatic: fused with the own
-// primitives, separate with Thrust's (Thrust offers no block-level building block). The frame
+// packs the live ids and the refill moves the survivors; automatic: fused, in both builds (the
+// own build reserves with its BlockReserve, the Thrust build with CUB's BlockScan). The frame
 // schedule always compacts in a separate pass (or not at all: RenderSettings::compact).
 enum class Compaction { automatic, fused, separate };
 inline constexpr const char* kCompactionNames[] = {"auto", "fused", "separate"};

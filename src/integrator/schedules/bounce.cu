@@ -100,6 +100,7 @@ void WavefrontBounce::run(const PathState& paths, const BounceCounts& counts,
     out.next = *counts.next;
     out.survivors = counts.live_out;
     out.shadow_count = nee ? counts.shadow : nullptr;
+    out.backend = c.primitives.backend();
   } else {
     out.ids = ids_;
     out.shadow_ids = nee ? shadow_a_.data() : nullptr;

@@ -7,6 +7,9 @@
 // shadow records. A path that ends here ends its sample (finish_sample), unless the film takes
 // whole samples and it queued a shadow ray: the shadow stage ends it then. At depth 0 the hit
 // goes to the first-hit AOVs when the film keeps them.
+#include <cstddef>
+#include <type_traits>
+
 #include "execution/parallel_for.cuh"
 #include "execution/reserve_slots.cuh"
 #include "integrator/stages/stages.h"
@@ -27,9 +30,21 @@ struct ShadeBody {
   const unsigned long long* queue = nullptr;
   unsigned long long* queue_paths = nullptr;
 
-  // Every thread of a block calls this (valid: the slot is in the launch's range), so that the
-  // fused target's block-wide reservation sees the whole block.
-  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i, bool valid) const {
+  // The block launchers give the body the shared memory of the fused target's reservation.
+  using TempStorage = ReserveStorage;
+
+  // From a block launcher: every thread of a block calls this (valid: the slot is in the
+  // launch's range), so that the fused target's block-wide reservation sees the whole block.
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i, bool valid,
+                                                WholeBlock<ReserveStorage> block) const {
+    shade(i, valid, block);
+  }
+  // From parallel_for: in place only (no block-wide reservation there).
+  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const { shade(i, true, nullptr); }
+
+  // Block: a WholeBlock, or nullptr where the launcher gives none (an in-place target).
+  template <class Block>
+  RAYSTREAM_HD RAYSTREAM_INLINE void shade(std::size_t i, bool valid, Block block) const {
     std::uint32_t id = kDeadBit;
     if (valid && i < live_slots(bound)) id = ids ? ids[i] : static_cast<std::uint32_t>(i);
     if (valid && queue_paths && i == queue[0]) atomic_add(queue_paths, queue[1] - queue[0]);
@@ -62,15 +77,21 @@ struct ShadeBody {
     // Whole samples: a path that ends with a shadow ray queued ends in the shadow stage.
     const bool ends_in_shadow_stage = shadowed && !goes_on && whole;
     if (ends_in_shadow_stage) shadow.path_radiance = p.radiance;
-    if (out.fused()) {
-      std::size_t slot = 0, shadow_slot = 0;
-      reserve_slots(goes_on, out.survivors, slot, shadowed, out.shadow_count, shadow_slot);
-      if (goes_on) out.next.store_path(static_cast<std::uint32_t>(slot), p, k.film.carry);
-      if (shadowed) {
-        shadow.target = goes_on ? static_cast<std::uint32_t>(slot) : kDeadBit;
-        paths.store_shadow(static_cast<std::uint32_t>(shadow_slot), shadow, whole);
+    bool stored = false;  // fused: written compacted
+    if constexpr (!std::is_same_v<Block, std::nullptr_t>) {
+      if (out.fused()) {
+        std::size_t slot = 0, shadow_slot = 0;
+        reserve_slots(block, out.backend, goes_on, out.survivors, slot, shadowed,
+                      out.shadow_count, shadow_slot);
+        if (goes_on) out.next.store_path(static_cast<std::uint32_t>(slot), p, k.film.carry);
+        if (shadowed) {
+          shadow.target = goes_on ? static_cast<std::uint32_t>(slot) : kDeadBit;
+          paths.store_shadow(static_cast<std::uint32_t>(shadow_slot), shadow, whole);
+        }
+        stored = true;
       }
-    } else {
+    }
+    if (!stored) {  // in place
       if (valid && out.shadow_ids) out.shadow_ids[i] = shadowed ? id : (id | kDeadBit);
       if (shadowed) {
         shadow.target = goes_on ? id : kDeadBit;
@@ -81,7 +102,6 @@ struct ShadeBody {
     }
     if (live && !goes_on && !ends_in_shadow_stage) finish_sample(k.film, p.pixel, p.radiance);
   }
-  RAYSTREAM_HD RAYSTREAM_INLINE void operator()(std::size_t i) const { (*this)(i, true); }
 };
 
 }  // namespace

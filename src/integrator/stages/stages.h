@@ -102,6 +102,9 @@ struct ShadeTarget {
   PathState next;                       // fused
   std::size_t* survivors = nullptr;     // fused
   std::size_t* shadow_count = nullptr;  // fused, with NEE
+  // Fused: whose block-wide primitive reserves the slots (thrust: CUB's BlockScan; otherwise the
+  // project's BlockReserve): the build's primitives backend.
+  PrimitivesBackend backend = PrimitivesBackend::own;
   RAYSTREAM_HD bool fused() const { return survivors != nullptr; }
 };
 
