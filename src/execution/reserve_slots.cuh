@@ -28,7 +28,7 @@ using OwnReserve = prim::block::BlockReserve<kStageThreads, kReserveStreams>;
 using ReserveCounts = OwnReserve::Counts;
 
 #if defined(__CUDACC__)
-using CubReserveScan = cub::BlockScan<ReserveCounts, kStageThreads>;
+using CubReserveScan = cub::BlockScan<ReserveCounts, kStageThreads, cub::BLOCK_SCAN_WARP_SCANS>;
 
 // CUB's prefix callback: warp 0 calls it with the block's totals; lane 0 reserves the block's runs
 // (one atomic per stream that keeps anything) and its return value is the block's prefix.
