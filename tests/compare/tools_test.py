@@ -294,7 +294,9 @@ class BenchRunner(unittest.TestCase):
                          "spheres_frame_sort_on.txt"):
                 self.assertTrue((Path(d) / name).is_file(), name)
         out = proc.stdout
-        self.assertRegex(out, r"\npath: [0-9.]+ ms per spp, -?[0-9.]+ ms fixed\n")
+        # The fit's two points are tiny renders: on a busy machine either figure may come out
+        # negative; the line's form is what is checked here.
+        self.assertRegex(out, r"\npath: -?[0-9.]+ ms per spp, -?[0-9.]+ ms fixed\n")
         self.assertRegex(out, r"\n[0-9]+ of 64 pixels are emitters seen directly")
         self.assertEqual(out.count(" shadow rays\n"), 15, out)  # 2 + 3 + 4 + 6 renders
 
