@@ -167,7 +167,8 @@ void parallel_for_range(const Executor& ex, const char* name, std::size_t n, con
     const long long begin = static_cast<long long>(range[0]);
     const long long end = static_cast<long long>(range[1]);
 #pragma omp parallel for schedule(static) if (end - begin > kSerialBelow)
-    for (long long i = begin; i < end; ++i) run_block_body_on_host(body, static_cast<std::size_t>(i));
+    for (long long i = begin; i < end; ++i)
+      run_block_body_on_host(body, static_cast<std::size_t>(i));
   }
 }
 

@@ -18,7 +18,7 @@ namespace raystream {
 // to a kernel parameter's member passed to a call makes the kernel copy its whole parameter block
 // into local memory per thread.
 struct MaterialTextures {
-  const TextureView* views = nullptr;          // TextureBinding::texture indexes this
+  const TextureView* views = nullptr;        // TextureBinding::texture indexes this
   const TextureBinding* bindings = nullptr;  // MaterialData's binding indices index this
 };
 
@@ -31,8 +31,7 @@ struct TexCoords {
 };
 
 // The value of binding `b` at the hit (white where b < 0).
-RAYSTREAM_HD inline glm::vec4 read_binding(MaterialTextures tx, std::int32_t b,
-                                           TexCoords tc) {
+RAYSTREAM_HD inline glm::vec4 read_binding(MaterialTextures tx, std::int32_t b, TexCoords tc) {
   if (b < 0) return glm::vec4(1.0f);
   const TextureBinding& binding = tx.bindings[b];
   const TextureView& view = tx.views[binding.texture];
@@ -40,8 +39,7 @@ RAYSTREAM_HD inline glm::vec4 read_binding(MaterialTextures tx, std::int32_t b,
 }
 
 // A scalar parameter: the binding's channel.
-RAYSTREAM_HD inline float read_channel(MaterialTextures tx, std::int32_t b,
-                                       TexCoords tc) {
+RAYSTREAM_HD inline float read_channel(MaterialTextures tx, std::int32_t b, TexCoords tc) {
   if (b < 0) return 1.0f;
   const glm::vec4 v = read_binding(tx, b, tc);
   const std::int32_t c = tx.bindings[b].channel;
@@ -74,20 +72,18 @@ RAYSTREAM_HD inline BsdfParams bsdf_params(const MaterialData& m, MaterialTextur
     if (m.specular_texture >= 0) p.specular *= read_channel(tx, m.specular_texture, tc);
     if (m.specular_color_texture >= 0)
       p.specular_color *= glm::vec3(read_binding(tx, m.specular_color_texture, tc));
-    if (m.transmission_texture >= 0)
-      p.transmission *= read_channel(tx, m.transmission_texture, tc);
+    if (m.transmission_texture >= 0) p.transmission *= read_channel(tx, m.transmission_texture, tc);
     if (m.clearcoat_texture >= 0) p.clearcoat *= read_channel(tx, m.clearcoat_texture, tc);
     if (m.clearcoat_roughness_texture >= 0)
-      p.clearcoat_alpha = ggx_alpha(m.clearcoat_roughness *
-                                    read_channel(tx, m.clearcoat_roughness_texture, tc));
+      p.clearcoat_alpha =
+          ggx_alpha(m.clearcoat_roughness * read_channel(tx, m.clearcoat_roughness_texture, tc));
   }
   return p;
 }
 
 // The albedo alone (the denoiser's first-hit albedo).
 template <bool Textures = true>
-RAYSTREAM_HD inline glm::vec3 albedo_at(const MaterialData& m, MaterialTextures tx,
-                                        TexCoords tc) {
+RAYSTREAM_HD inline glm::vec3 albedo_at(const MaterialData& m, MaterialTextures tx, TexCoords tc) {
   if (Textures && m.texture >= 0) return m.albedo * glm::vec3(read_binding(tx, m.texture, tc));
   return m.albedo;
 }
@@ -100,15 +96,13 @@ RAYSTREAM_HD inline glm::vec3 emission_at(const MaterialData& m, MaterialTexture
 }
 
 // The opacity at the hit (the factor x its texture's channel).
-RAYSTREAM_HD inline float opacity_at(const MaterialData& m, MaterialTextures tx,
-                                     TexCoords tc) {
+RAYSTREAM_HD inline float opacity_at(const MaterialData& m, MaterialTextures tx, TexCoords tc) {
   return m.opacity_texture < 0 ? m.opacity : m.opacity * read_channel(tx, m.opacity_texture, tc);
 }
 
 // The normal map's direction at the hit in tangent space (x along the tangent, y the bitangent,
 // z the normal), unit, x and y scaled by normal_scale; (0, 0, 1) without one.
-RAYSTREAM_HD inline glm::vec3 tangent_space_normal(const MaterialData& m,
-                                                   MaterialTextures tx,
+RAYSTREAM_HD inline glm::vec3 tangent_space_normal(const MaterialData& m, MaterialTextures tx,
                                                    TexCoords tc) {
   if (m.normal_texture < 0) return glm::vec3(0.0f, 0.0f, 1.0f);
   const glm::vec4 t = read_binding(tx, m.normal_texture, tc);

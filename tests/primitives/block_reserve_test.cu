@@ -22,10 +22,9 @@ namespace {
 // each stream it is kept in. totals[block * Streams + s]: the block's total that reserve returned
 // (thread 0's; every thread's must agree, else the total is written as ~0).
 template <int Block, int Streams>
-__global__ void __launch_bounds__(Block) compact_streams(const std::uint8_t* flags, std::size_t n,
-                                                         unsigned long long* counters,
-                                                         std::uint32_t* out, std::size_t stride,
-                                                         unsigned long long* totals) {
+__global__ void __launch_bounds__(Block)
+    compact_streams(const std::uint8_t* flags, std::size_t n, unsigned long long* counters,
+                    std::uint32_t* out, std::size_t stride, unsigned long long* totals) {
   using Reserve = prim::block::BlockReserve<Block, Streams>;
   __shared__ typename Reserve::TempStorage storage;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -88,8 +87,8 @@ void launch(int block, unsigned blocks, const std::uint8_t* flags, std::size_t n
 // keep[s]: the chance that an item is kept in stream s (the number of entries is Streams).
 template <int Streams>
 void check(std::size_t n, int block, const std::vector<double>& keep, unsigned seed) {
-  SCOPED_TRACE(::testing::Message() << "n " << n << ", block " << block << ", streams "
-                                    << Streams << ", keep " << keep[0]);
+  SCOPED_TRACE(::testing::Message() << "n " << n << ", block " << block << ", streams " << Streams
+                                    << ", keep " << keep[0]);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<std::uint8_t> flags(n);

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 
-#include "core/host_device.h"
 #include "core/finite.h"
+#include "core/host_device.h"
 #include "core/rng.h"
 #include "execution/atomics.h"
 #include "film/film_view.h"
@@ -182,8 +182,7 @@ RAYSTREAM_HD inline glm::vec3 hit_emission(const SceneView& scene, const Materia
 
 // The radiance a light sample carries, its emission texture read at the sampled point (a
 // triangle light's; the other lights are untextured).
-RAYSTREAM_HD inline glm::vec3 light_sample_radiance(const SceneView& scene,
-                                                    const LightSample& ls) {
+RAYSTREAM_HD inline glm::vec3 light_sample_radiance(const SceneView& scene, const LightSample& ls) {
   if (ls.primitive < 0 || ls.primitive == kNoPrimitive) return ls.radiance;
   const TriangleShading& shading = scene.geometry.triangle_shading[ls.primitive];
   const MaterialData& m = scene.materials[shading.material];
@@ -215,9 +214,10 @@ RAYSTREAM_HD inline glm::vec3 light_sample_radiance(const SceneView& scene,
 // serves only the materials of those lobes (a specialized megakernel; a material queue's kernel).
 // Nee false compiles next-event estimation out (scene.nee must then be false).
 template <class Lobe = AnyLobe, bool Nee = true>
-RAYSTREAM_HD RAYSTREAM_INLINE bool scatter_path(PathSample& p, const SceneView& scene, const FilmView& film,
-                                      const SurfaceHit& hit, int max_depth, std::uint64_t seed,
-                                      ShadowRay& shadow) {
+RAYSTREAM_HD RAYSTREAM_INLINE bool scatter_path(PathSample& p, const SceneView& scene,
+                                                const FilmView& film, const SurfaceHit& hit,
+                                                int max_depth, std::uint64_t seed,
+                                                ShadowRay& shadow) {
   const MaterialData& m = scene.materials[hit.material];
   // Whether this material reads textures (code compiled without them never does).
   const bool textured = LobeTextured<Lobe>::value && m.textured;
@@ -298,7 +298,7 @@ RAYSTREAM_HD inline glm::vec3 escaped_radiance(const SceneView& scene, const glm
 // The albedo a denoiser wants at a camera ray's first hit: the surface's (texture included); for
 // an emitter that does not reflect, its emitted colour scaled to a largest component of 1.
 RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const PathSample& p,
-                                                const SurfaceHit& hit) {
+                                               const SurfaceHit& hit) {
   const MaterialData& m = scene.materials[hit.material];
   if (static_cast<BsdfKind>(m.kind) == BsdfKind::none) {
     const float largest = fmaxf(m.emission.x, fmaxf(m.emission.y, m.emission.z));
@@ -312,7 +312,7 @@ RAYSTREAM_HD inline glm::vec3 first_hit_albedo(const SceneView& scene, const Pat
 // Adds a camera ray's first hit (a path at depth 0 about to be shaded) to the first-hit sums,
 // when the film keeps them.
 RAYSTREAM_HD RAYSTREAM_INLINE void record_first_hit(const FilmView& film, const SceneView& scene,
-                                          const PathSample& p, const SurfaceHit& hit) {
+                                                    const PathSample& p, const SurfaceHit& hit) {
   if (film.first_hits == nullptr || p.depth != 0) return;
   add_first_hit(film, p.pixel, first_hit_albedo(scene, p, hit), hit.normal,
                 glm::length(hit.point - p.origin));

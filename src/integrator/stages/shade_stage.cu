@@ -81,8 +81,8 @@ struct ShadeBody {
     if constexpr (!std::is_same_v<Block, std::nullptr_t>) {
       if (out.fused()) {
         std::size_t slot = 0, shadow_slot = 0;
-        reserve_slots(block, out.backend, goes_on, out.survivors, slot, shadowed,
-                      out.shadow_count, shadow_slot);
+        reserve_slots(block, out.backend, goes_on, out.survivors, slot, shadowed, out.shadow_count,
+                      shadow_slot);
         if (goes_on) out.next.store_path(static_cast<std::uint32_t>(slot), p, k.film.carry);
         if (shadowed) {
           shadow.target = goes_on ? static_cast<std::uint32_t>(slot) : kDeadBit;

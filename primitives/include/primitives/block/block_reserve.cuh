@@ -104,7 +104,8 @@ class BlockReserve {
     __syncthreads();
     const unsigned lower = warp::lanemask_lt();
     for (int s = 0; s < Streams; ++s)
-      index[s] = storage_.warp_base[warp_index].v[s] + static_cast<Counter>(__popc(lanes[s] & lower));
+      index[s] =
+          storage_.warp_base[warp_index].v[s] + static_cast<Counter>(__popc(lanes[s] & lower));
     return storage_.block_total;
   }
 
