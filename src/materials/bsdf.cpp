@@ -86,10 +86,12 @@ MaterialData make_material_data(const Material& material, std::vector<TextureBin
 
 LobeFeatures lobe_features(const MaterialData* materials, std::size_t count) {
   LobeFeatures f;
-  f.mask = 0u;
+  f.mask = f.textured_kinds = 0u;
   f.textured = f.rough = f.alpha = false;
   for (std::size_t k = 0; k < count; ++k) {
-    f.mask |= lobe_bit(static_cast<BsdfKind>(materials[k].kind));
+    const unsigned bit = lobe_bit(static_cast<BsdfKind>(materials[k].kind));
+    f.mask |= bit;
+    if (is_textured(materials[k])) f.textured_kinds |= bit;
     f.textured = f.textured || is_textured(materials[k]);
     f.rough = f.rough || is_rough(materials[k]);
     f.alpha = f.alpha || materials[k].alpha_mode != 0;

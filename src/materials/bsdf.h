@@ -152,10 +152,13 @@ RAYSTREAM_HD inline bool is_rough(const MaterialData& m) {
 struct LobeFeatures {
   unsigned mask = kAllLobes;
   bool textured = true;
+  unsigned textured_kinds = kAllLobes;  // lobe_bit of each kind some textured material has
   bool rough = true;
   bool alpha = true;  // some material cuts its surface by opacity (integrator/path/alpha_test.h)
   // Whether the classic set renders the scene as AnyLobe would (it has no alpha test).
-  RAYSTREAM_HD bool classic() const { return !alpha && ClassicLobes::covers(mask, textured, rough); }
+  RAYSTREAM_HD bool classic() const {
+    return !alpha && ClassicLobes::covers(mask, textured, rough);
+  }
 };
 
 // Whether a lobe's materials may be textured, so that code compiled without textures leaves the
@@ -167,6 +170,14 @@ template <>
 struct LobeTextured<NoLobe> : std::false_type {};
 template <unsigned Mask, bool Textures, bool Rough>
 struct LobeTextured<LobeSet<Mask, Textures, Rough>> : std::bool_constant<Textures> {};
+
+// A lobe type compiled without textures: a material queue's kernel where no material of the
+// lobe reads one (LobeFeatures::textured_kinds) and no light is textured, which leaves out the
+// lookups, the normal map and their registers.
+template <class Lobe>
+struct Untextured : Lobe {};
+template <class Lobe>
+struct LobeTextured<Untextured<Lobe>> : std::false_type {};
 
 RAYSTREAM_HD inline bool is_emissive(const MaterialData& m) {
   return m.emission.x > 0.0f || m.emission.y > 0.0f || m.emission.z > 0.0f;

@@ -267,6 +267,22 @@ class BenchRunner(unittest.TestCase):
         self.assertRegex(proc.stderr, r"^bench meshes: error: [^\n]*no-such-build/raystream: "
                                       r"no such binary[^\n]*\n$")
 
+    def test_profile_groups_launches_by_kernel(self):
+        from raystream_tools.benchmarks.kernel_profile import kernel_name
+        ns = "raystream::(anonymous namespace)::"
+        queue = "void raystream::parallel_for_range_kernel<3, unsigned long long, " + ns
+        self.assertEqual(kernel_name(queue + "ShadeBody<raystream::Untextured<raystream::"
+                                     "Lambertian>>>(const T2 *, T3)"),
+                         "shade Lambertian untextured")
+        self.assertEqual(kernel_name(queue + "ShadeBody<raystream::MetallicRoughness>>"),
+                         "shade MetallicRoughness")
+        self.assertEqual(kernel_name("void raystream::parallel_for_blocks_kernel<1, " + ns +
+                                     "ShadeBody<raystream::LobeSet<15u, false, false>>>"), "shade")
+        self.assertEqual(kernel_name("void raystream::parallel_for_kernel<1, " + ns +
+                                     "IntersectBody<true>>"), "intersect")
+        self.assertEqual(kernel_name("void cub::DeviceRadixSortOnesweepKernel<>"), "sort")
+        self.assertEqual(kernel_name("void something_else()"), "other")
+
     def needs_build(self):
         if not BUILD:
             self.skipTest("no --build")

@@ -205,7 +205,7 @@ BsdfParams conductor_material(float roughness, glm::vec3 color = glm::vec3(1.0f)
 }
 
 BsdfParams dielectric_material(float roughness, float ior = 1.5f,
-                                 glm::vec3 tint = glm::vec3(1.0f)) {
+                               glm::vec3 tint = glm::vec3(1.0f)) {
   BsdfParams m;
   m.kind = static_cast<std::int32_t>(BsdfKind::kDielectric);
   m.albedo = tint;
@@ -384,8 +384,8 @@ struct SampleStats {
   double side_weight_error(int s) const { return mean_error(side_sum[s], side_sq[s], samples); }
 };
 
-SampleStats sample_stats(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& n,
-                         int samples, std::uint32_t stream) {
+SampleStats sample_stats(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& n, int samples,
+                         std::uint32_t stream) {
   SampleStats st;
   Rng rng(stream, 0, 0, 20240611);
   st.samples = samples;
@@ -660,11 +660,11 @@ double bsdf_value(const BsdfParams& m, const glm::vec3& wo, const glm::vec3& wi)
 // carries radiance / eta^2: the scaling cancels for paths that start and end outside.
 TEST(BsdfProperties, Reciprocity) {
   const BsdfParams materials[] = {lambertian_material(glm::vec3(0.7f)),
-                                    conductor_material(0.2f),
-                                    conductor_material(0.5f),
-                                    conductor_material(1.0f),
-                                    dielectric_material(0.3f),
-                                    dielectric_material(0.7f)};
+                                  conductor_material(0.2f),
+                                  conductor_material(0.5f),
+                                  conductor_material(1.0f),
+                                  dielectric_material(0.3f),
+                                  dielectric_material(0.7f)};
   const ShadingFrame frame(kNormal);
   for (const BsdfParams& m : materials) {
     SCOPED_TRACE("kind " + std::to_string(m.kind) + " alpha " + std::to_string(m.alpha));
@@ -1075,6 +1075,41 @@ TEST(Bsdf, MaterialDataFromSceneMaterials) {
     EXPECT_EQ(d.albedo, glass.color);
     EXPECT_EQ(is_specular(params_of(d)), roughness == 0.0f);
   }
+}
+
+// The features the host picks a shade kernel by: each textured material marks its lobe's kind,
+// so a queue of a lobe that none of them has may run the lobe's kernel compiled without textures.
+TEST(Bsdf, LobeFeaturesMarkTheKindsOfTexturedMaterials) {
+  MaterialData textured_diffuse;
+  textured_diffuse.kind = static_cast<std::int32_t>(BsdfKind::kLambertian);
+  textured_diffuse.texture = 0;
+  MaterialData metal;
+  metal.kind = static_cast<std::int32_t>(BsdfKind::kConductor);
+  MaterialData lamp;
+  lamp.kind = static_cast<std::int32_t>(BsdfKind::none);
+  lamp.emission_texture = 1;
+  const MaterialData materials[] = {textured_diffuse, metal, lamp};
+  const LobeFeatures f = lobe_features(materials, 3);
+  EXPECT_EQ(f.mask, lobe_bit(BsdfKind::kLambertian) | lobe_bit(BsdfKind::kConductor) |
+                        lobe_bit(BsdfKind::none));
+  EXPECT_EQ(f.textured_kinds, lobe_bit(BsdfKind::kLambertian) | lobe_bit(BsdfKind::none));
+  EXPECT_TRUE(f.textured);
+  const LobeFeatures plain = lobe_features(&metal, 1);
+  EXPECT_EQ(plain.textured_kinds, 0u);
+  EXPECT_FALSE(plain.textured);
+  // The untextured variant is the lobe (same kind, same functions) without texture reads.
+  static_assert(LobeTextured<Conductor>::value && !LobeTextured<Untextured<Conductor>>::value);
+  static_assert(Untextured<Conductor>::kKind == BsdfKind::kConductor);
+  BsdfParams p;
+  p.kind = metal.kind;
+  p.alpha = 0.3f;
+  const glm::vec3 wo = glm::normalize(glm::vec3(0.3f, -0.2f, 0.9f));
+  const BsdfSample a = sample_bsdf<Conductor>(p, wo, glm::vec3(0, 0, 1), 0.4f, 0.3f, 0.7f);
+  const BsdfSample b =
+      sample_bsdf<Untextured<Conductor>>(p, wo, glm::vec3(0, 0, 1), 0.4f, 0.3f, 0.7f);
+  EXPECT_EQ(a.wi, b.wi);
+  EXPECT_EQ(a.weight, b.weight);
+  EXPECT_GT(a.pdf, 0.0f);
 }
 
 // ---- Russian roulette --------------------------------------------------------------------------

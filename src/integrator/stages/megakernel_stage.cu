@@ -76,17 +76,21 @@ void trace_megakernel(const Executor& ex, const StageContext& k, std::uint32_t p
   StageContext registers = k;
   registers.film.carry = true;
   const SceneView& scene = k.scene;
-  // The smallest specialization that covers the scene: its lobes, textures, NEE.
-  const auto launch = [&](auto lobes, auto nee) {
-    parallel_for(ex, "megakernel", pixels,
-                 MegakernelBody<decltype(lobes), decltype(nee)::value>{registers, sample,
-                                                                        first_pixel});
+  // The smallest specialization that covers the scene: its lobes, textures, NEE. The classic
+  // set without NEE is compiled for four blocks an SM (at most 64 registers, which ptxas meets
+  // without spilling on sm_90; uncapped it takes 68 and three fit).
+  const auto launch = [&](auto lobes, auto nee, auto min_blocks) {
+    parallel_for<decltype(min_blocks)::value>(
+        ex, "megakernel", pixels,
+        MegakernelBody<decltype(lobes), decltype(nee)::value>{registers, sample, first_pixel});
   };
+  using One = std::integral_constant<int, 1>;
   const bool classic = scene.lobes.classic();
-  if (classic && scene.nee) launch(ClassicLobes{}, std::true_type{});
-  if (classic && !scene.nee) launch(ClassicLobes{}, std::false_type{});
-  if (!classic && scene.nee) launch(AnyLobe{}, std::true_type{});
-  if (!classic && !scene.nee) launch(AnyLobe{}, std::false_type{});
+  if (classic && scene.nee) launch(ClassicLobes{}, std::true_type{}, One{});
+  if (classic && !scene.nee)
+    launch(ClassicLobes{}, std::false_type{}, std::integral_constant<int, 4>{});
+  if (!classic && scene.nee) launch(AnyLobe{}, std::true_type{}, One{});
+  if (!classic && !scene.nee) launch(AnyLobe{}, std::false_type{}, One{});
 }
 
 // The megakernel compiled for the scene: "classic" or "any", with or without NEE.

@@ -104,6 +104,14 @@ struct ShadeBody {
   }
 };
 
+// Blocks of kStageThreads an SM that a lobe's untextured queue kernel is compiled for: three
+// (at most 80 registers, against two at the 87 they take uncapped) for the lobes that ptxas fits
+// in 80 without spilling (sm_90); the others spill there (Plastic 16 bytes, Dielectric and
+// MetallicRoughness about 100), so they keep the compiler's own count.
+constexpr int queue_min_blocks(BsdfKind kind) {
+  return kind == BsdfKind::kLambertian || kind == BsdfKind::kConductor ? 3 : 1;
+}
+
 }  // namespace
 
 void shade_paths(const Executor& ex, const StageContext& k, const PathState& paths,
@@ -127,14 +135,29 @@ void shade_queues(const Executor& ex, const StageContext& k, const PathState& pa
                   unsigned long long* queue_paths, const ShadeTarget& out) {
   // Every slot of a queue holds a path that intersect left alive: no bound to check. Kinds the
   // scene has no material of have empty queues: no launch.
+  // A lobe none of whose materials reads a texture (nor any light: a light sample reads its
+  // emission texture) is shaded by its kernel compiled without textures.
   const LiveBound all{nullptr, n};
   for_each_lobe([&](auto lobe) {
     using Lobe = decltype(lobe);
     const int kind = static_cast<int>(Lobe::kKind);
-    if ((k.scene.lobes.mask & lobe_bit(Lobe::kKind)) == 0u && kind != 0) return;
-    parallel_for_range(
-        ex, "shade queue", n, queue_offsets + kind,
-        ShadeBody<Lobe>{k, paths, ids, all, out, queue_offsets + kind, queue_paths + kind});
+    const unsigned bit = lobe_bit(Lobe::kKind);
+    if ((k.scene.lobes.mask & bit) == 0u && kind != 0) return;
+    const auto launch = [&](auto body, auto min_blocks) {
+      parallel_for_range<decltype(min_blocks)::value>(ex, "shade queue", n, queue_offsets + kind,
+                                                      body);
+    };
+    const bool textured = (k.scene.lobes.textured_kinds & bit) != 0u || k.scene.lights.textured;
+    if constexpr (LobeTextured<Lobe>::value) {
+      if (!textured) {
+        launch(ShadeBody<Untextured<Lobe>>{k, paths, ids, all, out, queue_offsets + kind,
+                                           queue_paths + kind},
+               std::integral_constant<int, queue_min_blocks(Lobe::kKind)>{});
+        return;
+      }
+    }
+    launch(ShadeBody<Lobe>{k, paths, ids, all, out, queue_offsets + kind, queue_paths + kind},
+           std::integral_constant<int, 1>{});
   });
 }
 
