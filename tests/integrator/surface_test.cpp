@@ -129,6 +129,38 @@ SurfaceHit flat_hit() {
 
 const glm::vec4 kTangent(1.0f, 0.0f, 0.0f, 1.0f);
 
+// A camera ray's level of detail: its sample's cone (kSampleConeFraction of the pixel's angle)
+// at the hit's distance, widened by the incidence, in the triangle's uv units; bounces read the
+// finest level.
+TEST(TextureLevelOfDetail, TheSampleConeAtTheHit) {
+  SceneView scene;
+  scene.camera.half_height = 0.5f;  // a pixel of 1/100 radian at 100 rows
+  scene.camera.height = 100;
+  PathSample p;
+  p.direction = glm::vec3(0.0f, 0.0f, -1.0f);
+  SurfaceHit hit;
+  hit.uv = glm::vec2(0.25f, 0.75f);
+  hit.geometric_normal = glm::vec3(0.0f, 0.0f, 1.0f);
+  hit.distance = 8.0f;
+  TextureDetails details;
+  details.uv1 = glm::vec2(0.5f, 0.5f);
+  details.texel_ratio = -1.0f;  // uv area a quarter of the world area
+  TexCoords tc = tex_coords(scene, p, hit, details);
+  EXPECT_EQ(tc.uv0, hit.uv);
+  EXPECT_EQ(tc.uv1, details.uv1);
+  // Width 8 x 0.01 x 1/8 = 0.01 world units: log2(0.01) - 1.
+  EXPECT_NEAR(tc.lod, std::log2(8.0f * 0.01f * kSampleConeFraction) - 1.0f, 1e-5f);
+  // At 60 degrees of incidence the footprint doubles: one level coarser.
+  p.direction = glm::vec3(std::sqrt(3.0f) / 2.0f, 0.0f, -0.5f);
+  EXPECT_NEAR(tex_coords(scene, p, hit, details).lod, tc.lod + 1.0f, 1e-5f);
+  // After a bounce, and on a surface without a uv ratio (objects): the finest level.
+  p.depth = 1;
+  EXPECT_LT(tex_coords(scene, p, hit, details).lod, -50.0f);
+  p.depth = 0;
+  details.texel_ratio = 0.0f;
+  EXPECT_LT(tex_coords(scene, p, hit, details).lod, -50.0f);
+}
+
 TEST(NormalMaps, TheMapIsReadInTheTangentFrame) {
   const SurfaceHit h = flat_hit();
   const glm::vec3 wo = glm::normalize(glm::vec3(0.0f, 0.2f, 1.0f));
