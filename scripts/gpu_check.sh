@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build everything, then run the chosen steps and keep their logs.
 #   scripts/gpu_check.sh RESULTS_DIR [build] [test] [sanitize] [sanitize-render] [bench] [render]
-#                        [compare] [meshes] [bvh] [utf8] [wavefront] [bytes] [encoding]
-# compare, meshes, bvh, wavefront and bytes are benchmarks of scripts/bench.py (backends, meshes,
-# bvh, wavefront, bytes). wavefront and bytes (the lean wavefront's samples/s and DRAM bytes per
-# segment) take the build folders of other trees to compare with from BASELINES ("LABEL=DIR ...",
-# each with a raystream).
+#                        [compare] [meshes] [bvh] [utf8] [wavefront] [bytes] [profile] [encoding]
+# compare, meshes, bvh, wavefront, bytes and profile are benchmarks of scripts/bench.py (backends,
+# meshes, bvh, wavefront, bytes, profile). wavefront and profile (samples/s; Nsight Compute per
+# kernel, the cases from PROFILE_CASES) take the build folders of other trees to compare with from
+# BASELINES ("LABEL=DIR ...", each with a raystream).
 # Dependencies outside the system prefix: export CMAKE_PREFIX_PATH=/path/to/usr first.
 # Each step writes RESULTS_DIR/<step>.log; a summary is printed last.
 set -uo pipefail
@@ -192,6 +192,19 @@ if has bytes; then
   python3 scripts/bench.py bytes --build build-gpu --out "$results" --label this \
     >"$results/bytes.log" 2>&1
   note "bytes: rc=$?"
+fi
+
+if has profile; then
+  # Nsight Compute per kernel (bench.py profile), one case a run so that each prints as it ends.
+  baselines=()
+  for b in ${BASELINES:-}; do baselines+=(--baseline "$b"); done
+  for c in ${PROFILE_CASES:-smallpt:stream:path:1024x768 cornell:stream:bsdf:1920x1080 \
+           cornell:megakernel:bsdf:1920x1080 material_spheres:stream:path:1280x540}; do
+    mkdir -p "$results/profile/${c//:/_}"
+    python3 scripts/bench.py profile --build build-gpu --cases "$c" "${baselines[@]}" \
+      --out "$results/profile/${c//:/_}" >>"$results/profile.log" 2>&1
+    note "profile $c: rc=$?"
+  done
 fi
 
 if has encoding; then
