@@ -21,14 +21,13 @@ at 1 spp, and the table is printed at the end.
 import csv
 import io
 import json
-import re
 import subprocess
 import tempfile
 from pathlib import Path
 
 from .. import runs, tables
 from ..runs import ToolError
-from . import common
+from . import common, segment_bytes
 
 SUMMARY = "time, DRAM, SM, occupancy, registers, threads/warp per kernel (Nsight Compute)"
 TAKES_RAYSTREAM_OPTIONS = True
@@ -40,16 +39,8 @@ METRICS = {
     "launch__registers_per_thread": "registers",
     "smsp__thread_inst_executed_per_inst_executed.ratio": "threads_per_warp",
 }
-# Kernels by the functor the launch runs (parallel_for's body), and the primitives'.
-STAGES = [
-    ("intersect", re.compile(r"IntersectBody")),
-    ("shade", re.compile(r"ShadeBody")),
-    ("shadow", re.compile(r"ShadowBody")),
-    ("refill", re.compile(r"StartBody|RefillBody|AdvanceBody")),
-    ("sort", re.compile(r"onesweep|radix|multisplit|histogram", re.I)),
-    ("compact", re.compile(r"select|compact|scan|lookback", re.I)),
-    ("megakernel", re.compile(r"MegakernelBody")),
-]
+# The stages are those of the byte budget (kernels by the functor the launch runs).
+STAGES = segment_bytes.FAMILIES
 LOBES = ["MetallicRoughness", "Lambertian", "Conductor", "Dielectric", "Plastic", "NoLobe"]
 DEFAULT_CASES = ["smallpt:stream:path:1024x768", "smallpt:stream:bsdf:1024x768",
                  "cornell:stream:bsdf:1920x1080", "cornell:megakernel:bsdf:1920x1080",
