@@ -18,12 +18,6 @@ run's; the shares and the per-kernel figures are what the table is for. ncu repl
 a case takes 5 s (a megakernel) to 2 minutes (smallpt's stream at depth 64) per binary on an H200
 at 1 spp, and the table is printed at the end.
 """
-import csv
-import io
-import json
-import subprocess
-import tempfile
-from pathlib import Path
 
 from .. import runs, tables
 from ..runs import ToolError
@@ -73,26 +67,11 @@ def kernel_name(name):
 
 def profile_case(args, binary, scene, schedule, integrator, resolution):
     """({kernel: {figure: value}}, device) of one render under ncu."""
-    with tempfile.TemporaryDirectory() as tmp:
-        stats_path = Path(tmp) / "stats.json"
-        command = [str(binary), str(runs.scene_path(scene)), "--device", "gpu", "--schedule",
-                   schedule, "--integrator", integrator, "--resolution", resolution, "--spp",
-                   str(args.spp), "--quiet", "--stage-timing", "off", "--output",
-                   str(Path(tmp) / "image.hdr"), "--stats", str(stats_path)]
-        ncu = [args.ncu, "--csv", "--print-units", "base", "--metrics",
-               ",".join(METRICS)] + command + args.raystream_options
-        try:
-            done = subprocess.run(ncu, capture_output=True, text=True)
-        except OSError as e:
-            raise ToolError(f"{args.ncu}: cannot run it ({e.strerror})", code=2)
-        if done.returncode != 0:
-            print(done.stdout[-4000:] + done.stderr[-4000:])
-            raise ToolError(f"ncu failed on {scene} {schedule} {integrator} ({binary})")
-        with open(stats_path) as f:
-            device = json.load(f).get("device", "")
-    text = done.stdout[done.stdout.find('"ID"'):]
+    rows, stats = segment_bytes.render_under_ncu(args, binary, scene, schedule, integrator,
+                                                 resolution, METRICS)
+    device = stats.get("device", "")
     launches = {}  # launch id: (kernel, {figure: value})
-    for row in csv.DictReader(io.StringIO(text)):
+    for row in rows:
         figure = METRICS.get(row.get("Metric Name"))
         if figure is None:
             continue

@@ -62,29 +62,38 @@ def family(kernel):
     return "other"
 
 
-def run_case(args, raystream, scene, schedule, integrator):
-    """({kernel family: DRAM bytes}, stats) of one render under ncu."""
+def render_under_ncu(args, binary, scene, schedule, integrator, resolution, metrics):
+    """(ncu's CSV rows, one per launch and metric, the render's stats) of one render of `scene`
+    under `args.ncu` with `metrics`; `bench.py profile` reads it too."""
     with tempfile.TemporaryDirectory() as tmp:
         stats_path = Path(tmp) / "stats.json"
-        command = [str(raystream), str(runs.scene_path(scene)), "--device", "gpu", "--schedule",
-                   schedule, "--integrator", integrator, "--resolution", args.resolution,
-                   "--spp", str(args.spp), "--quiet", "--stage-timing", "off", "--output",
+        command = [str(binary), str(runs.scene_path(scene)), "--device", "gpu", "--schedule",
+                   schedule, "--integrator", integrator, "--resolution", resolution, "--spp",
+                   str(args.spp), "--quiet", "--stage-timing", "off", "--output",
                    str(Path(tmp) / "image.hdr"), "--stats", str(stats_path)]
         ncu = [args.ncu, "--csv", "--print-units", "base", "--metrics",
-               "dram__bytes_read.sum,dram__bytes_write.sum"] + command + args.raystream_options
+               ",".join(metrics)] + command + args.raystream_options
         try:
             done = subprocess.run(ncu, capture_output=True, text=True)
         except OSError as e:
             raise ToolError(f"{args.ncu}: cannot run it ({e.strerror})", code=2)
         if done.returncode != 0:
             print(done.stdout[-4000:] + done.stderr[-4000:])
-            raise ToolError(f"ncu failed on {scene} {schedule} {integrator}")
+            raise ToolError(f"ncu failed on {scene} {schedule} {integrator} ({binary})")
         with open(stats_path) as f:
             stats = json.load(f)
     text = done.stdout[done.stdout.find('"ID"'):]
+    return list(csv.DictReader(io.StringIO(text))), stats
+
+
+def run_case(args, raystream, scene, schedule, integrator):
+    """({kernel family: DRAM bytes}, stats) of one render under ncu."""
+    metrics = ("dram__bytes_read.sum", "dram__bytes_write.sum")
+    rows, stats = render_under_ncu(args, raystream, scene, schedule, integrator,
+                                   args.resolution, metrics)
     per_family = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        if row.get("Metric Name") not in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
+    for row in rows:
+        if row.get("Metric Name") not in metrics:
             continue
         value = float(row["Metric Value"].replace(",", ""))
         name = family(row["Kernel Name"])
