@@ -126,8 +126,8 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
       Buffer<float>(ex, "environment CDFs (columns)", environment.conditional_cdf.size(), tally);
   textures_ = Buffer<TextureView>(ex, "texture views", scene.textures.size(), tally);
   binding_buffer_ = Buffer<TextureBinding>(ex, "texture bindings", bindings_.size(), tally);
-  details_ = Buffer<TriangleDetail>(ex, "triangle tangents and uvs", acceleration_.details.size(),
-                                    tally);
+  details_ =
+      Buffer<TriangleDetail>(ex, "triangle tangents and uvs", acceleration_.details.size(), tally);
   light_buffer_ = Buffer<Light>(ex, "lights", lights_.lights.size(), tally);
   light_cdf_ = Buffer<float>(ex, "light CDF", lights_.cdf.size(), tally);
 #define RAYSTREAM_LIGHT_BUFFER(type, kind, array) \
@@ -140,24 +140,35 @@ void SceneUpload::upload_scene_data(const Executor& ex, const Scene& scene,
   upload(ex, environment_marginal_, environment.marginal_cdf);
   upload(ex, environment_conditional_, environment.conditional_cdf);
   upload(ex, light_buffer_, lights_.lights);
+  upload_textures(ex, tally);
   upload(ex, binding_buffer_, bindings_);
   upload(ex, details_, acceleration_.details);
 #define RAYSTREAM_LIGHT_UPLOAD(type, kind, array) upload(ex, kind##_lights_, lights_.array);
   RAYSTREAM_LIGHTS(RAYSTREAM_LIGHT_UPLOAD)
 #undef RAYSTREAM_LIGHT_UPLOAD
+  upload(ex, light_cdf_, lights_.cdf);
+}
+
+// The textures: on the GPU in texture hardware (the bindings get their objects), on the CPU
+// executor its heap; the views say each texture's size and levels.
+void SceneUpload::upload_textures(const Executor& ex, MemoryTally* tally) {
   std::vector<TextureView> views;
   texture_stats_ = TextureStats{};
+  if (ex.gpu()) texture_arrays_ = TextureArrays(storages_, bindings_, tally);
   for (const TextureStorage& t : storages_) {
-    texels_.emplace_back(ex, "texture texels", t.bytes(), tally);
-    copy_from_host(ex, texels_.back().data(), t.data(), t.bytes());
-    views.push_back(t.view(texels_.back().data()));
+    if (ex.gpu()) {
+      views.push_back(t.view(nullptr));
+    } else {
+      texels_.emplace_back(ex, "texture texels", t.bytes(), tally);
+      copy_from_host(ex, texels_.back().data(), t.data(), t.bytes());
+      views.push_back(t.view(texels_.back().data()));
+    }
     ++texture_stats_.images;
     texture_stats_.texels += std::uint64_t(t.width) * std::uint64_t(t.height);
     texture_stats_.bytes += t.bytes();
   }
   storages_ = std::vector<TextureStorage>();  // the executor's copies are read from now on
   upload(ex, textures_, views);
-  upload(ex, light_cdf_, lights_.cdf);
 }
 
 // The SAH build's triangles (in its leaf order) and tree.

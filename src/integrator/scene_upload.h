@@ -15,6 +15,7 @@
 #include "geometry/scene_acceleration.h"
 #include "integrator/api/render.h"
 #include "integrator/path/path_state.h"
+#include "integrator/texture_arrays.h"
 #include "lights/light_table.h"
 #include "materials/texture_storage.h"
 #include "scene/scene.h"
@@ -53,6 +54,7 @@ class SceneUpload {
                        SceneBvh bvh);
   void upload_scene_data(const Executor& ex, const Scene& scene,
                          const std::vector<MaterialData>& materials, MemoryTally* tally);
+  void upload_textures(const Executor& ex, MemoryTally* tally);
   void upload_sah_tree(const Executor& ex, MemoryTally* tally);
   void record_sah_stats();
   void upload_with_lbvh(const Executor& ex, const PathPrimitives& primitives, MemoryTally* tally);
@@ -69,7 +71,8 @@ class SceneUpload {
   Buffer<float> environment_marginal_;
   Buffer<float> environment_conditional_;
   std::vector<TextureStorage> storages_;       // on the host until uploaded
-  std::vector<Buffer<unsigned char>> texels_;  // one per texture: every level
+  std::vector<Buffer<unsigned char>> texels_;  // CPU executor: one per texture, every level
+  TextureArrays texture_arrays_;               // GPU
   TextureStats texture_stats_;
   Buffer<TextureView> textures_;
   std::vector<TextureBinding> bindings_;

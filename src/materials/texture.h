@@ -1,7 +1,8 @@
 // Image textures as the shading code reads them: a view of an image's texels, a binding (which
 // image, which channel, which texture coordinates, the sampler's wrap modes and filter, the uv
-// transform, colour or data) and the lookup. Host and device: the CPU executor and the GPU read
-// the same texels through the same code. The texels are loaded and decoded on the host
+// transform, colour or data) and the lookup. The CPU executor filters the texels in software; the
+// GPU reads the same levels through texture objects whose hardware filters them the same way
+// (integrator/texture_arrays.h). The texels are loaded and decoded on the host
 // (scene/texture_image.h).
 #pragma once
 
@@ -37,7 +38,9 @@ struct TextureBinding {
   std::int32_t wrap_u = 0, wrap_v = 0;  // TextureWrap: 0 repeat, 1 clamp, 2 mirror
   std::int32_t nearest = 0;             // 1: the nearest texel, 0: bilinear
   std::int32_t srgb = 1;                // 1: a colour (the texels as decoded); 0: data
-  std::int32_t pad = 0;
+  // GPU: the texture object that reads this binding (its sampler state the fields above;
+  // integrator/texture_arrays.h). 0 on the CPU executor, which filters in software.
+  std::uint64_t object = 0;
   // uv' = (m[0] u + m[1] v + m[2], m[3] u + m[4] v + m[5]): KHR_texture_transform.
   float m[6] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
 };
@@ -115,6 +118,29 @@ RAYSTREAM_HD inline glm::vec4 sample_level(const TextureView& t, const TextureBi
   return (1.0f - ay) * top + ay * bottom;
 }
 
+#if defined(__CUDA_ARCH__)
+// sample_texture on the GPU: the binding's texture object, which filters as sample_texture does
+// (bilinear in a level, linear between two, a colour decoded before it is filtered, wrapped as the
+// binding says) in texture hardware, whose weights have 8 fractional bits: within 1/512 of the
+// span of the texels it blends from the software filter. The texture's row 0 is at t = 0.
+__device__ inline glm::vec4 sample_texture_object(const TextureView& t, const TextureBinding& b,
+                                                  glm::vec2 uv, float lod) {
+  const float kLargest = 3.402823466e38f;
+  float level = 0.0f;
+  if (!(fabsf(uv.x) <= kLargest) || !(fabsf(uv.y) <= kLargest)) {
+    uv = glm::vec2(0.5f / static_cast<float>(t.width), 1.0f - 0.5f / static_cast<float>(t.height));
+  } else {
+    if (b.wrap_u == 0) uv.x -= floorf(uv.x);
+    if (b.wrap_v == 0) uv.y -= floorf(uv.y);
+    const int side = t.width > t.height ? t.width : t.height;
+    level = lod + log2f(static_cast<float>(side));
+    level = level > 0.0f ? level : 0.0f;  // also NaN; the object clamps at its coarsest level
+  }
+  const float4 c = tex2DLod<float4>(b.object, uv.x, 1.0f - uv.y, level);
+  return glm::vec4(c.x, c.y, c.z, c.w);
+}
+#endif
+
 // The texture's RGBA at (u, v) (already through binding_uv), wrapped as the binding says. v = 0
 // is the BOTTOM of the image (the OBJ convention): row = (1 - v) * height; texel (x, y) of level
 // 0 has its centre at u = (x + 0.5) / width, v = 1 - (y + 0.5) / height. `lod` is log2 of the
@@ -123,6 +149,9 @@ RAYSTREAM_HD inline glm::vec4 sample_level(const TextureView& t, const TextureBi
 // nearest level for a NEAREST sampler). A non-finite u or v gives level 0's texel (0, 0).
 RAYSTREAM_HD inline glm::vec4 sample_texture(const TextureView& t, const TextureBinding& b,
                                              glm::vec2 uv, float lod) {
+#if defined(__CUDA_ARCH__)
+  if (b.object != 0) return sample_texture_object(t, b, uv, lod);
+#endif
   if (t.texels == nullptr || t.width <= 0 || t.height <= 0) return glm::vec4(1.0f);
   const float kLargest = 3.402823466e38f;
   if (!(fabsf(uv.x) <= kLargest) || !(fabsf(uv.y) <= kLargest)) return texel_at(t, b, 0, 0, 0);
