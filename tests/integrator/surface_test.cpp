@@ -129,9 +129,10 @@ SurfaceHit flat_hit() {
 
 const glm::vec4 kTangent(1.0f, 0.0f, 0.0f, 1.0f);
 
-// A camera ray's level of detail: its pixel's cone at the hit's distance, widened by the
-// incidence, in the triangle's uv units; bounces read the finest level.
-TEST(TextureLevelOfDetail, ThePixelConeAtTheHit) {
+// A camera ray's level of detail: its sample's cone (kSampleConeFraction of the pixel's angle)
+// at the hit's distance, widened by the incidence, in the triangle's uv units; bounces read the
+// finest level.
+TEST(TextureLevelOfDetail, TheSampleConeAtTheHit) {
   SceneView scene;
   scene.camera.half_height = 0.5f;  // a pixel of 1/100 radian at 100 rows
   scene.camera.height = 100;
@@ -147,8 +148,8 @@ TEST(TextureLevelOfDetail, ThePixelConeAtTheHit) {
   TexCoords tc = tex_coords(scene, p, hit, details);
   EXPECT_EQ(tc.uv0, hit.uv);
   EXPECT_EQ(tc.uv1, details.uv1);
-  // Width 8 x 0.01 = 0.08 world units: log2(0.08) - 1.
-  EXPECT_NEAR(tc.lod, std::log2(8.0f * 0.01f) - 1.0f, 1e-5f);
+  // Width 8 x 0.01 x 1/8 = 0.01 world units: log2(0.01) - 1.
+  EXPECT_NEAR(tc.lod, std::log2(8.0f * 0.01f * kSampleConeFraction) - 1.0f, 1e-5f);
   // At 60 degrees of incidence the footprint doubles: one level coarser.
   p.direction = glm::vec3(std::sqrt(3.0f) / 2.0f, 0.0f, -0.5f);
   EXPECT_NEAR(tex_coords(scene, p, hit, details).lod, tc.lod + 1.0f, 1e-5f);

@@ -100,9 +100,19 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
   return p + ray_offset(p) * (glm::dot(w, n) > 0.0f ? n : -n);
 }
 
+// The angle of a camera sample's ray cone as a fraction of its pixel's. The samples of a pixel
+// already average the shading over the pixel, so a sample filters its textures over a cone of a
+// fraction of it: pbrt-v4 scales its camera ray differentials by max(1/8, 1/sqrt(spp)), 1/8 from
+// 64 samples a pixel on; the fraction here is that floor for every render (a render of few
+// samples sees more texture noise, which its samples average away). Filtering over the whole
+// pixel, a normal or roughness map averaged over a coarse mip level changes what the surface
+// reflects: the textured helmet then differed from Cycles (full-resolution textures) by 5-6%
+// in two of 64 regions, against under 3% at this fraction (renders/materials/RESULTS.md).
+inline constexpr float kSampleConeFraction = 0.125f;
+
 // Where the hit reads its textures: both sets of coordinates, and the level of detail of a ray
 // cone from the camera (Akenine-Moller et al. 2019): the cone's width at the hit (distance x the
-// pixel's angle), over the cosine of the incidence, in uv units (the triangle's uv-to-world
+// sample's angle), over the cosine of the incidence, in uv units (the triangle's uv-to-world
 // ratio). Camera rays only: a bounce's footprint is not tracked, so later hits read the finest
 // level.
 RAYSTREAM_HD inline TexCoords tex_coords(const SceneView& scene, const PathSample& p,
@@ -112,7 +122,8 @@ RAYSTREAM_HD inline TexCoords tex_coords(const SceneView& scene, const PathSampl
   tc.uv1 = details.uv1;
   tc.lod = -100.0f;
   if (p.depth == 0 && details.texel_ratio != 0.0f) {
-    const float spread = 2.0f * scene.camera.half_height / static_cast<float>(scene.camera.height);
+    const float spread = kSampleConeFraction * 2.0f * scene.camera.half_height /
+                         static_cast<float>(scene.camera.height);
     const float cosine = fabsf(glm::dot(p.direction, hit.geometric_normal));
     const float width = hit.distance * spread / fmaxf(cosine, 1.0e-3f);
     if (width > 0.0f) tc.lod = log2f(width) + details.texel_ratio;
