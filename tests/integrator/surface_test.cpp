@@ -130,8 +130,8 @@ SurfaceHit flat_hit() {
 const glm::vec4 kTangent(1.0f, 0.0f, 0.0f, 1.0f);
 
 // A camera ray's level of detail: its sample's cone (kSampleConeFraction of the pixel's angle)
-// at the hit's distance, widened by the incidence, in the triangle's uv units; bounces read the
-// finest level.
+// at the hit's distance, widened by the incidence, in the triangle's uv units; a bounce's: the
+// camera's cone at the hit.
 TEST(TextureLevelOfDetail, TheSampleConeAtTheHit) {
   SceneView scene;
   scene.camera.half_height = 0.5f;  // a pixel of 1/100 radian at 100 rows
@@ -153,9 +153,15 @@ TEST(TextureLevelOfDetail, TheSampleConeAtTheHit) {
   // At 60 degrees of incidence the footprint doubles: one level coarser.
   p.direction = glm::vec3(std::sqrt(3.0f) / 2.0f, 0.0f, -0.5f);
   EXPECT_NEAR(tex_coords(scene, p, hit, details).lod, tc.lod + 1.0f, 1e-5f);
-  // After a bounce, and on a surface without a uv ratio (objects): the finest level.
+  // After a bounce: the camera's cone at the hit's distance from the eye (2 here, not the 8 the
+  // bounce ray travelled), over the cosine of the bounce's own incidence.
   p.depth = 1;
-  EXPECT_LT(tex_coords(scene, p, hit, details).lod, -50.0f);
+  scene.camera.eye = glm::vec3(0.0f, 0.0f, 2.0f);
+  hit.point = glm::vec3(0.0f);
+  EXPECT_NEAR(tex_coords(scene, p, hit, details).lod, tc.lod + 1.0f - 2.0f, 1e-5f);
+  p.direction = glm::vec3(0.0f, 0.0f, -1.0f);
+  EXPECT_NEAR(tex_coords(scene, p, hit, details).lod, tc.lod - 2.0f, 1e-5f);
+  // On a surface without a uv ratio (objects): the finest level.
   p.depth = 0;
   details.texel_ratio = 0.0f;
   EXPECT_LT(tex_coords(scene, p, hit, details).lod, -50.0f);

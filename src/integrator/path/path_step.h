@@ -111,21 +111,25 @@ RAYSTREAM_HD inline glm::vec3 offset_origin(const glm::vec3& p, const glm::vec3&
 inline constexpr float kSampleConeFraction = 0.125f;
 
 // Where the hit reads its textures: both sets of coordinates, and the level of detail of a ray
-// cone from the camera (Akenine-Moller et al. 2019): the cone's width at the hit (distance x the
-// sample's angle), over the cosine of the incidence, in uv units (the triangle's uv-to-world
-// ratio). Camera rays only: a bounce's footprint is not tracked, so later hits read the finest
-// level.
+// cone (Akenine-Moller et al. 2019): the cone's width at the hit, over the cosine of the
+// incidence, in uv units (the triangle's uv-to-world ratio). A camera ray's cone is its sample's
+// (distance x the sample's angle). A later hit's is approximated by the camera's at the hit's
+// distance from the eye (pbrt-v4 approximates a bounce's footprint by the camera's at the point):
+// no more than the width of the path's true cone, which spans at least that distance and widens
+// at every curved or rough bounce, so a bounce never reads a coarser level than its footprint's
+// (and the path carries no cone of its own).
 RAYSTREAM_HD inline TexCoords tex_coords(const SceneView& scene, const PathSample& p,
                                          const SurfaceHit& hit, const TextureDetails& details) {
   TexCoords tc;
   tc.uv0 = hit.uv;
   tc.uv1 = details.uv1;
   tc.lod = -100.0f;
-  if (p.depth == 0 && details.texel_ratio != 0.0f) {
+  if (details.texel_ratio != 0.0f) {
     const float spread = kSampleConeFraction * 2.0f * scene.camera.half_height /
                          static_cast<float>(scene.camera.height);
+    const float distance = p.depth == 0 ? hit.distance : glm::length(hit.point - scene.camera.eye);
     const float cosine = fabsf(glm::dot(p.direction, hit.geometric_normal));
-    const float width = hit.distance * spread / fmaxf(cosine, 1.0e-3f);
+    const float width = distance * spread / fmaxf(cosine, 1.0e-3f);
     if (width > 0.0f) tc.lod = log2f(width) + details.texel_ratio;
   }
   return tc;
