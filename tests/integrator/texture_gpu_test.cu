@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
@@ -150,6 +151,34 @@ TEST(TextureHardware, EightBitColourAndDataMatchTheSoftwareFilter) {
 
 TEST(TextureHardware, FloatTexelsMatchTheSoftwareFilter) {
   expect_hardware_matches_software(random_image(9, 13, true, 3), true);
+}
+
+// The device memory a 2048 x 2048 8-bit texture takes with its mips, as the GPU's free memory
+// falls (the driver's layout of the levels included): at most 5.4 bytes a texel, as the report's
+// textures.bytes counts them (4/3 of 4 bytes).
+TEST(TextureHardware, ADeviceTextureTakesAtMostItsCountedBytes) {
+  const int side = 2048;
+  TextureImage image;
+  image.path = "grey.png";
+  image.width = image.height = side;
+  image.texels.assign(std::size_t(side) * side,
+                      glm::vec4(srgb_to_linear(128.0f / 255.0f), 0.0f, 1.0f, 1.0f));
+  const TextureStorage storage = make_texture_storage(image, true);
+  ASSERT_EQ(storage.format, 0);
+  std::vector<TextureBinding> bindings(1);
+  bindings[0].texture = 0;
+  ASSERT_EQ(cudaFree(nullptr), cudaSuccess);  // the context exists before the first measurement
+  std::size_t before = 0, after = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&before, &total), cudaSuccess);
+  const TextureArrays arrays(std::vector<TextureStorage>{storage}, bindings, nullptr);
+  ASSERT_EQ(cudaMemGetInfo(&after, &total), cudaSuccess);
+  const double texels = double(side) * side;
+  const double taken = double(before) - double(after);
+  std::printf(
+      "a %d x %d texture with mips: %.0f bytes of device memory, %.3f a texel (counted %.3f)\n",
+      side, side, taken, taken / texels, double(storage.bytes()) / texels);
+  EXPECT_LE(double(storage.bytes()) / texels, 5.4);
+  EXPECT_LE(taken, 5.4 * texels + double(2 << 20));  // the allocation granularity: 2 MiB
 }
 
 TEST(TextureHardware, AnEmptyTextureHasNoObjectAndReadsWhite) {
