@@ -7,11 +7,12 @@ For each case (scene, schedule, integrator, resolution) and each binary (this bu
 then each baseline's) it renders once under `ncu` and reads, for every kernel launch of the
 render loop: its duration, DRAM and SM throughput (% of peak), achieved occupancy (% of the
 warps an SM can hold), registers per thread and active threads per executed instruction (32: no
-divergence). Launches are grouped by kernel (the stage and, for a material queue's shade kernel,
+divergence), and warp instructions executed (millions: what the kernel did, whatever its
+stalls). Launches are grouped by kernel (the stage and, for a material queue's shade kernel,
 its lobe); each group's time is its launches' sum, its other figures their averages weighted by
 duration. A group under 1% of the render's time is left out of the table. Writes
 DIR/profile.csv (case, tree, kernel, time_share, time_ms, dram_pct, sm_pct, occupancy_pct,
-registers, threads_per_warp, launches, device) and prints a table.
+registers, threads_per_warp, minstructions, launches, device) and prints a table.
 
 Under ncu every launch runs alone with its caches flushed, so absolute times are above a normal
 run's; the shares and the per-kernel figures are what the table is for. ncu replays every launch:
@@ -32,7 +33,10 @@ METRICS = {
     "sm__warps_active.avg.pct_of_peak_sustained_active": "occupancy_pct",
     "launch__registers_per_thread": "registers",
     "smsp__thread_inst_executed_per_inst_executed.ratio": "threads_per_warp",
+    "smsp__inst_executed.sum": "instructions",
 }
+# Figures that add up over a kernel's launches; the others are averaged, weighted by duration.
+SUMMED = ("time_ns", "instructions")
 # The stages are those of the byte budget (kernels by the functor the launch runs).
 STAGES = segment_bytes.FAMILIES
 LOBES = ["MetallicRoughness", "Lambertian", "Conductor", "Dielectric", "Plastic", "NoLobe"]
@@ -40,7 +44,7 @@ DEFAULT_CASES = ["smallpt:stream:path:1024x768", "smallpt:stream:bsdf:1024x768",
                  "cornell:stream:bsdf:1920x1080", "cornell:megakernel:bsdf:1920x1080",
                  "material_spheres:stream:path:1280x540"]
 COLUMNS = ["case", "tree", "kernel", "time_share", "time_ms", "dram_pct", "sm_pct",
-           "occupancy_pct", "registers", "threads_per_warp", "launches", "device"]
+           "occupancy_pct", "registers", "threads_per_warp", "minstructions", "launches", "device"]
 
 
 def add_arguments(p):
@@ -79,12 +83,14 @@ def profile_case(args, binary, scene, schedule, integrator, resolution):
         entry[1][figure] = float(row["Metric Value"].replace(",", ""))
     kernels = {}
     for kernel, values in launches.values():
-        k = kernels.setdefault(kernel, {"time_ns": 0.0, "launches": 0, "weighted": {}})
+        k = kernels.setdefault(kernel, {"time_ns": 0.0, "instructions": 0.0, "launches": 0,
+                                        "weighted": {}})
         t = values.get("time_ns", 0.0)
-        k["time_ns"] += t
         k["launches"] += 1
         for figure, value in values.items():
-            if figure != "time_ns":
+            if figure in SUMMED:
+                k[figure] += value
+            else:
                 k["weighted"][figure] = k["weighted"].get(figure, 0.0) + value * t
     return kernels, device
 
@@ -113,10 +119,11 @@ def run(args, argv):
                              f"{k['time_ns'] / 1e6:.2f}", f"{avg.get('dram_pct', 0):.0f}",
                              f"{avg.get('sm_pct', 0):.0f}", f"{avg.get('occupancy_pct', 0):.0f}",
                              f"{avg.get('registers', 0):.0f}",
-                             f"{avg.get('threads_per_warp', 0):.1f}", str(k["launches"]),
-                             device])
+                             f"{avg.get('threads_per_warp', 0):.1f}",
+                             f"{k['instructions'] / 1e6:.1f}", str(k["launches"]), device])
     if args.out:
         tables.write_csv(common.out_folder(args.out) / "profile.csv", COLUMNS, rows)
     print(tables.text_table(["case", "tree", "kernel", "time", "ms", "DRAM%", "SM%", "occ%",
-                             "regs", "thr/warp", "launches"], [r[:11] for r in rows], names=3))
+                             "regs", "thr/warp", "Minst", "launches"], [r[:12] for r in rows],
+                            names=3))
     return 0
