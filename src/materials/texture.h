@@ -121,8 +121,9 @@ RAYSTREAM_HD inline glm::vec4 sample_level(const TextureView& t, const TextureBi
 #if defined(__CUDA_ARCH__)
 // sample_texture on the GPU: the binding's texture object, which filters as sample_texture does
 // (bilinear in a level, linear between two, a colour decoded before it is filtered, wrapped as the
-// binding says) in texture hardware, whose weights have 8 fractional bits: within 1/512 of the
-// span of the texels it blends from the software filter. The texture's row 0 is at t = 0.
+// binding says) in texture hardware, whose weights have 8 fractional bits: a lookup differs from
+// the software filter's by a fraction of the span of the texels it blends (texture_gpu_test).
+// The texture's row 0 is at t = 0.
 __device__ inline glm::vec4 sample_texture_object(const TextureView& t, const TextureBinding& b,
                                                   glm::vec2 uv, float lod) {
   const float kLargest = 3.402823466e38f;
